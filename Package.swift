@@ -1,0 +1,79 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+  .swiftLanguageMode(.v6),
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+  name: "Affix",
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  products: [
+    .library(name: "Affix", targets: ["Affix"]),
+    .library(name: "AffixScheduling", targets: ["AffixScheduling"]),
+    .library(name: "AffixLoading", targets: ["AffixLoading"]),
+    .library(name: "AffixDancing", targets: ["AffixDancing"]),
+    .library(name: "AffixDraggable", targets: ["AffixDraggable"]),
+    .library(name: "AffixTesting", targets: ["AffixTesting"]),
+    .executable(name: "affix-demo", targets: ["AffixDemo"]),
+    .executable(name: "affix-bench", targets: ["AffixBench"]),
+    .plugin(name: "LeakCheck", targets: ["LeakCheck"]),
+  ],
+  targets: [
+    .target(name: "Affix", swiftSettings: strict),
+    .target(name: "AffixScheduling", swiftSettings: strict),
+    .target(
+      name: "AffixLoading", dependencies: ["Affix", "AffixScheduling"], swiftSettings: strict),
+    .target(
+      name: "AffixDancing", dependencies: ["Affix", "AffixScheduling"], swiftSettings: strict),
+    .target(
+      name: "AffixDraggable", dependencies: ["Affix", "AffixScheduling"], swiftSettings: strict),
+    .target(name: "AffixTesting", dependencies: ["Affix"], swiftSettings: strict),
+    .executableTarget(
+      name: "AffixDemo",
+      dependencies: [
+        "Affix", "AffixScheduling", "AffixLoading", "AffixDancing", "AffixDraggable",
+        "AffixTesting",
+      ],
+      swiftSettings: strict
+    ),
+    .executableTarget(
+      name: "AffixBench",
+      dependencies: ["Affix", "AffixScheduling", "AffixLoading", "AffixDancing", "AffixDraggable"],
+      swiftSettings: strict
+    ),
+    .plugin(
+      name: "LeakCheck",
+      capability: .command(
+        intent: .custom(
+          verb: "leak-check",
+          description: "Runs the leak-check suite and reports every leak it finds.")
+      )
+    ),
+    .testTarget(name: "AffixTests", dependencies: ["Affix"], swiftSettings: strict),
+    .testTarget(
+      name: "AffixSchedulingTests", dependencies: ["AffixScheduling"], swiftSettings: strict),
+    .testTarget(
+      name: "AffixLoadingTests", dependencies: ["AffixLoading", "AffixScheduling", "Affix"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "AffixDancingTests", dependencies: ["AffixDancing", "AffixScheduling", "Affix"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "AffixDraggableTests", dependencies: ["AffixDraggable", "AffixScheduling", "Affix"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "AffixTestingTests", dependencies: ["AffixTesting", "Affix"], swiftSettings: strict),
+    .testTarget(
+      name: "LeakCheckTests",
+      dependencies: [
+        "AffixTesting", "Affix", "AffixScheduling", "AffixLoading", "AffixDancing",
+        "AffixDraggable",
+      ],
+      swiftSettings: strict
+    ),
+    .testTarget(name: "AffixDemoTests", dependencies: ["AffixDancing"], swiftSettings: strict),
+  ]
+)
