@@ -23,7 +23,7 @@ let package = Package(
   ],
   targets: [
     .target(name: "Affix", swiftSettings: strict),
-    .target(name: "AffixScheduling", swiftSettings: strict),
+    .target(name: "AffixScheduling", dependencies: ["Affix"], swiftSettings: strict),
     .target(
       name: "AffixLoading", dependencies: ["Affix", "AffixScheduling"], swiftSettings: strict),
     .target(
@@ -54,7 +54,8 @@ let package = Package(
     ),
     .testTarget(name: "AffixTests", dependencies: ["Affix"], swiftSettings: strict),
     .testTarget(
-      name: "AffixSchedulingTests", dependencies: ["AffixScheduling"], swiftSettings: strict),
+      name: "AffixSchedulingTests", dependencies: ["AffixScheduling", "Affix"],
+      swiftSettings: strict),
     .testTarget(
       name: "AffixLoadingTests", dependencies: ["AffixLoading", "AffixScheduling", "Affix"],
       swiftSettings: strict),
