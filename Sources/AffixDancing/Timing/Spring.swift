@@ -100,12 +100,14 @@ public struct Spring: Sendable, Hashable, CustomStringConvertible {
   /// The time after which the spring stays within ``settlingTolerance`` of the end, from an
   /// upper bound of the oscillation's envelope.
   public var settlingDuration: Double {
+    // A hair inside the tolerance, so that rounding cannot put the end just outside it.
+    let tolerance = Self.settlingTolerance * (1 - 1e-9)
     var high = 1.0 / naturalFrequency
-    while envelope(at: high) > Self.settlingTolerance && high < 1e9 { high *= 2 }
+    while envelope(at: high) > tolerance && high < 1e9 { high *= 2 }
     var low = 0.0
     for _ in 0..<60 {
       let middle = (low + high) / 2
-      if envelope(at: middle) > Self.settlingTolerance { low = middle } else { high = middle }
+      if envelope(at: middle) > tolerance { low = middle } else { high = middle }
     }
     return high
   }

@@ -435,12 +435,9 @@ package struct AnimationEngine: Sendable {
       starting += whole < 1e15 ? Int(whole) : 0
     }
     let skippedTime = Double(starting - 1) * length
-    if autoreverses {
-      if starting % 2 == 1 { isReversed.toggle() }
-    } else {
-      fractionComplete = isReversed ? 1 : 0
-      progress = fractionComplete
-    }
+    if autoreverses && starting % 2 == 1 { isReversed.toggle() }
+    fractionComplete = isReversed ? 1 : 0
+    progress = fractionComplete
     begin(at: end + skippedTime)
   }
 }
