@@ -362,6 +362,24 @@ package struct AnimationEngine: Sendable {
     if state != .inactive { traversalsLeft = initialTraversalsLeft }
   }
 
+  /// Ends the animation at once at `position`, whatever it is doing: an active one is
+  /// stopped and finished there (Dance's `finish(at:)`), a stopped one finished, an inactive
+  /// one that never ran only hands its completions the position.
+  package mutating func finishNow(at position: AnimatingPosition, now: Double) -> AnimationEffects
+  {
+    if state == .active, let effects = try? stop(withoutFinishing: false, at: now),
+      effects.completedPosition != nil
+    {
+      return effects
+    }
+    if state == .stopped, let effects = try? finish(at: position) {
+      return effects
+    }
+    var effects = AnimationEffects()
+    effects.outcome = .completed(position, takeCompletions())
+    return effects
+  }
+
   // MARK: Internals
 
   private var initialTraversalsLeft: Int? {
