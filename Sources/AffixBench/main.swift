@@ -7,8 +7,10 @@ let selection = arguments.first ?? "all"
 switch selection {
 case "core": CoreBenchmark.run()
 case "core-set-profile": CoreBenchmark.profileSet()
+case "dancing": DancingBenchmark.run()
 case "all":
   CoreBenchmark.run()
+  DancingBenchmark.run()
 case "-h", "--help":
   print(usage)
 default:

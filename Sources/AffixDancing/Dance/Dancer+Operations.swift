@@ -19,8 +19,7 @@ extension Dancer {
     }
     let now = self.now
     let previous = state.withLock { state -> Aftermath in
-      guard var engine = state.engine else { return Aftermath() }
-      state.engine = nil
+      guard var engine = state.engine.take() else { return Aftermath() }
       let effects = engine.finishNow(at: .current, now: now)
       return Self.settle(effects, engine: engine, state: &state, chaining: false)
     }
@@ -44,10 +43,9 @@ extension Dancer {
         changeLink(&state.chain[state.chain.count - 1])
         return nil
       }
-      guard var engine = state.engine else {
+      guard var engine = state.engine.take() else {
         return "\(call) ignored: there is no animation; call animate first"
       }
-      state.engine = nil
       defer { state.engine = engine }
       do {
         try change(&engine)

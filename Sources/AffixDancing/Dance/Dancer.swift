@@ -103,13 +103,12 @@ public final class Dancer: Capability {
     }
     let now = self.now
     let aftermath = state.withLock { state -> Aftermath in
-      guard var engine = state.engine else {
+      guard var engine = state.engine.take() else {
         var aftermath = Aftermath()
         aftermath.misuse = "\(call) ignored: there is no animation; call animate first"
         return aftermath
       }
-      // Moved out and back so that the engine's arrays stay uniquely referenced.
-      state.engine = nil
+      // Taken out and put back so that the engine's arrays stay uniquely referenced.
       do {
         let effects = try body(&engine, now)
         return Self.settle(effects, engine: engine, state: &state, chaining: chaining)
@@ -227,13 +226,12 @@ public final class Dancer: Capability {
       return
     }
     let aftermath = state.withLock { state -> Aftermath in
-      guard var engine = state.engine else {
+      guard var engine = state.engine.take() else {
         var aftermath = Aftermath()
         aftermath.subscription = state.subscription
         state.subscription = nil
         return aftermath
       }
-      state.engine = nil
       let effects = engine.advance(to: now)
       return Self.settle(effects, engine: engine, state: &state, chaining: true)
     }
