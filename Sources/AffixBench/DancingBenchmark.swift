@@ -75,7 +75,7 @@ enum DancingBenchmark {
     let clock = FrameClock(scheduler: DispatchScheduler(queue: queue), framesPerSecond: 60)
     let layer = Layer()
     let ended = DispatchSemaphore(value: 0)
-    queue.sync {
+    _ = queue.sync {
       Dance.of(layer, clock: clock).animate(duration: 0.1) { $0.x = 1 }
         .addCompletion { _ in ended.signal() }.start()
     }

@@ -1,6 +1,7 @@
-@testable import AffixDancing
 import Foundation
 import Testing
+
+@testable import AffixDancing
 
 /// An engine animating `box.x` from 0 to 100, with its effects applied as an owner would.
 private struct Harness {

@@ -64,7 +64,9 @@ struct CubicBezierTests {
 
 struct SpringTests {
   /// The damped oscillator's closed forms with u = x - 1, u0 = -1, written out directly.
-  static func closedForm(mass m: Double, stiffness k: Double, damping c: Double, v0: Double, t: Double)
+  static func closedForm(
+    mass m: Double, stiffness k: Double, damping c: Double, v0: Double, t: Double
+  )
     -> Double
   {
     let w0 = (k / m).squareRoot()
@@ -119,7 +121,9 @@ struct SpringTests {
       initialVelocity: spring.velocity)
     let h = 1e-4
     for t in stride(from: 0.05, through: 2, by: 0.05) {
-      let (before, now, after) = (subject.value(at: t - h), subject.value(at: t), subject.value(at: t + h))
+      let (before, now, after) = (
+        subject.value(at: t - h), subject.value(at: t), subject.value(at: t + h)
+      )
       let acceleration = (after - 2 * now + before) / (h * h)
       let velocity = (after - before) / (2 * h)
       let residual =
@@ -184,9 +188,10 @@ struct TimingParametersTests {
     #expect(timing.progress(atTime: 1.5, duration: 1.5) == 1)
     #expect(abs(timing.progress(atTime: 1.49, duration: 1.5) - 1) <= 1.5e-3)
     if ratio < 1 {
-      let peak = stride(from: 0.0, through: 1.5, by: 0.001).map {
-        timing.progress(atTime: $0, duration: 1.5)
-      }.max() ?? 0
+      let peak =
+        stride(from: 0.0, through: 1.5, by: 0.001).map {
+          timing.progress(atTime: $0, duration: 1.5)
+        }.max() ?? 0
       #expect(peak > 1)
     }
   }

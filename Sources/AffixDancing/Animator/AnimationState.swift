@@ -12,7 +12,7 @@ public enum AnimationState: Sendable, Hashable, CustomStringConvertible {
   case inactive
   /// Started: running, waiting out a start delay, or paused.
   case active
-  /// Stopped part way; only ``AnimatingPosition``-taking `finish(at:)` moves it on.
+  /// Stopped part way; only `finish(at:)` moves it on.
   case stopped
 
   /// The state's name.

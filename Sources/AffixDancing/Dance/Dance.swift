@@ -24,7 +24,7 @@ public import Foundation
 ///
 /// Errors never crash: a call that makes no sense now (starting with no animation, finishing
 /// an inactive one, a progress outside `0...1`, a negative delay, a dead host) is reported
-/// through ``Diagnostics`` (subsystem `"dance"`, naming the host type and its ``tag``) and
+/// through `Diagnostics` (subsystem `"dance"`, naming the host type and its ``tag``) and
 /// leaves the animation as it was.
 public struct Dance<Host: AnyObject>: Sendable {
   /// The capability this handle drives.
@@ -186,7 +186,8 @@ public struct Dance<Host: AnyObject>: Sendable {
     nonmutating set {
       dancer.changeLatest("pausesOnCompletion") { engine throws(AnimatorMisuse) in
         engine.pausesOnCompletion = newValue
-      } link: { _ in }
+      } link: { _ in
+      }
     }
   }
 
@@ -197,7 +198,8 @@ public struct Dance<Host: AnyObject>: Sendable {
     nonmutating set {
       dancer.changeLatest("scrubsLinearly") { engine throws(AnimatorMisuse) in
         engine.scrubsLinearly = newValue
-      } link: { _ in }
+      } link: { _ in
+      }
     }
   }
 }

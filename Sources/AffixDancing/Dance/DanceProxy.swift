@@ -17,11 +17,6 @@ public struct DanceProxy<Host: AnyObject> {
   let host: Host
   let recorder: TrackRecorder
 
-  init(host: Host, recorder: TrackRecorder) {
-    self.host = host
-    self.recorder = recorder
-  }
-
   /// The target recorded for the property in this block, or the host's current value; setting
   /// records an animation from the current value to the new one.
   public subscript<Value: Interpolatable>(

@@ -17,7 +17,7 @@ import Synchronization
 /// thread are safe for the dancer. The host's properties, however, are read and written on the
 /// frame clock's context (every frame), and on the calling thread for calls that change values
 /// at once (`animate`, `setProgress`, `finish`): make those calls on the clock's context too,
-/// the main queue for ``FrameClock/shared``, as you would with UIKit.
+/// the main queue for `FrameClock.shared`, as you would with UIKit.
 public final class Dancer: Capability {
   private static let tags = Atomic(0)
 

@@ -56,8 +56,7 @@ public struct TimingParameters: Sendable, Hashable, CustomStringConvertible {
   ///   - dampingRatio: 1 is critical damping; it is raised to at least
   ///     ``Spring/minimumDampingRatio``.
   ///   - initialVelocity: In fractions of the distance per second.
-  public static func spring(dampingRatio: Double, initialVelocity: Double = 0) -> TimingParameters
-  {
+  public static func spring(dampingRatio: Double, initialVelocity: Double = 0) -> TimingParameters {
     let ratio = dampingRatio.isFinite ? max(dampingRatio, Spring.minimumDampingRatio) : 1
     return TimingParameters(
       .fittedSpring(
@@ -96,7 +95,8 @@ public struct TimingParameters: Sendable, Hashable, CustomStringConvertible {
     let requested = requested.isFinite ? max(requested, 0) : 0
     switch kind {
     case .bezier(let bezier):
-      return ResolvedTiming(duration: requested, curve: bezier == .linear ? .linear : .bezier(bezier))
+      return ResolvedTiming(
+        duration: requested, curve: bezier == .linear ? .linear : .bezier(bezier))
     case .spring(let spring):
       return ResolvedTiming(duration: spring.settlingDuration, curve: .spring(spring))
     case .fittedSpring(let ratio, let velocity):

@@ -38,7 +38,7 @@ package struct AnimationEffects: Sendable {
 /// any clock, host or lock.
 ///
 /// Every mutating call takes the current time, returns the effects to apply after unlocking
-/// (values to write, completions to run), and throws ``AnimatorMisuse`` without changing
+/// (values to write, completions to run), and throws `AnimatorMisuse` without changing
 /// anything when the call is illegal in the current state.
 ///
 /// The time line: `fractionComplete` is the fraction of the forward animation elapsed (0 shows
@@ -214,7 +214,7 @@ package struct AnimationEngine: Sendable {
   }
 
   /// Stops the animation. Without finishing it becomes inactive and its completions never run;
-  /// otherwise it is stopped, its values frozen, waiting for ``finish(at:now:)``.
+  /// otherwise it is stopped, its values frozen, waiting for `finish(at:now:)`.
   package mutating func stop(withoutFinishing: Bool, at now: Double) throws(AnimatorMisuse)
     -> AnimationEffects
   {
@@ -261,7 +261,7 @@ package struct AnimationEngine: Sendable {
     return effects
   }
 
-  /// Scrubs a paused (or inactive) animation to `fraction`; linearly if ``scrubsLinearly``,
+  /// Scrubs a paused (or inactive) animation to `fraction`; linearly if `scrubsLinearly`,
   /// along the timing curve otherwise.
   package mutating func setFractionComplete(_ fraction: Double) throws(AnimatorMisuse)
     -> AnimationEffects
@@ -365,8 +365,7 @@ package struct AnimationEngine: Sendable {
   /// Ends the animation at once at `position`, whatever it is doing: an active one is
   /// stopped and finished there (Dance's `finish(at:)`), a stopped one finished, an inactive
   /// one that never ran only hands its completions the position.
-  package mutating func finishNow(at position: AnimatingPosition, now: Double) -> AnimationEffects
-  {
+  package mutating func finishNow(at position: AnimatingPosition, now: Double) -> AnimationEffects {
     if state == .active, let effects = try? stop(withoutFinishing: false, at: now),
       effects.completedPosition != nil
     {
