@@ -104,6 +104,22 @@ public struct Associations<Host: AnyObject> {
     }
   }
 
+  /// The value stored under `key`, or `defaultValue` when there is none; assigning stores.
+  ///
+  /// ```swift
+  /// Associations(of: button)[tapCount, default: 0] += 1
+  /// ```
+  ///
+  /// A read-modify-write through this subscript is two operations; use
+  /// ``value(for:orInsert:)`` with a reference type when updates race.
+  @inlinable
+  public subscript<Value>(key: AssociatedKey<Value>, default defaultValue: @autoclosure () -> Value)
+    -> Value
+  {
+    get { self[key] ?? defaultValue() }
+    nonmutating set { self[key] = newValue }
+  }
+
   /// Removes the value stored under `key` and returns it; a second removal returns `nil`.
   @inlinable
   @discardableResult
