@@ -1,1 +1,4 @@
-print("affix-bench")
+switch CommandLine.arguments.dropFirst().first {
+case "draggable": DraggableBenchmark.run()
+default: print("affix-bench")
+}

@@ -158,6 +158,7 @@ extension WorldState {
   /// The bodies whose position changed since the last report, with their handlers.
   mutating func collectMoved() -> [(Int, CGPoint, @Sendable (CGPoint) -> Bool)] {
     var moved: [(Int, CGPoint, @Sendable (CGPoint) -> Bool)] = []
+    moved.reserveCapacity(movingCount)
     for index in bodies.indices where bodies[index].hasMoved {
       bodies[index].hasMoved = false
       if let onMove = bodies[index].onMove {
