@@ -24,7 +24,7 @@ enum DraggableBenchmark {
     var best = Double.infinity
     for _ in 0..<3 {
       // A zero rest threshold keeps every body moving for the whole run.
-      let world = DynamicsWorld(restThreshold: RestThreshold(distance: 0, speed: 0))
+      let world = DynamicsWorld(clock: nil, restThreshold: RestThreshold(distance: 0, speed: 0))
       let hosts = (0..<bodyCount).map { _ in Host() }
       let bodies = (0..<bodyCount).map { index in
         let start = CGPoint(x: Double(index % 40) * 10, y: Double(index / 40) * 10)

@@ -7,7 +7,7 @@ import Testing
 @Test("The same total time gives the same trajectory however frames cut it")
 func steppingIsIndependentOfFrameJitter() {
   func run(_ frames: [Duration]) -> (CGPoint, Vector2D, Int) {
-    let world = DynamicsWorld(restThreshold: RestThreshold(distance: 0, speed: 0))
+    let world = DynamicsWorld(clock: nil, restThreshold: RestThreshold(distance: 0, speed: 0))
     let body = world.makeBody(at: CGPoint(x: 0, y: 0))
     body.velocity = Vector2D(dx: 250, dy: -90)
     body.snap(Snap(to: CGPoint(x: 120, y: 40), damping: 0.3))
@@ -27,7 +27,7 @@ func steppingIsIndependentOfFrameJitter() {
 
 @Test("A snapped body comes to rest exactly on its point and stops stepping")
 func snapComesToRest() {
-  let world = DynamicsWorld()
+  let world = DynamicsWorld(clock: nil)
   let body = world.makeBody(at: CGPoint(x: 10, y: 300))
   body.snap(Snap(to: CGPoint(x: 160, y: 240)))
   #expect(world.needsFrames)
@@ -46,7 +46,7 @@ func snapComesToRest() {
 @Test("Higher snap damping overshoots less; damping 1 never overshoots")
 func snapDampingControlsOvershoot() {
   func overshoot(_ damping: Double) -> Double {
-    let world = DynamicsWorld()
+    let world = DynamicsWorld(clock: nil)
     let body = world.makeBody(at: CGPoint(x: 0, y: 0))
     body.snap(Snap(to: CGPoint(x: 100, y: 0), damping: damping))
     var farthest = 0.0
@@ -64,7 +64,7 @@ func snapDampingControlsOvershoot() {
 
 @Test("A fling carries the body past its snap point before it springs back")
 func flingStartsTheSnap() {
-  let world = DynamicsWorld()
+  let world = DynamicsWorld(clock: nil)
   let home = CGPoint(x: 100, y: 100)
   let body = world.makeBody(at: home)
   body.velocity = Vector2D(dx: 600, dy: 0)
@@ -82,7 +82,7 @@ func flingStartsTheSnap() {
 
 @Test("A rigid attachment holds the touched point on the finger")
 func rigidAttachmentFollowsAnchorAtOffset() {
-  let world = DynamicsWorld()
+  let world = DynamicsWorld(clock: nil)
   let body = world.makeBody(at: CGPoint(x: 50, y: 50))
   // Touched 10 points right of and 5 points above the centre.
   let touch = CGPoint(x: 60, y: 45)
@@ -96,7 +96,7 @@ func rigidAttachmentFollowsAnchorAtOffset() {
 
 @Test("A spring attachment with a length rests that far from its anchor")
 func attachmentLengthKeepsDistance() {
-  let world = DynamicsWorld()
+  let world = DynamicsWorld(clock: nil)
   let body = world.makeBody(at: CGPoint(x: 100, y: 0))
   body.attach(
     Attachment(anchor: .zero, length: 20, spring: Spring(frequency: 3, dampingRatio: 0.7)))
@@ -108,7 +108,7 @@ func attachmentLengthKeepsDistance() {
 
 @Test("Bounds hold the centre inside while flung into a wall")
 func boundsStopAFling() {
-  let world = DynamicsWorld()
+  let world = DynamicsWorld(clock: nil)
   let bounds = CGRect(x: 0, y: 0, width: 200, height: 100)
   let body = world.makeBody(at: CGPoint(x: 180, y: 50), bounds: bounds)
   body.velocity = Vector2D(dx: 2_000, dy: 0)
@@ -126,7 +126,7 @@ func boundsStopAFling() {
 
 @Test("A snap point outside the bounds snaps to the nearest point inside")
 func snapPointOutsideBoundsIsClamped() {
-  let world = DynamicsWorld()
+  let world = DynamicsWorld(clock: nil)
   let body = world.makeBody(
     at: CGPoint(x: 50, y: 50), bounds: CGRect(x: 0, y: 0, width: 100, height: 100))
   body.snap(Snap(to: CGPoint(x: 300, y: -20)))
@@ -136,7 +136,7 @@ func snapPointOutsideBoundsIsClamped() {
 
 @Test("Setting bounds moves a body outside them inside")
 func boundsMoveBodyInside() {
-  let world = DynamicsWorld()
+  let world = DynamicsWorld(clock: nil)
   let body = world.makeBody(at: CGPoint(x: 500, y: -5))
   body.bounds = CGRect(x: 0, y: 0, width: 100, height: 100)
   #expect(body.position == CGPoint(x: 100, y: 0))
@@ -147,7 +147,7 @@ func boundsMoveBodyInside() {
 
 @Test("Bodies report their moves after each advance and come to rest with a last report")
 func movesAreReported() {
-  let world = DynamicsWorld()
+  let world = DynamicsWorld(clock: nil)
   let reports = Reports()
   let body = world.makeBody(at: .zero) { reports.append($0) }
   body.snap(Snap(to: CGPoint(x: 30, y: 0)))
@@ -163,7 +163,7 @@ func movesAreReported() {
 
 @Test("A body whose move handler gives up leaves the world")
 func abandonedBodyIsRemoved() {
-  let world = DynamicsWorld()
+  let world = DynamicsWorld(clock: nil)
   let body = world.makeBody(at: .zero) { _ in false }
   body.snap(Snap(to: CGPoint(x: 30, y: 0)))
   world.advance(by: .seconds(1) / 60)
@@ -175,7 +175,7 @@ func abandonedBodyIsRemoved() {
 
 @Test("Releasing the handle or removing the body takes it out of the world")
 func removalLeavesTheWorld() {
-  let world = DynamicsWorld()
+  let world = DynamicsWorld(clock: nil)
   do {
     let body = world.makeBody(at: .zero)
     body.snap(Snap(to: CGPoint(x: 30, y: 0)))
@@ -192,7 +192,7 @@ func removalLeavesTheWorld() {
 
 @Test("One advance simulates at most the world's maximum advance")
 func longGapsAreDropped() {
-  let world = DynamicsWorld(maximumAdvance: .milliseconds(100))
+  let world = DynamicsWorld(clock: nil, maximumAdvance: .milliseconds(100))
   let body = world.makeBody(at: .zero)
   body.snap(Snap(to: CGPoint(x: 30, y: 0), damping: 1))
   world.advance(by: .seconds(10))
@@ -201,7 +201,7 @@ func longGapsAreDropped() {
 
 @Test("Resting bodies cost nothing: only moving ones step")
 func onlyMovingBodiesStep() {
-  let world = DynamicsWorld()
+  let world = DynamicsWorld(clock: nil)
   let resting = world.makeBody(at: CGPoint(x: 5, y: 5))
   let moving = world.makeBody(at: .zero)
   moving.snap(Snap(to: CGPoint(x: 30, y: 0)))

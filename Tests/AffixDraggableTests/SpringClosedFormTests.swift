@@ -45,7 +45,7 @@ private let tolerance = 1e-6
 @Test("Springs follow the damped-oscillator closed forms", arguments: springCases)
 func springFollowsClosedForm(_ spring: SpringCase) {
   let world = DynamicsWorld(
-    timeStep: .seconds(1) / spring.stepsPerSecond,
+    clock: nil, timeStep: .seconds(1) / spring.stepsPerSecond,
     restThreshold: RestThreshold(distance: 0, speed: 0))
   let (u0x, v0x, u0y, v0y) = (100.0, 0.0, -40.0, 800.0)
   let body = world.makeBody(at: CGPoint(x: u0x, y: u0y))

@@ -1,6 +1,6 @@
-import Foundation
+import Affix
 
 /// Reports bad input or a call in the wrong state under the "drag" subsystem.
 func diagnose(_ message: String) {
-  FileHandle.standardError.write(Data("affix[drag]: \(message)\n".utf8))
+  Diagnostics.report(DragController.subsystem, message)
 }

@@ -1,3 +1,5 @@
+public import AffixScheduling
+import Affix
 public import Foundation
 import Synchronization
 
@@ -10,18 +12,29 @@ import Synchronization
 /// closed-form solution of its damped spring (see ``Spring``). A body that comes to rest stops
 /// stepping; a world with nothing moving needs no frames.
 ///
+/// A world given a ``FrameClock`` subscribes to it when a body starts moving and drops the
+/// subscription when every body is at rest, so an idle world costs no wake-ups at all. A world
+/// without a clock is advanced by hand, which is what tests, plots and benchmarks do.
+///
 /// Bodies report their new positions through the handler given to
 /// ``makeBody(at:bounds:onMove:)``, after each advance, on the thread that advanced the world
 /// and outside the world's lock.
 ///
 /// ```swift
-/// let world = DynamicsWorld()
+/// let world = DynamicsWorld(clock: nil)  // stepped by hand
 /// let body = world.makeBody(at: CGPoint(x: 0, y: 0))
 /// body.snap(Snap(to: CGPoint(x: 100, y: 0)))
 /// world.advance(by: .seconds(3))
 /// body.position  // (100, 0), at rest
 /// ```
 public final class DynamicsWorld: Sendable {
+  /// The world that draggable objects use unless told otherwise: driven by
+  /// ``FrameClock/shared`` (the main queue, 60 frames a second).
+  public static let shared = DynamicsWorld(clock: .shared)
+
+  /// The clock that drives the world while something moves, or `nil` for a world advanced by
+  /// hand.
+  public let clock: FrameClock?
   /// The fixed physics time step.
   public let timeStep: Duration
   /// When bodies count as at rest.
@@ -36,12 +49,14 @@ public final class DynamicsWorld: Sendable {
   /// Creates a world.
   ///
   /// - Parameters:
+  ///   - clock: The frame clock to advance the world while something moves, or `nil` to
+  ///     advance it by hand with ``advance(by:)``.
   ///   - timeStep: The fixed step, 1/120 s by default (two steps per 60 Hz frame). A step that
   ///     is not positive is reported and replaced by the default.
   ///   - restThreshold: When bodies count as at rest.
   ///   - maximumAdvance: The most time one advance simulates; a quarter second by default.
   public init(
-    timeStep: Duration = .seconds(1) / 120, restThreshold: RestThreshold = .standard,
+    clock: FrameClock?, timeStep: Duration = .seconds(1) / 120, restThreshold: RestThreshold = .standard,
     maximumAdvance: Duration = .milliseconds(250)
   ) {
     var step = timeStep
@@ -49,6 +64,7 @@ public final class DynamicsWorld: Sendable {
       diagnose("time step \(timeStep) is not positive; using 1/120 s")
       step = .seconds(1) / 120
     }
+    self.clock = clock
     self.timeStep = step
     self.restThreshold = restThreshold
     self.maximumAdvance = max(maximumAdvance, step)
@@ -96,6 +112,10 @@ public final class DynamicsWorld: Sendable {
   /// Whether anything moves, so that the world needs frames.
   public var needsFrames: Bool { movingBodyCount > 0 }
 
+  /// Whether the world holds a subscription to its clock. True only while something moves
+  /// (and briefly after the last body came to rest, until the frame that noticed it ends).
+  public var isReceivingFrames: Bool { state.withLock { $0.subscription != nil } }
+
   /// The number of physics steps taken so far.
   public var stepCount: Int { state.withLock { $0.steps } }
 
@@ -114,19 +134,22 @@ public final class DynamicsWorld: Sendable {
     let (timeStep, maximumAdvance, dt, threshold) = (
       self.timeStep, self.maximumAdvance, self.dt, restThreshold
     )
-    let moved = state.withLock { state -> [(Int, CGPoint, @Sendable (CGPoint) -> Bool)] in
-      guard state.movingCount > 0 else {
-        state.accumulator = .zero
-        return []
+    typealias Outcome = (moved: [MovedBody], idleSubscription: CancellationToken?)
+    let (moved, idleSubscription) = state.withLock { state -> Outcome in
+      if state.movingCount > 0 {
+        state.accumulator += min(elapsed, maximumAdvance)
+        while state.accumulator >= timeStep && state.movingCount > 0 {
+          state.accumulator -= timeStep
+          state.stepAll(dt: dt, threshold: threshold)
+        }
       }
-      state.accumulator += min(elapsed, maximumAdvance)
-      while state.accumulator >= timeStep && state.movingCount > 0 {
-        state.accumulator -= timeStep
-        state.stepAll(dt: dt, threshold: threshold)
-      }
-      if state.movingCount == 0 { state.accumulator = .zero }
-      return state.collectMoved()
+      guard state.movingCount == 0 else { return (state.collectMoved(), nil as CancellationToken?) }
+      state.accumulator = .zero
+      // Everything rests: stop the frames (cancelled outside the lock).
+      defer { state.subscription = nil }
+      return (state.collectMoved(), state.subscription)
     }
+    idleSubscription?.cancel()
     guard !moved.isEmpty else { return }
     var abandoned: [Int] = []
     for (id, position, onMove) in moved where !onMove(position) {
@@ -150,14 +173,40 @@ public final class DynamicsWorld: Sendable {
     _ = removed
   }
 
-  /// Called after a body woke up, outside the lock.
-  func bodyDidWake() {}
+  /// Called after a body woke up, outside the lock: subscribes to the clock if the world is
+  /// not receiving frames yet.
+  func bodyDidWake() {
+    guard let clock else { return }
+    let shouldSubscribe = state.withLock { state in
+      guard state.movingCount > 0, state.subscription == nil, !state.isSubscribing else {
+        return false
+      }
+      state.isSubscribing = true
+      return true
+    }
+    guard shouldSubscribe else { return }
+    // Subscribing runs the clock's code, so it happens outside the lock; a frame may even
+    // arrive before the token is stored, and may find everything at rest already.
+    let subscription = clock.subscribe { [weak self] frame in
+      self?.advance(by: frame.delta)
+    }
+    let unwanted = state.withLock { state -> CancellationToken? in
+      state.isSubscribing = false
+      guard state.movingCount > 0 else { return subscription }
+      state.subscription = subscription
+      return nil
+    }
+    unwanted?.cancel()
+  }
 }
+
+/// A body that moved during an advance: its identifier, new centre and move handler.
+typealias MovedBody = (id: Int, position: CGPoint, onMove: @Sendable (CGPoint) -> Bool)
 
 extension WorldState {
   /// The bodies whose position changed since the last report, with their handlers.
-  mutating func collectMoved() -> [(Int, CGPoint, @Sendable (CGPoint) -> Bool)] {
-    var moved: [(Int, CGPoint, @Sendable (CGPoint) -> Bool)] = []
+  mutating func collectMoved() -> [MovedBody] {
+    var moved: [MovedBody] = []
     moved.reserveCapacity(movingCount)
     for index in bodies.indices where bodies[index].hasMoved {
       bodies[index].hasMoved = false

@@ -1,3 +1,4 @@
+import Affix
 import Foundation
 
 /// Everything a world guards with its lock.
@@ -12,6 +13,10 @@ struct WorldState {
   /// Time received from frames and not yet stepped; always below one step while bodies move.
   var accumulator = Duration.zero
   var steps = 0
+  /// The frame-clock subscription, held only while something moves.
+  var subscription: CancellationToken?
+  /// Set while a subscription is being made outside the lock, so only one is made.
+  var isSubscribing = false
 
   mutating func insert(_ body: BodyState) {
     slots[body.id] = bodies.count
