@@ -146,8 +146,7 @@ public final class DynamicsWorld: Sendable {
       guard state.movingCount == 0 else { return (state.collectMoved(), nil as CancellationToken?) }
       state.accumulator = .zero
       // Everything rests: stop the frames (cancelled outside the lock).
-      defer { state.subscription = nil }
-      return (state.collectMoved(), state.subscription)
+      return (state.collectMoved(), state.takeSubscription())
     }
     idleSubscription?.cancel()
     guard !moved.isEmpty else { return }
@@ -158,19 +157,23 @@ public final class DynamicsWorld: Sendable {
     if !abandoned.isEmpty { removeBodies(abandoned) }
   }
 
-  func removeBodies(_ ids: [Int]) {
-    let removed = state.withLock { state in ids.compactMap { state.remove(id: $0) } }
-    // The bodies (and their move handlers) are released here, outside the lock.
-    _ = removed
+  func removeBodies(_ ids: [Int], forever: Bool = false) {
+    let (removed, idleSubscription) = state.withLock { state in
+      let removed = ids.compactMap { id in
+        defer { if forever { state.retired[id] = nil } }
+        return state.remove(id: id)
+      }
+      return (removed, state.movingCount == 0 ? state.takeSubscription() : nil)
+    }
+    // The bodies (and their move handlers) and the subscription are released here, outside
+    // the lock.
+    idleSubscription?.cancel()
+    withExtendedLifetime(removed) {}
   }
 
   /// Removes a body for good, when its handle dies.
   func forget(_ id: Int) {
-    let removed = state.withLock { state in
-      defer { state.retired[id] = nil }
-      return state.remove(id: id)
-    }
-    _ = removed
+    removeBodies([id], forever: true)
   }
 
   /// Called after a body woke up, outside the lock: subscribes to the clock if the world is

@@ -41,6 +41,11 @@ struct WorldState {
     return removed
   }
 
+  mutating func takeSubscription() -> CancellationToken? {
+    defer { subscription = nil }
+    return subscription
+  }
+
   mutating func wake(index: Int) {
     if !bodies[index].isMoving {
       bodies[index].isMoving = true
