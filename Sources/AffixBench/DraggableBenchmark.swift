@@ -1,4 +1,6 @@
 import AffixDraggable
+import AffixScheduling
+import Dispatch
 import Foundation
 
 /// `affix-bench draggable`: the cost of a physics step per moving body, and the frame-clock
@@ -17,6 +19,38 @@ enum DraggableBenchmark {
     print("draggable.baseline_ns_per_body_step: \(format(bare)) ns")
     print("draggable.step_vs_baseline: \(format(world / bare))x")
     print("draggable.step_target_ratio: \(format(world / 200))x")
+    let (moving, idle) = measureWakeUps()
+    print("draggable.moving_wakeups_per_s: \(format(moving)) /s")
+    print("draggable.idle_wakeups_per_s: \(format(idle)) /s")
+  }
+
+  /// Frame-clock wake-ups per second on a real Dispatch clock: while bodies snap (the
+  /// baseline, about the frame rate), then with every body at rest.
+  static func measureWakeUps() -> (moving: Double, idle: Double) {
+    let scheduler = DispatchScheduler(queue: DispatchQueue(label: "affix-bench.draggable"))
+    let clock = FrameClock(scheduler: scheduler, framesPerSecond: 60)
+    let world = DynamicsWorld(clock: clock)
+    let bodies = (0..<bodyCount).map { index in
+      let body = world.makeBody(at: CGPoint(x: Double(index), y: 0))
+      body.snap(Snap(to: CGPoint(x: Double(index), y: 300), damping: 1, frequency: 1))
+      return body
+    }
+    let window = Duration.milliseconds(500)
+    let movingStart = clock.wakeUps
+    Thread.sleep(forTimeInterval: seconds(window))
+    let moving = Double(clock.wakeUps - movingStart) / seconds(window)
+    let deadline = ContinuousClock.now + .seconds(10)
+    while world.needsFrames && ContinuousClock.now < deadline {
+      Thread.sleep(forTimeInterval: 0.01)
+    }
+    // Let the frame that found everything at rest finish.
+    Thread.sleep(forTimeInterval: 0.05)
+    let idleWindow = Duration.seconds(1)
+    let idleStart = clock.wakeUps
+    Thread.sleep(forTimeInterval: seconds(idleWindow))
+    let idle = Double(clock.wakeUps - idleStart) / seconds(idleWindow)
+    withExtendedLifetime(bodies) {}
+    return (moving, idle)
   }
 
   /// Nanoseconds per moving body per step for `DynamicsWorld`, best of three runs.
@@ -84,6 +118,10 @@ enum DraggableBenchmark {
       withExtendedLifetime(particles) {}
     }
     return best
+  }
+
+  static func seconds(_ duration: Duration) -> Double {
+    nanoseconds(duration) / 1e9
   }
 
   static func nanoseconds(_ duration: Duration) -> Double {

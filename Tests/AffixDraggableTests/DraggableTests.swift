@@ -195,3 +195,18 @@ func removeDraggableStops() {
   #expect(!virtual.clock.isRunning)
   #expect(virtual.scheduler.pendingCount == 0)
 }
+
+@Test("A recorded trajectory follows the drag, then snaps back and ends at rest")
+func recordedTrajectoryEndsAtRest() {
+  let trajectory = DragTrajectory.record(from: CGPoint(x: 10, y: 20))
+  let dragging = trajectory.samples.filter { $0.phase == .dragging }
+  let snapping = trajectory.samples.filter { $0.phase == .snapping }
+  #expect(dragging.count == 30)
+  #expect(!snapping.isEmpty)
+  #expect(snapping.last?.position == CGPoint(x: 10, y: 20))
+  #expect(trajectory.samples.map(\.time) == trajectory.samples.map(\.time).sorted())
+  // Grabbed 20 and 10 points off-centre: the centre trails the finger by that much.
+  if let held = dragging.last, let finger = held.finger {
+    #expect(held.position == CGPoint(x: finger.x - 20, y: finger.y - 10))
+  }
+}
