@@ -110,10 +110,9 @@ func badDampingIsReported(_ damping: Double) {
 @Test("Events for an object that has died are reported and remove its body")
 func deadHostIsReported() {
   let virtual = VirtualWorld()
-  var marker: Marker? = Marker(at: .zero)
   // The controller outlives the object here because the test holds it.
-  let controller = DragController.attach(to: marker!, position: \.centre, world: virtual.world)  // Just created above.
-  marker = nil
+  let controller = DragController.attach(
+    to: Marker(at: .zero), position: \.centre, world: virtual.world)
   let log = DiagnosticLog.capture {
     controller.handle(.began(at: .zero))
     controller.handle(.changed(to: CGPoint(x: 10, y: 0)))

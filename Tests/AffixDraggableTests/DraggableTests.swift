@@ -65,7 +65,8 @@ func flingOvershoots(_ damping: Double) {
   #expect(card.position == CGPoint(x: 100, y: 100))
 }
 
-@Test("Cancelled and failed gestures snap back from rest", arguments: [DragEvent.cancelled, .failed])
+@Test(
+  "Cancelled and failed gestures snap back from rest", arguments: [DragEvent.cancelled, .failed])
 func cancelledGestureSnapsBack(_ end: DragEvent) {
   let virtual = VirtualWorld()
   let card = Card(at: CGPoint(x: 100, y: 100))

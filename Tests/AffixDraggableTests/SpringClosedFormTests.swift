@@ -84,7 +84,8 @@ func transitionVelocityMatchesDerivative() {
   #expect(abs(step.uv - closedForm(u0: 0, v0: 1, frequency: 2, zeta: 0.3, t: dt)) < 1e-12)
 }
 
-@Test("Damping ratios just off critical agree with the critical form", arguments: [1 - 1e-7, 1 + 1e-7])
+@Test(
+  "Damping ratios just off critical agree with the critical form", arguments: [1 - 1e-7, 1 + 1e-7])
 func nearCriticalIsContinuous(_ zeta: Double) {
   let near = SpringTransition(spring: Spring(frequency: 3, dampingRatio: zeta), dt: 1.0 / 120)
   let critical = SpringTransition(spring: Spring(frequency: 3, dampingRatio: 1), dt: 1.0 / 120)

@@ -1,5 +1,5 @@
-public import Foundation
 import AffixScheduling
+public import Foundation
 
 /// A recorded drag and snap: where the object's centre was at every frame, for plots.
 ///

@@ -55,7 +55,8 @@ extension Draggable {
   /// events are no longer handled. Reported as a diagnostic if it was not draggable.
   public func removeDraggable() {
     if Associations(of: self).detach(DragController.self) == nil {
-      Diagnostics.report(DragController.subsystem, "removeDraggable(): \(Self.self) is not draggable")
+      Diagnostics.report(
+        DragController.subsystem, "removeDraggable(): \(Self.self) is not draggable")
     }
   }
 
@@ -65,7 +66,8 @@ extension Draggable {
   public func drag(_ event: DragEvent) {
     guard let controller = dragController else {
       Diagnostics.report(
-        DragController.subsystem, "drag(\(event)): \(Self.self) is not draggable; call makeDraggable() first")
+        DragController.subsystem,
+        "drag(\(event)): \(Self.self) is not draggable; call makeDraggable() first")
       return
     }
     controller.handle(event)

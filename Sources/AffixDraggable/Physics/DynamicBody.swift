@@ -83,7 +83,8 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
     get {
       read { body in
         body.hasBounds
-          ? CGRect(x: body.minX, y: body.minY, width: body.maxX - body.minX, height: body.maxY - body.minY)
+          ? CGRect(
+            x: body.minX, y: body.minY, width: body.maxX - body.minX, height: body.maxY - body.minY)
           : nil
       }
     }
@@ -196,7 +197,8 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
         body.targetX < body.minX || body.targetX > body.maxX || body.targetY < body.minY
           || body.targetY > body.maxY
       {
-        return "snap point \(snap.point) is outside the bounds; snapping to the nearest point inside"
+        return
+          "snap point \(snap.point) is outside the bounds; snapping to the nearest point inside"
       }
       return nil
     }
@@ -218,7 +220,9 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
 
   /// The body's position, velocity and whether it rests.
   public var description: String {
-    let (position, velocity, resting) = read { ($0.position, Vector2D(dx: $0.vx, dy: $0.vy), !$0.isMoving) }
+    let (position, velocity, resting) = read {
+      ($0.position, Vector2D(dx: $0.vx, dy: $0.vy), !$0.isMoving)
+    }
     return "DynamicBody(at \(position), velocity \(velocity)\(resting ? ", resting" : ""))"
   }
 

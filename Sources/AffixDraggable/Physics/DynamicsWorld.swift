@@ -1,5 +1,5 @@
-public import AffixScheduling
 import Affix
+public import AffixScheduling
 public import Foundation
 import Synchronization
 
@@ -56,7 +56,8 @@ public final class DynamicsWorld: Sendable {
   ///   - restThreshold: When bodies count as at rest.
   ///   - maximumAdvance: The most time one advance simulates; a quarter second by default.
   public init(
-    clock: FrameClock?, timeStep: Duration = .seconds(1) / 120, restThreshold: RestThreshold = .standard,
+    clock: FrameClock?, timeStep: Duration = .seconds(1) / 120,
+    restThreshold: RestThreshold = .standard,
     maximumAdvance: Duration = .milliseconds(250)
   ) {
     var step = timeStep
@@ -95,7 +96,8 @@ public final class DynamicsWorld: Sendable {
     }
     let id = state.withLock { state in
       defer { state.nextID += 1 }
-      state.insert(BodyState(id: state.nextID, x: Double(start.x), y: Double(start.y), onMove: onMove))
+      state.insert(
+        BodyState(id: state.nextID, x: Double(start.x), y: Double(start.y), onMove: onMove))
       return state.nextID
     }
     let body = DynamicBody(world: self, id: id)

@@ -46,11 +46,14 @@ public struct Spring: Sendable, Hashable, CustomStringConvertible {
   func validated(_ context: String) -> Spring {
     var spring = self
     if !frequency.isFinite || frequency < 0 {
-      diagnose("\(context): spring frequency \(frequency) Hz is not a finite value >= 0; using a rigid spring")
+      diagnose(
+        "\(context): spring frequency \(frequency) Hz is not a finite value >= 0; using a rigid spring"
+      )
       spring.frequency = 0
     }
     if !dampingRatio.isFinite || dampingRatio < 0 {
-      diagnose("\(context): damping ratio \(dampingRatio) is not a finite value >= 0; using 1 (critical)")
+      diagnose(
+        "\(context): damping ratio \(dampingRatio) is not a finite value >= 0; using 1 (critical)")
       spring.dampingRatio = 1
     }
     return spring
