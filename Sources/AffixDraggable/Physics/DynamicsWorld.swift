@@ -12,7 +12,7 @@ import Synchronization
 /// closed-form solution of its damped spring (see ``Spring``). A body that comes to rest stops
 /// stepping; a world with nothing moving needs no frames.
 ///
-/// A world given a ``FrameClock`` subscribes to it when a body starts moving and drops the
+/// A world given a `FrameClock` subscribes to it when a body starts moving and drops the
 /// subscription when every body is at rest, so an idle world costs no wake-ups at all. A world
 /// without a clock is advanced by hand, which is what tests, plots and benchmarks do.
 ///
@@ -29,7 +29,7 @@ import Synchronization
 /// ```
 public final class DynamicsWorld: Sendable {
   /// The world that draggable objects use unless told otherwise: driven by
-  /// ``FrameClock/shared`` (the main queue, 60 frames a second).
+  /// `FrameClock/shared` (the main queue, 60 frames a second).
   public static let shared = DynamicsWorld(clock: .shared)
 
   /// The clock that drives the world while something moves, or `nil` for a world advanced by
