@@ -19,8 +19,10 @@ if arguments.contains("-h") || arguments.contains("--help") {
 
 switch selection {
 case "core": CoreBenchmark.run(quick: quick)
+case "draggable": DraggableBenchmark.run()
 case "all":
   CoreBenchmark.run(quick: quick)
+  DraggableBenchmark.run()
 default:
   print(usage)
   exit(2)
