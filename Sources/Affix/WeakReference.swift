@@ -1,30 +1,56 @@
-/// A weak reference that can cross threads.
+internal import AffixRuntimeShims
+
+/// A reference that does not keep its object alive and reads as `nil` once the object's
+/// `deinit` has begun; it can cross threads.
 ///
-/// The one weak back-reference the mixins use: a capability that fires on a schedule holds
-/// its host this way, so that the host's death ends its work rather than being prevented by
-/// it.
+/// The one back-reference the mixins use: a capability that fires on a schedule holds its host
+/// this way, so that the host's death ends its work rather than being prevented by it.
 ///
 /// ```swift
 /// let host = WeakReference(view)
 /// scheduler.schedule(after: .seconds(1)) { host.object?.flash() }
 /// ```
-public struct WeakReference<Object: AnyObject>: Sendable {
-  /// `@unchecked Sendable` because a weak load is atomic; the object it yields follows its own
-  /// isolation rule (see ``Associations``), which the caller keeps.
-  private final class Box: @unchecked Sendable {
-    weak var object: Object?
-    init(_ object: Object?) { self.object = object }
-  }
-
-  private let box: Box
+///
+/// Unlike a `weak var`, it gives the object no refcount side table, which would slow every
+/// retain and release of the object for the rest of its life. It pins the object instead (an
+/// unowned reference count, which keeps the object's memory but not its life until the
+/// reference is dropped) and reads with an atomic try-retain that fails once the object is
+/// being deinitialized.
+public struct WeakReference<Object: AnyObject>: Sendable, CustomStringConvertible {
+  private let pin: Pin?
 
   /// Creates a reference to `object` that does not keep it alive.
   public init(_ object: Object?) {
-    box = Box(object)
+    pin = object.map { Pin(Unmanaged.passUnretained($0).toOpaque()) }
   }
 
-  /// The object, or `nil` once it has died.
+  /// The object, or `nil` once its `deinit` has begun.
   public var object: Object? {
-    box.object
+    guard let address = pin?.address, affix_try_retain(address) else { return nil }
+    return Unmanaged<Object>.fromOpaque(address).takeRetainedValue()
+  }
+
+  /// `WeakReference(Type)` while the object lives, `WeakReference(nil)` after.
+  public var description: String {
+    object.map { "WeakReference(\(type(of: $0)))" } ?? "WeakReference(nil)"
+  }
+}
+
+/// Holds one pin on an object's memory for as long as it lives.
+///
+/// `@unchecked Sendable`: its only state is an immutable address, and the only read through it
+/// is the runtime's atomic try-retain.
+private final class Pin: @unchecked Sendable {
+  let address: UnsafeMutableRawPointer
+
+  init(_ address: UnsafeMutableRawPointer) {
+    self.address = address
+    affix_pin(address)
+    ForeignPins.add(address)
+  }
+
+  deinit {
+    ForeignPins.remove(address)
+    affix_unpin(address)
   }
 }

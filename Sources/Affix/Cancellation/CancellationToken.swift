@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A handle on work that can be cancelled: scheduled tasks, timers, frame-clock subscriptions
 /// and observations.
 ///
@@ -20,14 +18,14 @@ public final class CancellationToken: Sendable, Hashable, CustomStringConvertibl
     var isDetached = false
   }
 
-  private let state: Mutex<State>
+  private let state: Locked<State>
 
   /// Creates a token that runs `onCancel` the first time it is cancelled.
   ///
   /// - Parameter onCancel: Stops the work this token stands for. It runs at most once, outside
   ///   the token's lock, on the thread that cancels (or releases the last reference).
   public init(onCancel: @escaping @Sendable () -> Void) {
-    state = Mutex(State(onCancel: onCancel))
+    state = Locked(State(onCancel: onCancel))
   }
 
   /// Creates a token whose work is already cancelled.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// An object attached to a host under its own type, carrying a mixin's state and work.
 ///
 /// A capability is how a mixin lives on a host: Loading's controller, a dance handle, a drag
@@ -29,7 +27,7 @@ public protocol Capability: AnyObject, Sendable {
 
 /// Keys capabilities by their type, and remembers type names for diagnostics.
 enum CapabilityKey {
-  private static let types = Mutex<[UInt: any Capability.Type]>([:])
+  private static let types = Locked<[UInt: any Capability.Type]>([:])
 
   @usableFromInline
   static func id<C: Capability>(of type: C.Type) -> UInt {

@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -43,7 +41,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
 public enum Diagnostics {
   @TaskLocal private static var scopedHandler: (@Sendable (Diagnostic) -> Void)?
 
-  private static let globalHandler = Mutex<(@Sendable (Diagnostic) -> Void)?>(nil)
+  private static let globalHandler = Locked<(@Sendable (Diagnostic) -> Void)?>(nil)
 
   /// Reports `diagnostic` to the scoped handler if one is set on this task, else to the global
   /// handler.

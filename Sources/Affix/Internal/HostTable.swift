@@ -28,9 +28,9 @@ enum HostTable {
   @usableFromInline
   static let currentSlots = Atomic<UInt>(writer.withLock { $0.slots.bits })
 
-  private static let writer = Mutex(WriterState(slots: SlotArray(capacity: 64)))
+  private static let writer = Locked(WriterState(slots: SlotArray(capacity: 64)))
 
-  private struct WriterState: ~Copyable {
+  private struct WriterState {
     var slots: SlotArray
     var count = 0
     var sweepCursor = 0
@@ -69,6 +69,11 @@ enum HostTable {
   static func makeStorage(of host: AnyObject) -> AssociationStorage {
     let address = UInt(bitPattern: ObjectIdentifier(host))
     var swept: [Unmanaged<AssociationStorage>] = []
+    // Sweep along only if no other sweep is releasing: a full sweep must find, when it gets
+    // the permit, that every host swept before it has been released.
+    let sweeping = SweepPermit.tryAcquire()
+    defer { sweeping?.release() }
+    let sweepsAlong = sweeping != nil
     let storage = writer.withLock { state -> AssociationStorage in
       let existing = state.slots.find(address)
       if existing != 0 {
@@ -83,7 +88,9 @@ enum HostTable {
       }
       state.slots.insert(address, Unmanaged.passRetained(storage))
       state.count += 1
-      sweepIncrementally(&state, slots: 4, into: &swept)
+      if sweepsAlong {
+        sweepIncrementally(&state, slots: 4, into: &swept)
+      }
       endWrite()
       return storage
     }
@@ -93,6 +100,8 @@ enum HostTable {
 
   /// Releases the values of every dead host now. Returns how many hosts were swept.
   static func sweep() -> Int {
+    let sweeping = SweepPermit.acquire()
+    defer { sweeping.release() }
     var swept: [Unmanaged<AssociationStorage>] = []
     writer.withLock { state in
       beginWrite()
@@ -114,27 +123,23 @@ enum HostTable {
 
   /// Counts hosts and entries, telling the dead ones apart. O(*n*).
   static func statistics() -> AssociationTable.Statistics {
-    // Retain the listed storages before counting their entries: each count takes the
-    // storage's lock, which is not taken while holding the table's.
-    let listed = writer.withLock { state in
-      (0..<state.slots.capacity).compactMap { index in
-        state.slots.storage(at: index).map {
-          ($0.takeUnretainedValue(), state.slots.isDead(at: index))
+    // Counting takes no reference: a storage cannot leave the table while its lock is held,
+    // and taking one would make this call, not the sweep, release a storage swept meanwhile.
+    writer.withLock { state in
+      var statistics = AssociationTable.Statistics()
+      for index in 0..<state.slots.capacity {
+        guard let storage = state.slots.storage(at: index) else { continue }
+        let entries = storage._withUnsafeGuaranteedRef { $0.entryCount }
+        if state.slots.isDead(at: index) {
+          statistics.staleHosts += 1
+          statistics.staleEntries += entries
+        } else {
+          statistics.liveHosts += 1
+          statistics.entries += entries
         }
       }
+      return statistics
     }
-    var statistics = AssociationTable.Statistics()
-    for (storage, isDead) in listed {
-      let entries = storage.entryCount
-      if isDead {
-        statistics.staleHosts += 1
-        statistics.staleEntries += entries
-      } else {
-        statistics.liveHosts += 1
-        statistics.entries += entries
-      }
-    }
-    return statistics
   }
 
   private static func beginWrite() {
@@ -252,10 +257,16 @@ struct SlotArray {
 
   /// Whether the host in slot `index` has finished its deinit. Its memory stays readable: the
   /// slot's storage pins it.
+  ///
+  /// A host inside its deinit is not dead yet: its deinit may still read its values. After the
+  /// deinit, the host's unowned count is exactly its pins: the storage's, and those of any
+  /// ``WeakReference`` to it.
   func isDead(at index: Int) -> Bool {
     let address = address(at: index)
-    guard address != 0 else { return false }
-    return affix_host_is_dead(UnsafeMutableRawPointer(bitPattern: address), 1)
+    guard address != 0, let object = UnsafeMutableRawPointer(bitPattern: address),
+      affix_is_deallocating(object)
+    else { return false }
+    return affix_unowned_count(object) <= 1 + ForeignPins.count(at: object)
   }
 
   func deadStorage(at index: Int) -> Unmanaged<AssociationStorage>? {

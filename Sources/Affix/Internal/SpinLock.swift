@@ -57,3 +57,24 @@ struct SpinLock: ~Copyable, Sendable {
     return try body()
   }
 }
+
+/// State guarded by a ``SpinLock``: the core's lock for shared state.
+///
+/// The core does not use `Synchronization.Mutex`: on Linux the thread sanitizer cannot see its
+/// locking and reports every critical section as a race, which would blind the sanitizer to
+/// real ones.
+final class Locked<State>: @unchecked Sendable {
+  // `@unchecked Sendable`: `state` is only reached through `withLock`, under `lock`.
+  private let lock = SpinLock()
+  private var state: State
+
+  init(_ state: State) {
+    self.state = state
+  }
+
+  func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(&state)
+  }
+}

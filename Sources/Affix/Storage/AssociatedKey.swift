@@ -142,7 +142,7 @@ public struct AnyAssociatedKey: Sendable, Hashable, CustomStringConvertible {
 /// ``Associations/keys``.
 enum KeyRegistry {
   private static let counter = Atomic<UInt>(0)
-  private static let names = Mutex<[UInt: AnyAssociatedKey]>([:])
+  private static let names = Locked<[UInt: AnyAssociatedKey]>([:])
 
   static func nextID(_ representation: PayloadRepresentation) -> UInt {
     KeyID.make(serial: counter.add(1, ordering: .relaxed).newValue, representation: representation)

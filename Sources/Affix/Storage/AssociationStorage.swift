@@ -1,3 +1,4 @@
+internal import AffixRuntimeShims
 public import Synchronization
 
 /// The associated values of one host.
@@ -37,9 +38,11 @@ public final class AssociationStorage: Sendable {
 
   /// The address of the host this storage was created for by the shared table, or 0 for an
   /// owner's storage.
+  ///
+  /// Such a storage pins its host (see `affix_pin`): the host's memory stays allocated while
+  /// the storage lives, so no other object can appear at `hostAddress`, but its deinit still
+  /// runs on time.
   let hostAddress: UInt
-
-  private let pin: HostPin?
 
   @usableFromInline
   struct WriterState {
@@ -59,12 +62,11 @@ public final class AssociationStorage: Sendable {
   /// Creates empty storage, to be kept in a stored property of an ``AssociationOwner``.
   public init() {
     hostAddress = 0
-    pin = nil
   }
 
   init(pinning host: AnyObject, at address: UInt) {
     hostAddress = address
-    pin = HostPin(host: host)
+    affix_pin(Unmanaged.passUnretained(host).toOpaque())
   }
 
   deinit {
@@ -77,6 +79,9 @@ public final class AssociationStorage: Sendable {
       entries.deallocate()
     }
     for retired in writerState.retired { retired.deallocate() }
+    if hostAddress != 0 {
+      affix_unpin(UnsafeMutableRawPointer(bitPattern: hostAddress))
+    }
   }
 
   // MARK: Reading
@@ -224,11 +229,23 @@ public final class AssociationStorage: Sendable {
 
   // MARK: Listing and observing
 
+  /// The keys with a value, leaving out weak keys whose value has died.
   func keyIDs() -> [UInt] {
-    lock.withLock {
+    // Weak boxes are checked after unlocking: a weak load takes a strong reference whose
+    // release could be the object's last, and run its deinit.
+    let listed = lock.withLock { () -> [(UInt, WeakBox?)] in
       let entries = EntryBuffer(bits: buffer.load(ordering: .relaxed))
       guard !entries.isNull else { return [] }
-      return (0..<count.load(ordering: .relaxed)).map { entries.keyID(at: $0) }
+      return (0..<count.load(ordering: .relaxed)).map { index in
+        let keyID = entries.keyID(at: index)
+        guard keyID & KeyID.representationMask == PayloadRepresentation.weak.rawValue else {
+          return (keyID, nil)
+        }
+        return (keyID, Payload(retaining: entries.payloadBits(at: index)).storedObject as? WeakBox)
+      }
+    }
+    return listed.compactMap { keyID, weakBox in
+      weakBox.map { $0.object == nil } == true ? nil : keyID
     }
   }
 
@@ -279,10 +296,4 @@ extension AssociationStorage.WriterState {
     let matching = observers.filter { $0.keyID == keyID }.map(\.notify)
     return matching.isEmpty ? nil : matching
   }
-}
-
-/// An unowned reference that is never read: it only keeps a dead host's memory allocated.
-/// `@unchecked Sendable` because the host is never dereferenced through it.
-private struct HostPin: @unchecked Sendable {
-  unowned let host: AnyObject
 }
