@@ -1,1 +1,4 @@
-print("affix-bench")
+switch CommandLine.arguments.dropFirst().first {
+case "scheduling": SchedulingBenchmark.run()
+default: print("affix-bench")
+}
