@@ -1,4 +1,19 @@
-switch CommandLine.arguments.dropFirst().first {
+import Foundation
+
+let usage = "usage: affix-bench [core|scheduling|dancing|draggable|all]"
+let arguments = CommandLine.arguments.dropFirst()
+let selection = arguments.first ?? "all"
+
+switch selection {
+case "core": CoreBenchmark.run()
+case "core-set-profile": CoreBenchmark.profileSet()
 case "scheduling": SchedulingBenchmark.run()
-default: print("affix-bench")
+case "all":
+  CoreBenchmark.run()
+  SchedulingBenchmark.run()
+case "-h", "--help":
+  print(usage)
+default:
+  print(usage)
+  exit(2)
 }

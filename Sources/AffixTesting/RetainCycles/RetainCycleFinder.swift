@@ -1,0 +1,102 @@
+/// Finds strong-reference paths between objects by walking their stored properties with
+/// `Mirror`.
+///
+/// The finder follows stored properties of classes and structs, optionals, enum payloads,
+/// tuples and the elements of collections and dictionaries. It skips `weak` and `unowned`
+/// properties, because they do not keep anything alive. It cannot see what closures capture:
+/// a cycle through a closure (`self.onChange = { self.refresh() }`) has no path here, and the
+/// finder reports which properties of the object hold closures instead.
+///
+/// ```swift
+/// let parent = Parent()
+/// parent.child = Child(parent: parent)  // Child.parent is a strong `let`
+/// RetainCycleFinder.cycle(through: parent)?.description
+/// // "Parent.child -> Child.parent -> Parent"
+/// ```
+///
+/// - Complexity: O(*n*) in the number of references reachable from the start object, bounded
+///   by `objectLimit` objects.
+public enum RetainCycleFinder {
+  /// The default bound on the number of objects one search visits.
+  public static let defaultObjectLimit = 10_000
+
+  /// The shortest path of strong references that leads from `object` back to itself, or `nil`
+  /// if its stored properties lead to no such cycle.
+  public static func cycle(
+    through object: AnyObject, objectLimit: Int = defaultObjectLimit
+  ) -> RetainPath? {
+    path(from: object, to: object, objectLimit: objectLimit)
+  }
+
+  /// The shortest path of strong references from `source` to `target` (at least one step), or
+  /// `nil` if none exists through stored properties.
+  public static func path(
+    from source: AnyObject, to target: AnyObject, objectLimit: Int = defaultObjectLimit
+  ) -> RetainPath? {
+    let targetID = ObjectIdentifier(target)
+    var search = Search(objectLimit: objectLimit)
+    // Breadth first, so the first path found is a shortest one. The visited objects stay
+    // retained in `search` until it ends, which keeps their identifiers unique meanwhile.
+    var frontier = [search.visit(source, from: nil)]
+    while !frontier.isEmpty {
+      var next: [Int] = []
+      for index in frontier {
+        for edge in ReferenceWalker.strongReferences(of: search.objects[index]) {
+          if ObjectIdentifier(edge.object) == targetID {
+            return search.path(to: index, last: edge.property, target: target)
+          }
+          guard !search.isVisited(edge.object), !search.isFull else { continue }
+          next.append(search.visit(edge.object, from: (index, edge.property)))
+        }
+      }
+      frontier = next
+    }
+    return nil
+  }
+
+  /// The paths, inside `object`, of stored properties that hold closures: the places where a
+  /// cycle may hide that no path shows.
+  public static func closureProperties(of object: AnyObject) -> [String] {
+    ReferenceWalker.closureProperties(of: object)
+  }
+}
+
+private struct Search {
+  let objectLimit: Int
+  private(set) var objects: [AnyObject] = []
+  private var parents: [(index: Int, property: String)?] = []
+  private var visited: Set<ObjectIdentifier> = []
+
+  init(objectLimit: Int) {
+    self.objectLimit = objectLimit
+  }
+
+  var isFull: Bool { objects.count >= objectLimit }
+
+  func isVisited(_ object: AnyObject) -> Bool {
+    visited.contains(ObjectIdentifier(object))
+  }
+
+  mutating func visit(_ object: AnyObject, from parent: (index: Int, property: String)?) -> Int {
+    visited.insert(ObjectIdentifier(object))
+    objects.append(object)
+    parents.append(parent)
+    return objects.count - 1
+  }
+
+  func path(to index: Int, last property: String, target: AnyObject) -> RetainPath {
+    var steps = [RetainPath.Step(typeName: typeName(of: objects[index]), property: property)]
+    var current = index
+    while let parent = parents[current] {
+      steps.append(
+        RetainPath.Step(typeName: typeName(of: objects[parent.index]), property: parent.property))
+      current = parent.index
+    }
+    return RetainPath(steps: steps.reversed(), targetTypeName: typeName(of: target))
+  }
+}
+
+/// The type name reports use: short, without the module, with generic arguments.
+func typeName(of object: Any) -> String {
+  String(describing: type(of: object))
+}
