@@ -156,9 +156,20 @@ import Testing
   }
 
   @Test(arguments: [0, -1, Int.min])
-  func nonPositiveFrameRateFallsBackToSixty(framesPerSecond: Int) {
-    let clock = makeClock(framesPerSecond: framesPerSecond)
+  func nonPositiveFrameRateFallsBackToSixtyWithADiagnostic(framesPerSecond: Int) {
+    let reported = Recorder<Diagnostic>()
+    let clock = Diagnostics.withHandler({ reported.append($0) }) {
+      makeClock(framesPerSecond: framesPerSecond)
+    }
     #expect(clock.interval == .seconds(1) / 60)
+    #expect(reported.all.map(\.subsystem) == ["scheduling"])
+    #expect(reported.all.first?.message.contains("positive frame rate") == true)
+  }
+
+  @Test func validFrameRateReportsNothing() {
+    let reported = Recorder<Diagnostic>()
+    _ = Diagnostics.withHandler({ reported.append($0) }) { makeClock(framesPerSecond: 30) }
+    #expect(reported.count == 0)
   }
 
   @Test func deadClockStopsItsTimer() {
