@@ -158,7 +158,8 @@ import Testing
   @Test(arguments: [0, -1, Int.min])
   func nonPositiveFrameRateFallsBackToSixtyWithADiagnostic(framesPerSecond: Int) {
     let reported = Recorder<Diagnostic>()
-    let clock = Diagnostics.withHandler({ reported.append($0) }) {
+    let report: @Sendable (Diagnostic) -> Void = { reported.append($0) }
+    let clock = Diagnostics.withHandler(report) {
       makeClock(framesPerSecond: framesPerSecond)
     }
     #expect(clock.interval == .seconds(1) / 60)
@@ -168,7 +169,8 @@ import Testing
 
   @Test func validFrameRateReportsNothing() {
     let reported = Recorder<Diagnostic>()
-    _ = Diagnostics.withHandler({ reported.append($0) }) { makeClock(framesPerSecond: 30) }
+    let report: @Sendable (Diagnostic) -> Void = { reported.append($0) }
+    _ = Diagnostics.withHandler(report) { makeClock(framesPerSecond: 30) }
     #expect(reported.count == 0)
   }
 

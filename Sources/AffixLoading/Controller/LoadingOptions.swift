@@ -81,7 +81,9 @@ public struct LoadingOptions: Sendable, Hashable {
     -> Duration
   {
     guard seconds.isFinite, seconds >= 0 else {
-      report("a \(name) must be a finite number of seconds, at least zero (\(seconds)); using \(fallback)")
+      report(
+        "a \(name) must be a finite number of seconds, at least zero (\(seconds)); using \(fallback)"
+      )
       return fallback
     }
     // Beyond this, Duration's arithmetic would overflow; no one waits a million years.
