@@ -25,13 +25,13 @@ public import AffixScheduling
 /// ```
 ///
 /// Override ``loadingScheduler`` to time the indicator elsewhere than on the main queue (a
-/// ``VirtualTimeScheduler`` in tests), and ``loadingOptions`` to change the grace time, the
+/// `VirtualTimeScheduler` in tests), and ``loadingOptions`` to change the grace time, the
 /// minimum show time or the tick. Both are read once, when the controller is created.
 public protocol Loading: AnyObject {
   /// Makes the indicator this object shows; called once, the first time it loads.
   func makeLoadingIndicator() -> any LoadingIndicator
 
-  /// The scheduler that times and calls the indicator: ``DispatchScheduler/main`` by default.
+  /// The scheduler that times and calls the indicator: `DispatchScheduler/main` by default.
   var loadingScheduler: any Scheduler { get }
 
   /// The timing rules: ``LoadingOptions/standard`` by default.
