@@ -10,18 +10,22 @@ enum SchedulingBenchmark {
   static let framesPerSecond = 1_000
   static let window = Duration.seconds(1)
 
-  static func run() {
+  /// Prints every figure; `quick` shortens each measurement (for CI smoke runs).
+  static func run(quick: Bool = false) {
+    let scale = quick ? 10 : 1
     let dispatch = DispatchScheduler(queue: DispatchQueue(label: "bench.schedule-cancel"))
-    let dispatchCost = scheduleAndCancelCost(on: dispatch, iterations: 100_000)
+    let dispatchCost = scheduleAndCancelCost(on: dispatch, iterations: 100_000 / scale)
     print("scheduling.dispatch_schedule_cancel: \(format(dispatchCost)) ns")
-    let virtualCost = scheduleAndCancelCost(on: VirtualTimeScheduler(), iterations: 1_000_000)
+    let virtualCost = scheduleAndCancelCost(
+      on: VirtualTimeScheduler(), iterations: 1_000_000 / scale)
     print("scheduling.virtual_schedule_cancel: \(format(virtualCost)) ns")
 
     // The most either side can deliver: every subscriber ticking at the requested rate.
     print("scheduling.requested_ticks_per_s: \(subscribers * framesPerSecond) ticks/s")
-    let clockRate = frameClockTicksPerSecond()
+    let window = self.window / scale
+    let clockRate = frameClockTicksPerSecond(window: window)
     print("scheduling.frame_clock_ticks_per_s: \(format(clockRate, digits: 0)) ticks/s")
-    let timerRate = separateTimersTicksPerSecond()
+    let timerRate = separateTimersTicksPerSecond(window: window)
     print("scheduling.timers_ticks_per_s: \(format(timerRate, digits: 0)) ticks/s")
     print("scheduling.frame_clock_speedup_vs_timers: \(format(clockRate / timerRate))x")
   }
@@ -38,36 +42,35 @@ enum SchedulingBenchmark {
   }
 
   /// Ticks delivered per second to every subscriber of one frame clock on a private queue.
-  static func frameClockTicksPerSecond() -> Double {
+  static func frameClockTicksPerSecond(window: Duration) -> Double {
     let scheduler = DispatchScheduler(queue: DispatchQueue(label: "bench.frame-clock"))
     let clock = FrameClock(scheduler: scheduler, framesPerSecond: framesPerSecond)
     let counter = Counter()
     let subscriptions = (0..<subscribers).map { _ in clock.subscribe { _ in counter.increment() } }
-    let rate = measureRate(of: counter)
+    let rate = measureRate(of: counter, over: window)
     for subscription in subscriptions { subscription.cancel() }
     return rate
   }
 
   /// Ticks delivered per second by one Dispatch timer per subscriber, on a private queue.
-  static func separateTimersTicksPerSecond() -> Double {
+  static func separateTimersTicksPerSecond(window: Duration) -> Double {
     let scheduler = DispatchScheduler(queue: DispatchQueue(label: "bench.timers"))
     let counter = Counter()
     let interval = Duration.seconds(1) / framesPerSecond
     let timers = (0..<subscribers).compactMap { _ in
       try? scheduler.scheduleRepeating(every: interval) { counter.increment() }
     }
-    let rate = measureRate(of: counter)
+    let rate = measureRate(of: counter, over: window)
     for timer in timers { timer.cancel() }
     return rate
   }
 
   /// Counts what `counter` gains over the measuring window, per second of real time.
-  static func measureRate(of counter: Counter) -> Double {
+  static func measureRate(of counter: Counter, over window: Duration) -> Double {
     let clock = ContinuousClock()
     let start = clock.now
     let before = counter.value
-    _ = DispatchSemaphore(value: 0).wait(
-      timeout: .now() + .nanoseconds(Int(window.components.seconds) * 1_000_000_000))
+    _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .nanoseconds(Int(nanoseconds(window))))
     let ticks = counter.value - before
     return Double(ticks) / (nanoseconds(start.duration(to: clock.now)) / 1e9)
   }

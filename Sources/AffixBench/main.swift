@@ -19,10 +19,10 @@ if arguments.contains("-h") || arguments.contains("--help") {
 
 switch selection {
 case "core": CoreBenchmark.run(quick: quick)
-case "scheduling": SchedulingBenchmark.run()
+case "scheduling": SchedulingBenchmark.run(quick: quick)
 case "all":
   CoreBenchmark.run(quick: quick)
-  SchedulingBenchmark.run()
+  SchedulingBenchmark.run(quick: quick)
 default:
   print(usage)
   exit(2)
