@@ -19,7 +19,7 @@ import Synchronization
 /// ```swift
 /// let loading = LoadingController.attach(to: task, indicator: TerminalSpinner.standardError())
 /// loading.start(message: "Resolving")
-/// ...
+/// try task.resolve()
 /// loading.stop()
 /// ```
 public final class LoadingController: Capability {
