@@ -20,9 +20,11 @@ if arguments.contains("-h") || arguments.contains("--help") {
 switch selection {
 case "core": CoreBenchmark.run(quick: quick)
 case "scheduling": SchedulingBenchmark.run(quick: quick)
+case "draggable": DraggableBenchmark.run()
 case "all":
   CoreBenchmark.run(quick: quick)
   SchedulingBenchmark.run(quick: quick)
+  DraggableBenchmark.run()
 default:
   print(usage)
   exit(2)
