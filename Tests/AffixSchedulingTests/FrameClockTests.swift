@@ -156,9 +156,22 @@ import Testing
   }
 
   @Test(arguments: [0, -1, Int.min])
-  func nonPositiveFrameRateFallsBackToSixty(framesPerSecond: Int) {
-    let clock = makeClock(framesPerSecond: framesPerSecond)
+  func nonPositiveFrameRateFallsBackToSixtyWithADiagnostic(framesPerSecond: Int) {
+    let reported = Recorder<Diagnostic>()
+    let report: @Sendable (Diagnostic) -> Void = { reported.append($0) }
+    let clock = Diagnostics.withHandler(report) {
+      makeClock(framesPerSecond: framesPerSecond)
+    }
     #expect(clock.interval == .seconds(1) / 60)
+    #expect(reported.all.map(\.subsystem) == ["scheduling"])
+    #expect(reported.all.first?.message.contains("positive frame rate") == true)
+  }
+
+  @Test func validFrameRateReportsNothing() {
+    let reported = Recorder<Diagnostic>()
+    let report: @Sendable (Diagnostic) -> Void = { reported.append($0) }
+    _ = Diagnostics.withHandler(report) { makeClock(framesPerSecond: 30) }
+    #expect(reported.count == 0)
   }
 
   @Test func deadClockStopsItsTimer() {

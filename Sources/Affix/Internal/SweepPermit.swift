@@ -19,10 +19,6 @@ struct SweepPermit {
 
   private let owns: Bool
 
-  private init(owns: Bool) {
-    self.owns = owns
-  }
-
   /// Waits for the permit, unless this thread already holds it.
   static func acquire() -> SweepPermit {
     let me = currentThread()

@@ -34,10 +34,18 @@ public final class FrameClock: Sendable {
   ///
   /// - Parameters:
   ///   - scheduler: The scheduler that runs the clock's timer and, with it, every subscriber.
-  ///   - framesPerSecond: The frame rate. A rate of zero or less falls back to 60.
+  ///   - framesPerSecond: The frame rate. A rate of zero or less falls back to 60 and is
+  ///     reported through `Diagnostics` (subsystem `"scheduling"`).
   public init(scheduler: any Scheduler, framesPerSecond: Int = 60) {
     self.scheduler = scheduler
-    let rate = framesPerSecond > 0 ? framesPerSecond : Self.defaultFramesPerSecond
+    var rate = framesPerSecond
+    if rate <= 0 {
+      rate = Self.defaultFramesPerSecond
+      Diagnostics.report(
+        "scheduling",
+        "A frame clock needs a positive frame rate, but was given \(framesPerSecond); it runs at "
+          + "\(rate) frames a second instead.")
+    }
     interval = .seconds(1) / rate
   }
 

@@ -2,13 +2,13 @@ public import Affix
 
 /// Runs actions later, once or repeatedly, on a clock of its own.
 ///
-/// Every scheduled action is represented by the ``CancellationToken`` it returns:
+/// Every scheduled action is represented by the `CancellationToken` it returns:
 ///
 /// - Cancelling the token before the action starts guarantees that it never runs; for a
 ///   repeating timer, that its next firing never runs.
 /// - Cancelling is idempotent and safe from any thread.
 /// - Dropping the last reference to the token cancels the work, unless the token was detached
-///   with ``CancellationToken/detach()``. Keep the token for as long as the work should live.
+///   with `detach()`. Keep the token for as long as the work should live.
 ///
 /// Actions run on the scheduler's context: a ``DispatchScheduler`` runs them on its queue, a
 /// ``VirtualTimeScheduler`` on the thread that advances it.

@@ -11,10 +11,13 @@ import Synchronization
 ///
 /// ```swift
 /// let scheduler = VirtualTimeScheduler()
-/// var fired: [SchedulerInstant] = []  // (guard it with a lock if actions are @Sendable)
-/// let token = try scheduler.scheduleRepeating(every: .milliseconds(50)) { ... }
+/// let firings = Mutex<[SchedulerInstant]>([])
+/// let timer = try scheduler.scheduleRepeating(every: .milliseconds(50)) {
+///   firings.withLock { $0.append(scheduler.now) }
+/// }
 /// scheduler.advance(by: .milliseconds(120))  // fires at t+0.05 and t+0.1
-/// scheduler.pendingCount                     // 1: the timer's next firing
+/// scheduler.pendingCount                     // 1: the timer's next firing, at t+0.15
+/// timer.cancel()
 /// ```
 public final class VirtualTimeScheduler: Scheduler {
   private struct Job {

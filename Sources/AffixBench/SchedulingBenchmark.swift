@@ -1,0 +1,100 @@
+import Affix
+import AffixScheduling
+import Dispatch
+import Synchronization
+
+/// `affix-bench scheduling`: the cost of a cancelled delayed task, and how many frame ticks one
+/// shared frame clock delivers against one Dispatch timer per subscriber.
+enum SchedulingBenchmark {
+  static let subscribers = 10_000
+  static let framesPerSecond = 1_000
+  static let window = Duration.seconds(1)
+
+  /// Prints every figure; `quick` shortens each measurement (for CI smoke runs).
+  static func run(quick: Bool = false) {
+    let scale = quick ? 10 : 1
+    let dispatch = DispatchScheduler(queue: DispatchQueue(label: "bench.schedule-cancel"))
+    let dispatchCost = scheduleAndCancelCost(on: dispatch, iterations: 100_000 / scale)
+    print("scheduling.dispatch_schedule_cancel: \(format(dispatchCost)) ns")
+    let virtualCost = scheduleAndCancelCost(
+      on: VirtualTimeScheduler(), iterations: 1_000_000 / scale)
+    print("scheduling.virtual_schedule_cancel: \(format(virtualCost)) ns")
+
+    // The most either side can deliver: every subscriber ticking at the requested rate.
+    print("scheduling.requested_ticks_per_s: \(subscribers * framesPerSecond) ticks/s")
+    let window = self.window / scale
+    let clockRate = frameClockTicksPerSecond(window: window)
+    print("scheduling.frame_clock_ticks_per_s: \(format(clockRate, digits: 0)) ticks/s")
+    let timerRate = separateTimersTicksPerSecond(window: window)
+    print("scheduling.timers_ticks_per_s: \(format(timerRate, digits: 0)) ticks/s")
+    print("scheduling.frame_clock_speedup_vs_timers: \(format(clockRate / timerRate))x")
+  }
+
+  /// Nanoseconds to schedule a delayed action and cancel it before it is due.
+  static func scheduleAndCancelCost(on scheduler: any Scheduler, iterations: Int) -> Double {
+    let clock = ContinuousClock()
+    let elapsed = clock.measure {
+      for _ in 0..<iterations {
+        scheduler.schedule(after: .seconds(60)) {}.cancel()
+      }
+    }
+    return nanoseconds(elapsed) / Double(iterations)
+  }
+
+  /// Ticks delivered per second to every subscriber of one frame clock on a private queue.
+  static func frameClockTicksPerSecond(window: Duration) -> Double {
+    let scheduler = DispatchScheduler(queue: DispatchQueue(label: "bench.frame-clock"))
+    let clock = FrameClock(scheduler: scheduler, framesPerSecond: framesPerSecond)
+    let counter = Counter()
+    let subscriptions = (0..<subscribers).map { _ in clock.subscribe { _ in counter.increment() } }
+    let rate = measureRate(of: counter, over: window)
+    for subscription in subscriptions { subscription.cancel() }
+    return rate
+  }
+
+  /// Ticks delivered per second by one Dispatch timer per subscriber, on a private queue.
+  static func separateTimersTicksPerSecond(window: Duration) -> Double {
+    let scheduler = DispatchScheduler(queue: DispatchQueue(label: "bench.timers"))
+    let counter = Counter()
+    let interval = Duration.seconds(1) / framesPerSecond
+    let timers = (0..<subscribers).compactMap { _ in
+      try? scheduler.scheduleRepeating(every: interval) { counter.increment() }
+    }
+    let rate = measureRate(of: counter, over: window)
+    for timer in timers { timer.cancel() }
+    return rate
+  }
+
+  /// Counts what `counter` gains over the measuring window, per second of real time.
+  static func measureRate(of counter: Counter, over window: Duration) -> Double {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let before = counter.value
+    _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .nanoseconds(Int(nanoseconds(window))))
+    let ticks = counter.value - before
+    return Double(ticks) / (nanoseconds(start.duration(to: clock.now)) / 1e9)
+  }
+
+  static func nanoseconds(_ duration: Duration) -> Double {
+    let (seconds, attoseconds) = duration.components
+    return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
+  }
+
+  static func format(_ value: Double, digits: Int = 1) -> String {
+    let scale = (0..<digits).reduce(1.0) { result, _ in result * 10 }
+    let rounded = (value * scale).rounded() / scale
+    return digits == 0 ? String(Int(rounded)) : String(rounded)
+  }
+
+  final class Counter: Sendable {
+    private let count = Atomic(0)
+
+    func increment() {
+      count.add(1, ordering: .relaxed)
+    }
+
+    var value: Int {
+      count.load(ordering: .relaxed)
+    }
+  }
+}

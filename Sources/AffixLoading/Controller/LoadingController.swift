@@ -1,0 +1,302 @@
+public import Affix
+public import AffixScheduling
+import Synchronization
+
+/// The state and timing of one host's loading indicator: the capability behind ``Loading``.
+///
+/// `start` schedules the indicator to appear after the grace time; a `stop` before then cancels
+/// it, so fast work shows nothing at all. Once visible, the indicator ticks at a steady
+/// interval and stays for at least the minimum show time, so it never flickers. Starts nest:
+/// n starts need n stops, and an extra stop is reported, not fatal.
+///
+/// Every indicator call runs on the scheduler's context, never under the controller's lock.
+/// The controller holds its host weakly: once the host is gone, it cancels its work and never
+/// calls the indicator again.
+///
+/// Conform a class to ``Loading`` to get a controller automatically, or attach one at run time
+/// to an object whose type you do not own:
+///
+/// ```swift
+/// let loading = LoadingController.attach(to: task, indicator: TerminalSpinner.standardError())
+/// loading.start(message: "Resolving")
+/// try task.resolve()
+/// loading.stop()
+/// ```
+public final class LoadingController: Capability {
+  /// What the controller shows.
+  public let indicator: any LoadingIndicator
+
+  /// The scheduler that times the indicator and calls it.
+  public let scheduler: any Scheduler
+
+  /// The timing rules, with unusable values already replaced.
+  public let options: LoadingOptions
+
+  private let host: WeakReference<AnyObject>?
+  private let locked = Mutex(State())
+
+  /// Creates a controller.
+  ///
+  /// - Parameters:
+  ///   - host: The object the loading belongs to, held weakly; when it dies, the controller
+  ///     stops for good. `nil` for a controller that belongs to no object.
+  ///   - indicator: What to show.
+  ///   - scheduler: Times the indicator and calls it on its context; the main queue by default.
+  ///   - options: The timing rules. Unusable values are replaced and reported through
+  ///     `Diagnostics`.
+  public init(
+    host: AnyObject? = nil, indicator: any LoadingIndicator,
+    scheduler: any Scheduler = DispatchScheduler.main, options: LoadingOptions = .standard
+  ) {
+    self.host = host.map { WeakReference($0) }
+    self.indicator = indicator
+    self.scheduler = scheduler
+    self.options = options.validated()
+  }
+
+  /// Attaches a new controller to `host` at run time, replacing (and detaching) one already
+  /// there, and returns it.
+  ///
+  /// This gives loading to an object that does not conform to ``Loading``; look the controller
+  /// up again with ``attached(to:)``.
+  @discardableResult
+  public static func attach<Host: AnyObject>(
+    to host: Host, indicator: any LoadingIndicator,
+    scheduler: any Scheduler = DispatchScheduler.main, options: LoadingOptions = .standard
+  ) -> LoadingController {
+    Associations(of: host).attach(
+      LoadingController(host: host, indicator: indicator, scheduler: scheduler, options: options))
+  }
+
+  /// The controller attached to `host`, if any.
+  public static func attached<Host: AnyObject>(to host: Host) -> LoadingController? {
+    Associations(of: host).capability(LoadingController.self)
+  }
+
+  /// Where the indicator is in its life.
+  public var state: LoadingState {
+    locked.withLock { $0.phase }
+  }
+
+  /// The number of starts not yet balanced by a stop.
+  public var nestingDepth: Int {
+    locked.withLock { $0.depth }
+  }
+
+  /// Whether work is in progress: some start is not yet balanced by a stop.
+  public var isLoading: Bool {
+    nestingDepth > 0
+  }
+
+  /// Starts a piece of loading work.
+  ///
+  /// The first start schedules the indicator to appear after the grace time, with `message`.
+  /// A start while work is already in progress only nests (its message is ignored); a start
+  /// while the indicator is finishing keeps it on screen.
+  public func start(message: String? = nil) {
+    guard isHostAlive else {
+      Diagnostics.report(
+        "loading", "start was called after the loading host died; nothing will be shown.")
+      return
+    }
+    let now = scheduler.now
+    let (appear, cancelled) = locked.withLock { state -> (UInt64?, CancellationToken?) in
+      state.depth += 1
+      switch state.phase {
+      case .idle:
+        state.message = message
+        state.outcome = .success
+        let cancelled = state.advanceStep()
+        state.phase = .pending(appearsAt: now + options.graceTime)
+        return (state.step, cancelled)
+      case .pending, .visible:
+        return (nil, nil)
+      case .finishing(let since, _):
+        state.phase = .visible(since: since)
+        return (nil, state.advanceStep())
+      }
+    }
+    cancelled?.cancel()
+    if let appear { schedule(.appear, step: appear, after: options.graceTime) }
+  }
+
+  /// Ends a piece of loading work.
+  ///
+  /// The stop that balances the first start ends the loading: if the indicator has not
+  /// appeared yet, it never will; if it has, it disappears once it has been visible for the
+  /// minimum show time, showing `outcome`. A failure reported by any nested stop makes the
+  /// final outcome a failure. A stop without a matching start is reported through
+  /// `Diagnostics` and ignored.
+  public func stop(_ outcome: LoadingOutcome = .success) {
+    let now = scheduler.now
+    let result = locked.withLock { state -> StopResult in
+      guard state.depth > 0 else { return .unbalanced }
+      state.depth -= 1
+      if outcome != .success { state.outcome = outcome }
+      guard state.depth == 0 else { return .nested }
+      switch state.phase {
+      case .pending:
+        state.phase = .idle
+        return .cancelAppearance(state.advanceStep())
+      case .visible(let since):
+        let until = max(since + options.minimumShowTime, now)
+        state.phase = .finishing(since: since, until: until)
+        let stale = state.advanceStep()
+        return .hide(stale: stale, step: state.step, after: until - now)
+      case .idle, .finishing:
+        // Unreachable: work in progress is always pending or visible.
+        state.phase = .idle
+        return .nested
+      }
+    }
+    switch result {
+    case .unbalanced:
+      Diagnostics.report(
+        "loading",
+        "stop was called more often than start; the extra stop is ignored.")
+    case .nested:
+      break
+    case .cancelAppearance(let token):
+      token?.cancel()
+    case .hide(let stale, let step, let delay):
+      stale?.cancel()
+      schedule(.hide, step: step, after: delay)
+    }
+  }
+
+  /// Stops everything at once: cancels the pending appearance, the ticks and the hiding, and
+  /// resets the nesting. A visible indicator is told to disappear with ``LoadingOutcome/cancelled``,
+  /// on the scheduler's context. Idempotent.
+  public func didDetach() {
+    let (tokens, wasVisible) = locked.withLock { $0.reset() }
+    for token in tokens { token.cancel() }
+    if wasVisible {
+      let indicator = indicator
+      scheduler.schedule(after: .zero) { indicator.disappear(outcome: .cancelled) }.detach()
+    }
+  }
+
+  private var isHostAlive: Bool {
+    // Checked outside the lock: the strong reference it takes for a moment may be the last.
+    host.map { $0.object != nil } ?? true
+  }
+
+  private func schedule(_ step: Step, step id: UInt64, after delay: Duration) {
+    let token = scheduler.schedule(after: delay) { [weak self] in
+      switch step {
+      case .appear: self?.appear(step: id)
+      case .hide: self?.hide(step: id)
+      }
+    }
+    let unwanted = locked.withLock { state -> CancellationToken? in
+      guard state.step == id else { return token }
+      state.stepToken = token
+      return nil
+    }
+    unwanted?.cancel()
+  }
+
+  private func appear(step: UInt64) {
+    guard isHostAlive else { return shutDown() }
+    let now = scheduler.now
+    let shown = locked.withLock { state -> (message: String?, session: UInt64)? in
+      guard state.step == step, case .pending = state.phase else { return nil }
+      state.phase = .visible(since: now)
+      state.session += 1
+      state.frame = 0
+      return (state.message, state.session)
+    }
+    guard let shown else { return }
+    indicator.appear(message: shown.message)
+    let ticks = try? scheduler.scheduleRepeating(every: options.tickInterval) { [weak self] in
+      self?.tick(session: shown.session)
+    }
+    let unwanted = locked.withLock { state -> CancellationToken? in
+      guard state.session == shown.session, state.phase.isVisible else { return ticks }
+      state.tickToken = ticks
+      return nil
+    }
+    unwanted?.cancel()
+  }
+
+  private func tick(session: UInt64) {
+    guard isHostAlive else { return shutDown() }
+    let frame = locked.withLock { state -> Int? in
+      guard state.session == session, state.phase.isVisible else { return nil }
+      state.frame += 1
+      return state.frame
+    }
+    guard let frame else { return }
+    let turn = 2 * Double.pi
+    var angle = (Double(frame) * options.anglePerTick).truncatingRemainder(dividingBy: turn)
+    if angle < 0 { angle += turn }
+    indicator.tick(frame: frame, angle: angle)
+  }
+
+  private func hide(step: UInt64) {
+    guard isHostAlive else { return shutDown() }
+    let ending = locked.withLock { state -> (LoadingOutcome, [CancellationToken])? in
+      guard state.step == step, case .finishing = state.phase else { return nil }
+      let outcome = state.outcome
+      return (outcome, state.reset().tokens)
+    }
+    guard let (outcome, tokens) = ending else { return }
+    for token in tokens { token.cancel() }
+    indicator.disappear(outcome: outcome)
+  }
+
+  /// The host died: stop all work and never call the indicator again.
+  private func shutDown() {
+    let (tokens, _) = locked.withLock { $0.reset() }
+    for token in tokens { token.cancel() }
+  }
+}
+
+extension LoadingController {
+  private enum Step {
+    case appear
+    case hide
+  }
+
+  private enum StopResult {
+    case unbalanced
+    case nested
+    case cancelAppearance(CancellationToken?)
+    case hide(stale: CancellationToken?, step: UInt64, after: Duration)
+  }
+
+  private struct State {
+    var phase = LoadingState.idle
+    var depth = 0
+    var message: String?
+    var outcome = LoadingOutcome.success
+    // Identifies the one appearance or hiding that may run; bumping it disowns the old one.
+    var step: UInt64 = 0
+    var stepToken: CancellationToken?
+    // Identifies one visible period, so that ticks of an earlier one do nothing.
+    var session: UInt64 = 0
+    var tickToken: CancellationToken?
+    var frame = 0
+
+    /// Disowns the scheduled appearance or hiding, returning its token to cancel after
+    /// unlocking.
+    mutating func advanceStep() -> CancellationToken? {
+      step += 1
+      defer { stepToken = nil }
+      return stepToken
+    }
+
+    /// Back to idle with nothing scheduled; returns the tokens to cancel after unlocking, and
+    /// whether the indicator was visible.
+    mutating func reset() -> (tokens: [CancellationToken], wasVisible: Bool) {
+      let wasVisible = phase.isVisible
+      let tokens = [advanceStep(), tickToken].compactMap { $0 }
+      tickToken = nil
+      session += 1
+      phase = .idle
+      depth = 0
+      message = nil
+      return (tokens, wasVisible)
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import Affix
+
+/// The timing rules of a loading indicator.
+///
+/// ```swift
+/// // Show nothing for work under 0.2 s; once shown, stay at least 0.5 s.
+/// let options = LoadingOptions(graceTime: .milliseconds(200), minimumShowTime: .milliseconds(500))
+/// ```
+///
+/// Values that make no sense (negative times, a zero tick interval, a non-finite angle) are
+/// replaced by the nearest sensible value and reported through `Diagnostics` when a
+/// ``LoadingController`` is created with them.
+public struct LoadingOptions: Sendable, Hashable {
+  /// How long work may run before the indicator appears; work that ends sooner shows nothing.
+  public var graceTime: Duration
+
+  /// The shortest time the indicator stays visible once it has appeared.
+  public var minimumShowTime: Duration
+
+  /// The time between two ticks of the indicator's animation while it is visible.
+  public var tickInterval: Duration
+
+  /// The angle, in radians, that the indicator turns at each tick.
+  public var anglePerTick: Double
+
+  /// Creates options; the defaults follow the original mixin (a tick every 0.05 s, 0.4 rad a
+  /// tick) and common HUD practice (a 0.3 s grace time, a 0.5 s minimum show time).
+  public init(
+    graceTime: Duration = .milliseconds(300),
+    minimumShowTime: Duration = .milliseconds(500),
+    tickInterval: Duration = .milliseconds(50),
+    anglePerTick: Double = 0.4
+  ) {
+    self.graceTime = graceTime
+    self.minimumShowTime = minimumShowTime
+    self.tickInterval = tickInterval
+    self.anglePerTick = anglePerTick
+  }
+
+  /// Creates options from times in seconds, as they often come from settings or user input.
+  ///
+  /// A negative or non-finite time is reported through `Diagnostics` and replaced by zero
+  /// (a grace time) or the default (a minimum show time).
+  public init(graceSeconds: Double, minimumShowSeconds: Double) {
+    let defaults = LoadingOptions()
+    self.init(
+      graceTime: Self.duration(seconds: graceSeconds, named: "grace time", fallback: .zero),
+      minimumShowTime: Self.duration(
+        seconds: minimumShowSeconds, named: "minimum show time",
+        fallback: defaults.minimumShowTime))
+  }
+
+  /// The default options.
+  public static let standard = LoadingOptions()
+
+  /// These options with every unusable value replaced, each replacement reported.
+  func validated() -> LoadingOptions {
+    var options = self
+    let defaults = LoadingOptions()
+    if graceTime < .zero {
+      report("a grace time cannot be negative (\(graceTime)); using zero")
+      options.graceTime = .zero
+    }
+    if minimumShowTime < .zero {
+      report("a minimum show time cannot be negative (\(minimumShowTime)); using zero")
+      options.minimumShowTime = .zero
+    }
+    if tickInterval <= .zero {
+      report(
+        "a tick interval must be positive (\(tickInterval)); using \(defaults.tickInterval)")
+      options.tickInterval = defaults.tickInterval
+    }
+    if !anglePerTick.isFinite {
+      report("an angle per tick must be finite (\(anglePerTick)); using \(defaults.anglePerTick)")
+      options.anglePerTick = defaults.anglePerTick
+    }
+    return options
+  }
+
+  private static func duration(seconds: Double, named name: String, fallback: Duration)
+    -> Duration
+  {
+    guard seconds.isFinite, seconds >= 0 else {
+      report(
+        "a \(name) must be a finite number of seconds, at least zero (\(seconds)); using \(fallback)"
+      )
+      return fallback
+    }
+    // Beyond this, Duration's arithmetic would overflow; no one waits a million years.
+    return .seconds(min(seconds, 3e13))
+  }
+}
+
+private func report(_ message: String) {
+  Diagnostics.report("loading", message.prefix(1).uppercased() + message.dropFirst() + ".")
+}

@@ -1,0 +1,167 @@
+import Affix
+import AffixLoading
+import AffixScheduling
+import Dispatch
+import Testing
+
+@Suite struct LoadingTests {
+  let scheduler = VirtualTimeScheduler()
+
+  @Test func conformingClassGetsStartStopAndState() {
+    let document = Document(scheduler: scheduler)
+    #expect(document.loadingState == .idle)
+    #expect(!document.isLoading)
+    document.startLoading(message: "Saving")
+    #expect(document.isLoading)
+    #expect(document.loadingState == .pending(appearsAt: .ms(300)))
+    scheduler.advance(to: .ms(300))
+    #expect(document.loadingState == .visible(since: .ms(300)))
+    document.stopLoading()
+    scheduler.advance(to: .ms(800))
+    #expect(document.loadingState == .idle)
+    #expect(
+      document.indicator.transitions == [
+        .appear(message: "Saving"), .disappear(outcome: .success),
+      ])
+  }
+
+  @Test func stateLivesInOneControllerAttachedToTheHost() {
+    let document = Document(scheduler: scheduler)
+    document.startLoading()
+    document.startLoading()
+    #expect(document.loadingController === document.loadingController)
+    #expect(LoadingController.attached(to: document) === document.loadingController)
+    #expect(document.indicatorsMade.withLock { $0 } == 1)
+    #expect(document.loadingController.nestingDepth == 2)
+  }
+
+  @Test func hostOptionsAndSchedulerAreUsed() {
+    let document = Document(
+      scheduler: scheduler,
+      options: LoadingOptions(graceTime: .milliseconds(10), minimumShowTime: .zero))
+    document.startLoading()
+    scheduler.advance(to: .ms(10))
+    document.stopLoading()
+    scheduler.advance(by: .zero)
+    #expect(
+      document.indicator.transitions == [.appear(message: nil), .disappear(outcome: .success)])
+  }
+
+  @Test func controllerAttachesAtRunTimeToAnObjectThatDoesNotConform() {
+    let download = Download()
+    let indicator = RecordingIndicator()
+    let controller = LoadingController.attach(
+      to: download, indicator: indicator, scheduler: scheduler)
+    #expect(LoadingController.attached(to: download) === controller)
+    #expect(Associations(of: download).capabilities.contains { $0 === controller })
+    controller.start(message: "Downloading")
+    scheduler.advance(to: .ms(300))
+    #expect(indicator.isShown)
+    Associations(of: download).detach(LoadingController.self)
+    #expect(LoadingController.attached(to: download) == nil)
+    scheduler.advance(by: .seconds(1))
+    #expect(
+      indicator.transitions == [
+        .appear(message: "Downloading"), .disappear(outcome: .cancelled),
+      ])
+    #expect(scheduler.pendingCount == 0)
+  }
+
+  @Test func attachingAgainReplacesAndStopsTheOldController() {
+    let download = Download()
+    let first = RecordingIndicator()
+    let old = LoadingController.attach(to: download, indicator: first, scheduler: scheduler)
+    old.start()
+    let new = LoadingController.attach(
+      to: download, indicator: RecordingIndicator(), scheduler: scheduler)
+    #expect(LoadingController.attached(to: download) === new)
+    #expect(old.state == .idle)
+    scheduler.advance(by: .seconds(1))
+    #expect(first.events.isEmpty)
+  }
+
+  @Test func hostDeathWhilePendingCancelsTheAppearance() {
+    let indicator = RecordingIndicator()
+    do {
+      let document = OwningDocument(scheduler: scheduler, indicator: indicator)
+      document.startLoading()
+      #expect(scheduler.pendingCount == 1)
+    }
+    #expect(scheduler.pendingCount == 0)
+    scheduler.advance(by: .seconds(5))
+    #expect(indicator.events.isEmpty)
+  }
+
+  @Test func hostDeathWhileVisibleStopsTheTicks() {
+    let indicator = RecordingIndicator()
+    do {
+      let document = OwningDocument(scheduler: scheduler, indicator: indicator)
+      document.startLoading()
+      scheduler.advance(to: .ms(400))
+    }
+    let events = indicator.events
+    scheduler.advance(by: .seconds(5))
+    #expect(indicator.events == events)
+    #expect(scheduler.pendingCount == 0)
+  }
+
+  @Test func hostInTheSharedTableStopsFiringOnceDeadEvenBeforeASweep() {
+    let indicator = RecordingIndicator()
+    var controller: LoadingController?
+    do {
+      let download = Download()
+      controller = LoadingController.attach(
+        to: download, indicator: indicator, scheduler: scheduler)
+      controller?.start()
+    }
+    scheduler.advance(by: .seconds(5))
+    #expect(indicator.events.isEmpty)
+    #expect(scheduler.pendingCount == 0)
+    let log = DiagnosticLog()
+    log.capture { controller?.start() }
+    #expect(log.all.first?.message.contains("host died") == true)
+    #expect(scheduler.pendingCount == 0)
+  }
+
+  @Test func dispatchSchedulerShowsAndHidesOnARealQueue() async {
+    let queue = DispatchQueue(label: "org.affix.tests.loading")
+    let scheduler = DispatchScheduler(queue: queue)
+    let indicator = RecordingIndicator()
+    let controller = LoadingController(
+      indicator: indicator, scheduler: scheduler,
+      options: LoadingOptions(graceTime: .milliseconds(1), minimumShowTime: .zero))
+    controller.start(message: "Slow")
+    // The appearance is due after 1 ms; this fence is due later on the same serial queue.
+    await fence(on: scheduler, after: .milliseconds(20))
+    #expect(indicator.transitions == [.appear(message: "Slow")])
+    controller.stop()
+    await fence(on: scheduler, after: .milliseconds(5))
+    #expect(indicator.transitions == [.appear(message: "Slow"), .disappear(outcome: .success)])
+    #expect(controller.state == .idle)
+  }
+
+  @Test func dispatchSchedulerShowsNothingForFastWork() async {
+    let queue = DispatchQueue(label: "org.affix.tests.loading-fast")
+    let scheduler = DispatchScheduler(queue: queue)
+    let indicator = RecordingIndicator()
+    let controller = LoadingController(
+      indicator: indicator, scheduler: scheduler,
+      options: LoadingOptions(graceTime: .milliseconds(1)))
+    // Started and stopped on the queue itself, so the appearance cannot have begun meanwhile.
+    await withCheckedContinuation { continuation in
+      scheduler.schedule(after: .zero) {
+        controller.start()
+        controller.stop()
+        continuation.resume()
+      }.detach()
+    }
+    await fence(on: scheduler, after: .milliseconds(20))
+    #expect(indicator.events.isEmpty)
+  }
+
+  func fence(on scheduler: DispatchScheduler, after delay: Duration) async {
+    await withCheckedContinuation { continuation in
+      scheduler.schedule(after: delay) { continuation.resume() }.detach()
+    }
+  }
+}

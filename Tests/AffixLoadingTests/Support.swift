@@ -1,0 +1,61 @@
+import Affix
+import AffixLoading
+import AffixScheduling
+import Synchronization
+
+/// Collects diagnostics reported while a test's body runs.
+final class DiagnosticLog: Sendable {
+  private let recorded = Mutex<[Diagnostic]>([])
+
+  var all: [Diagnostic] { recorded.withLock { $0 } }
+
+  func capture<T>(_ body: () throws -> T) rethrows -> T {
+    try Diagnostics.withHandler(
+      { diagnostic in self.recorded.withLock { $0.append(diagnostic) } }, body)
+  }
+}
+
+/// A host that conforms to `Loading` and times its indicator on virtual time.
+final class Document: Loading {
+  let scheduler: VirtualTimeScheduler
+  let indicator = RecordingIndicator()
+  let options: LoadingOptions
+  let indicatorsMade = Mutex(0)
+
+  init(scheduler: VirtualTimeScheduler, options: LoadingOptions = .standard) {
+    self.scheduler = scheduler
+    self.options = options
+  }
+
+  func makeLoadingIndicator() -> any LoadingIndicator {
+    indicatorsMade.withLock { $0 += 1 }
+    return indicator
+  }
+
+  var loadingScheduler: any Scheduler { scheduler }
+  var loadingOptions: LoadingOptions { options }
+}
+
+/// A host that owns its association storage, so its loading state dies exactly with it.
+final class OwningDocument: Loading, AssociationOwner {
+  let associationStorage = AssociationStorage()
+  let scheduler: VirtualTimeScheduler
+  let indicator: RecordingIndicator
+
+  init(scheduler: VirtualTimeScheduler, indicator: RecordingIndicator) {
+    self.scheduler = scheduler
+    self.indicator = indicator
+  }
+
+  func makeLoadingIndicator() -> any LoadingIndicator { indicator }
+  var loadingScheduler: any Scheduler { scheduler }
+}
+
+/// An object that knows nothing about loading.
+final class Download {}
+
+extension SchedulerInstant {
+  static func ms(_ milliseconds: Int) -> SchedulerInstant {
+    .zero + .milliseconds(milliseconds)
+  }
+}

@@ -1,0 +1,121 @@
+import Affix
+import AffixLoading
+import AffixScheduling
+import AffixTesting
+import Testing
+
+private final class Editor: Loading {
+  let scheduler: VirtualTimeScheduler
+  let indicator = RecordingIndicator()
+
+  init(scheduler: VirtualTimeScheduler) {
+    self.scheduler = scheduler
+  }
+
+  func makeLoadingIndicator() -> any LoadingIndicator { indicator }
+  var loadingScheduler: any Scheduler { scheduler }
+}
+
+private final class OwningEditor: Loading, AssociationOwner {
+  let associationStorage = AssociationStorage()
+  let scheduler: VirtualTimeScheduler
+  let indicator = RecordingIndicator()
+
+  init(scheduler: VirtualTimeScheduler) {
+    self.scheduler = scheduler
+  }
+
+  func makeLoadingIndicator() -> any LoadingIndicator { indicator }
+  var loadingScheduler: any Scheduler { scheduler }
+}
+
+private final class Upload {}
+
+@Suite(.serialized) struct LoadingLeakChecks {
+  @Test(.tags(.leakCheck))
+  func hostDeathReleasesItsLoadingStateWhilePending() {
+    let scheduler = VirtualTimeScheduler()
+    expectNoLeaks { tracker in
+      do {
+        let editor = OwningEditor(scheduler: scheduler)
+        editor.startLoading()
+        tracker.track(editor, "host")
+        tracker.track(editor.loadingController, "controller")
+        tracker.track(editor.indicator, "indicator")
+      }
+      #expect(scheduler.pendingCount == 0)
+    }
+  }
+
+  @Test(.tags(.leakCheck))
+  func hostDeathReleasesItsLoadingStateWhileVisible() {
+    let scheduler = VirtualTimeScheduler()
+    expectNoLeaks { tracker in
+      do {
+        let editor = OwningEditor(scheduler: scheduler)
+        editor.startLoading()
+        scheduler.advance(by: .seconds(1))
+        #expect(editor.indicator.isShown)
+        tracker.track(editor, "host")
+        tracker.track(editor.loadingController, "controller")
+        tracker.track(editor.indicator, "indicator")
+      }
+      #expect(scheduler.pendingCount == 0)
+      scheduler.advance(by: .seconds(1))
+    }
+  }
+
+  @Test(.tags(.leakCheck))
+  func sharedTableHostReleasesItsLoadingStateAtTheSweep() {
+    let scheduler = VirtualTimeScheduler()
+    expectNoLeaks { tracker in
+      do {
+        let editor = Editor(scheduler: scheduler)
+        editor.startLoading()
+        scheduler.advance(by: .seconds(1))
+        tracker.track(editor, "host")
+        tracker.track(editor.loadingController, "controller")
+        tracker.track(editor.indicator, "indicator")
+      }
+      // The dead host's next firing cancels the work; the sweep releases the controller.
+      scheduler.advance(by: .seconds(1))
+      AssociationTable.sweep()
+      #expect(scheduler.pendingCount == 0)
+    }
+  }
+
+  @Test(.tags(.leakCheck))
+  func controllerAttachedAtRunTimeDiesWithItsHost() {
+    let scheduler = VirtualTimeScheduler()
+    expectNoLeaks { tracker in
+      do {
+        let upload = Upload()
+        let indicator = RecordingIndicator()
+        let controller = LoadingController.attach(
+          to: upload, indicator: indicator, scheduler: scheduler)
+        controller.start()
+        scheduler.advance(by: .seconds(1))
+        tracker.track(upload, "host")
+        tracker.track(controller, "controller")
+        tracker.track(indicator, "indicator")
+      }
+      scheduler.advance(by: .seconds(1))
+      AssociationTable.sweep()
+    }
+  }
+
+  @Test(.tags(.leakCheck))
+  func finishedLoadingLeavesNothingScheduled() {
+    let scheduler = VirtualTimeScheduler()
+    expectNoLeaks { tracker in
+      let editor = OwningEditor(scheduler: scheduler)
+      editor.startLoading()
+      scheduler.advance(by: .seconds(1))
+      editor.stopLoading()
+      scheduler.advance(by: .seconds(1))
+      #expect(scheduler.pendingCount == 0)
+      tracker.track(editor.indicator, "indicator")
+      _ = consume editor
+    }
+  }
+}
