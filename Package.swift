@@ -22,7 +22,8 @@ let package = Package(
     .plugin(name: "LeakCheck", targets: ["LeakCheck"]),
   ],
   targets: [
-    .target(name: "Affix", swiftSettings: strict),
+    .target(name: "AffixRuntimeShims"),
+    .target(name: "Affix", dependencies: ["AffixRuntimeShims"], swiftSettings: strict),
     .target(name: "AffixScheduling", dependencies: ["Affix"], swiftSettings: strict),
     .target(
       name: "AffixLoading", dependencies: ["Affix", "AffixScheduling"], swiftSettings: strict),

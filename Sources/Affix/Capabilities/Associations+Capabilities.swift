@@ -1,0 +1,64 @@
+extension Associations {
+  /// Attaches `capability` to the host, replacing (and detaching) one of the same type.
+  ///
+  /// - Returns: `capability`, so that attaching reads as an expression.
+  @discardableResult
+  public func attach<C: Capability>(_ capability: C) -> C {
+    CapabilityKey.register(C.self)
+    let (old, observers) = storage.exchange(Payload(capability), for: CapabilityKey.id(of: C.self))
+    notify(observers, capability)
+    if let old, old.object !== capability {
+      // Stored under C's identity, so it is a C.
+      unsafeDowncast(old.object, to: C.self).didDetach()
+    }
+    return capability
+  }
+
+  /// The capability of type `C` attached to the host, if any.
+  public func capability<C: Capability>(_ type: C.Type) -> C? {
+    guard let payload = existingStorage?.payload(for: CapabilityKey.id(of: type)) else {
+      return nil
+    }
+    // Stored under C's identity, so it is a C.
+    return unsafeDowncast(payload.object, to: C.self)
+  }
+
+  /// The capability of type `C` attached to the host, attaching the result of `make` first if
+  /// there is none.
+  ///
+  /// Racing callers all receive the one capability that was stored; a capability made by a
+  /// loser of the race is detached before it is dropped.
+  public func capability<C: Capability>(_ type: C.Type, orAttach make: () -> C) -> C {
+    if let existing = capability(type) { return existing }
+    CapabilityKey.register(C.self)
+    let made = make()
+    let (stored, inserted, observers) = storage.insertIfAbsent(
+      Payload(made), for: CapabilityKey.id(of: type))
+    if inserted {
+      notify(observers, made)
+    } else {
+      made.didDetach()
+    }
+    // Stored under C's identity, so it is a C.
+    return unsafeDowncast(stored.object, to: C.self)
+  }
+
+  /// Detaches the capability of type `C` from the host, stopping its work, and returns it.
+  @discardableResult
+  public func detach<C: Capability>(_ type: C.Type) -> C? {
+    guard let storage = existingStorage else { return nil }
+    let (old, observers) = storage.exchange(nil, for: CapabilityKey.id(of: type))
+    guard let old else { return nil }
+    // Stored under C's identity, so it is a C.
+    let capability = unsafeDowncast(old.object, to: C.self)
+    notify(observers, C?.none)
+    capability.didDetach()
+    return capability
+  }
+
+  /// Every capability attached to the host, for diagnostics.
+  public var capabilities: [any Capability] {
+    let payloads = existingStorage?.capabilityPayloads() ?? []
+    return payloads.compactMap { $0.object as? any Capability }
+  }
+}

@@ -1,0 +1,317 @@
+internal import AffixRuntimeShims
+public import Synchronization
+
+/// The shared table from host address to the host's ``AssociationStorage``.
+///
+/// An open-addressing table with linear probing whose reads take no lock: a reader checks a
+/// version number before and after probing (a sequence lock) and retries on a change, so reads
+/// stay reads, write nothing shared, and scale across cores. Writers take one mutex.
+///
+/// Why an address is a safe key: each storage holds an unowned reference to its host, which
+/// keeps the host's memory allocated after its deinit, so no other object can be allocated at
+/// that address until the storage is swept. A caller holds its host, so the host's storage
+/// cannot be swept under a reader's feet.
+///
+/// Why the slot arrays are never freed: a reader may still be probing an array that a writer
+/// has just replaced; it will discard what it read, but the memory must stay readable. Arrays
+/// only grow, so the retired ones together are smaller than the current one.
+@usableFromInline
+final class HostTable: Sendable {
+  @usableFromInline
+  static let shared = HostTable()
+
+  /// Even while the slots are consistent, odd while a writer changes them.
+  @usableFromInline
+  let version = Atomic<UInt>(0)
+
+  /// The current slot array, as the bit pattern of a `SlotArray` base pointer.
+  @usableFromInline
+  let currentSlots: Atomic<UInt>
+
+  private let writer: Mutex<WriterState>
+
+  private struct WriterState: ~Copyable {
+    var slots: SlotArray
+    var count = 0
+    var sweepCursor = 0
+    var retired: [SlotArray] = []
+  }
+
+  init(capacity: Int = 64) {
+    let slots = SlotArray(capacity: capacity)
+    currentSlots = Atomic(slots.bits)
+    writer = Mutex(WriterState(slots: slots))
+  }
+
+  // MARK: Reading
+
+  /// The storage of `host`, found without taking a lock, or nil.
+  @inlinable
+  func storage(of host: AnyObject) -> AssociationStorage? {
+    let address = UInt(bitPattern: ObjectIdentifier(host))
+    for _ in 0..<4 {
+      let before = version.load(ordering: .acquiring)
+      if before & 1 == 0 {
+        let found = SlotArray(bits: currentSlots.load(ordering: .relaxed)).find(address)
+        atomicMemoryFence(ordering: .acquiring)
+        if version.load(ordering: .relaxed) == before {
+          guard found != 0 else { return nil }
+          // The table holds a reference to every storage it lists, and this one cannot be
+          // swept while the caller holds its host.
+          return Unmanaged<AssociationStorage>.fromOpaque(UnsafeRawPointer(bitPattern: found)!)
+            .takeUnretainedValue()
+        }
+      }
+    }
+    return lockedStorage(of: address)
+  }
+
+  @usableFromInline
+  func lockedStorage(of address: UInt) -> AssociationStorage? {
+    writer.withLock { state in
+      let found = state.slots.find(address)
+      guard found != 0 else { return nil }
+      // The table holds a reference to every storage it lists.
+      return Unmanaged<AssociationStorage>.fromOpaque(UnsafeRawPointer(bitPattern: found)!)
+        .takeUnretainedValue()
+    }
+  }
+
+  // MARK: Writing
+
+  /// The storage of `host`, created if it has none. Also sweeps a few slots, so dead hosts
+  /// are found at an amortized O(1) cost per new host.
+  @usableFromInline
+  func makeStorage(of host: AnyObject) -> AssociationStorage {
+    let address = UInt(bitPattern: ObjectIdentifier(host))
+    var swept: [Unmanaged<AssociationStorage>] = []
+    let storage = writer.withLock { state -> AssociationStorage in
+      let existing = state.slots.find(address)
+      if existing != 0 {
+        // The table holds a reference to every storage it lists.
+        return Unmanaged<AssociationStorage>.fromOpaque(UnsafeRawPointer(bitPattern: existing)!)
+          .takeUnretainedValue()
+      }
+      let storage = AssociationStorage(pinning: host, at: address)
+      beginWrite()
+      if (state.count + 1) * 2 > state.slots.capacity {
+        grow(&state)
+      }
+      state.slots.insert(address, Unmanaged.passRetained(storage))
+      state.count += 1
+      sweepIncrementally(&state, slots: 4, into: &swept)
+      endWrite()
+      return storage
+    }
+    release(swept)
+    return storage
+  }
+
+  /// Releases the values of every dead host now. Returns how many hosts were swept.
+  func sweep() -> Int {
+    var swept: [Unmanaged<AssociationStorage>] = []
+    writer.withLock { state in
+      beginWrite()
+      var index = 0
+      while index < state.slots.capacity {
+        if let storage = state.slots.deadStorage(at: index) {
+          swept.append(storage)
+          state.slots.remove(at: index)
+          state.count -= 1
+        } else {
+          index += 1
+        }
+      }
+      endWrite()
+    }
+    release(swept)
+    return swept.count
+  }
+
+  /// Counts hosts and entries, telling the dead ones apart. O(*n*).
+  func statistics() -> AssociationTable.Statistics {
+    // Retain the listed storages before counting their entries: each count takes the
+    // storage's lock, which is not taken while holding the table's.
+    let listed = writer.withLock { state in
+      (0..<state.slots.capacity).compactMap { index in
+        state.slots.storage(at: index).map {
+          ($0.takeUnretainedValue(), state.slots.isDead(at: index))
+        }
+      }
+    }
+    var statistics = AssociationTable.Statistics()
+    for (storage, isDead) in listed {
+      let entries = storage.entryCount
+      if isDead {
+        statistics.staleHosts += 1
+        statistics.staleEntries += entries
+      } else {
+        statistics.liveHosts += 1
+        statistics.entries += entries
+      }
+    }
+    return statistics
+  }
+
+  private func beginWrite() {
+    let current = version.load(ordering: .relaxed)
+    version.store(current &+ 1, ordering: .relaxed)
+    atomicMemoryFence(ordering: .releasing)
+  }
+
+  private func endWrite() {
+    let current = version.load(ordering: .relaxed)
+    version.store(current &+ 1, ordering: .releasing)
+  }
+
+  private func grow(_ state: inout WriterState) {
+    let larger = SlotArray(capacity: state.slots.capacity * 2)
+    for index in 0..<state.slots.capacity {
+      let address = state.slots.address(at: index)
+      if address != 0 {
+        larger.insertBits(address, state.slots.storageBits(at: index))
+      }
+    }
+    state.retired.append(state.slots)
+    state.slots = larger
+    state.sweepCursor = 0
+    currentSlots.store(larger.bits, ordering: .relaxed)
+  }
+
+  private func sweepIncrementally(
+    _ state: inout WriterState, slots: Int, into swept: inout [Unmanaged<AssociationStorage>]
+  ) {
+    for _ in 0..<slots {
+      let index = state.sweepCursor & (state.slots.capacity - 1)
+      if let storage = state.slots.deadStorage(at: index) {
+        swept.append(storage)
+        state.slots.remove(at: index)
+        state.count -= 1
+      } else {
+        state.sweepCursor &+= 1
+      }
+    }
+  }
+
+  /// Drops the table's references outside its lock: a storage's deinit releases user values,
+  /// whose own deinit may come back to the table.
+  private func release(_ swept: [Unmanaged<AssociationStorage>]) {
+    for storage in swept {
+      storage.release()
+    }
+  }
+}
+
+/// A power-of-two array of (host address, storage) slots, read with relaxed atomic loads.
+///
+/// Word 0 holds the capacity mask; slot *i* is words 1 + 2*i* (address, 0 when empty) and
+/// 2 + 2*i* (an unmanaged, retained storage).
+@usableFromInline
+struct SlotArray {
+  @usableFromInline
+  let words: UnsafeMutablePointer<Atomic<UInt>>
+
+  init(capacity: Int) {
+    words = .allocate(capacity: 1 + 2 * capacity)
+    words.initialize(to: Atomic(UInt(capacity - 1)))
+    for index in 1...(2 * capacity) {
+      (words + index).initialize(to: Atomic(0))
+    }
+  }
+
+  @inlinable
+  init(bits: UInt) {
+    // `bits` always comes from `currentSlots`, which only ever holds a live array's base.
+    words = UnsafeMutablePointer(bitPattern: bits)!
+  }
+
+  var bits: UInt { UInt(bitPattern: words) }
+
+  @inlinable
+  var mask: Int { Int(words[0].load(ordering: .relaxed)) }
+
+  var capacity: Int { mask + 1 }
+
+  @inlinable
+  static func home(of address: UInt, mask: Int) -> Int {
+    // Fibonacci hashing: objects are 16-byte aligned, so the low bits carry nothing.
+    Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) &>> 32) & mask
+  }
+
+  /// The storage bits for `address`, or 0. Terminates even on a torn read.
+  @inlinable
+  func find(_ address: UInt) -> UInt {
+    let mask = self.mask
+    var index = Self.home(of: address, mask: mask)
+    for _ in 0...mask {
+      let candidate = words[1 &+ 2 &* index].load(ordering: .relaxed)
+      if candidate == address { return words[2 &+ 2 &* index].load(ordering: .relaxed) }
+      if candidate == 0 { return 0 }
+      index = (index &+ 1) & mask
+    }
+    return 0
+  }
+
+  func address(at index: Int) -> UInt {
+    words[1 + 2 * index].load(ordering: .relaxed)
+  }
+
+  func storageBits(at index: Int) -> UInt {
+    words[2 + 2 * index].load(ordering: .relaxed)
+  }
+
+  func storage(at index: Int) -> Unmanaged<AssociationStorage>? {
+    guard address(at: index) != 0 else { return nil }
+    // A slot with an address always holds a retained storage.
+    return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: storageBits(at: index))!)
+  }
+
+  /// Whether the host in slot `index` has finished its deinit. Its memory stays readable: the
+  /// slot's storage pins it.
+  func isDead(at index: Int) -> Bool {
+    let address = address(at: index)
+    guard address != 0 else { return false }
+    return affix_host_is_dead(UnsafeMutableRawPointer(bitPattern: address), 1)
+  }
+
+  func deadStorage(at index: Int) -> Unmanaged<AssociationStorage>? {
+    isDead(at: index) ? storage(at: index) : nil
+  }
+
+  func insert(_ address: UInt, _ storage: Unmanaged<AssociationStorage>) {
+    insertBits(address, UInt(bitPattern: storage.toOpaque()))
+  }
+
+  func insertBits(_ address: UInt, _ storageBits: UInt) {
+    let mask = self.mask
+    var index = Self.home(of: address, mask: mask)
+    while self.address(at: index) != 0 {
+      index = (index + 1) & mask
+    }
+    words[2 + 2 * index].store(storageBits, ordering: .relaxed)
+    words[1 + 2 * index].store(address, ordering: .relaxed)
+  }
+
+  /// Empties slot `index`, shifting later slots of its probe run back so that no tombstones
+  /// are needed.
+  func remove(at index: Int) {
+    let mask = self.mask
+    var hole = index
+    var next = (hole + 1) & mask
+    while true {
+      let address = self.address(at: next)
+      if address == 0 { break }
+      let home = Self.home(of: address, mask: mask)
+      // Move the entry into the hole unless its home lies cyclically in (hole, next].
+      let stays = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
+      if !stays {
+        words[2 + 2 * hole].store(storageBits(at: next), ordering: .relaxed)
+        words[1 + 2 * hole].store(address, ordering: .relaxed)
+        hole = next
+      }
+      next = (next + 1) & mask
+    }
+    words[1 + 2 * hole].store(0, ordering: .relaxed)
+    words[2 + 2 * hole].store(0, ordering: .relaxed)
+  }
+}

@@ -1,0 +1,48 @@
+/// The shared table that holds the associated values of every host that does not own its
+/// storage.
+///
+/// Values attached to a host that dies are released at the latest by the next sweep. Writing a
+/// value to a new host sweeps a few slots as it goes (amortized O(1)); ``sweep()`` sweeps all
+/// of them now. Reads never sweep.
+public enum AssociationTable {
+  /// Counts of what the table holds.
+  public struct Statistics: Sendable, Equatable, CustomStringConvertible {
+    /// Hosts alive with values in the table.
+    public var liveHosts = 0
+    /// Values attached to live hosts.
+    public var entries = 0
+    /// Hosts that died and have not been swept yet.
+    public var staleHosts = 0
+    /// Values of dead hosts, waiting for the next sweep.
+    public var staleEntries = 0
+
+    /// Creates statistics with the given counts.
+    public init(liveHosts: Int = 0, entries: Int = 0, staleHosts: Int = 0, staleEntries: Int = 0) {
+      self.liveHosts = liveHosts
+      self.entries = entries
+      self.staleHosts = staleHosts
+      self.staleEntries = staleEntries
+    }
+
+    /// A one-line summary of the counts.
+    public var description: String {
+      "\(liveHosts) live hosts with \(entries) values, "
+        + "\(staleHosts) dead hosts with \(staleEntries) values awaiting a sweep"
+    }
+  }
+
+  /// Counts the hosts and values in the table now.
+  ///
+  /// - Complexity: O(*n*) in the table's capacity; meant for diagnostics and tests.
+  public static var statistics: Statistics {
+    HostTable.shared.statistics()
+  }
+
+  /// Releases the values of every host that has died, now, and returns how many hosts it swept.
+  ///
+  /// Values are released after the table is unlocked, so their `deinit` may use the storage.
+  @discardableResult
+  public static func sweep() -> Int {
+    HostTable.shared.sweep()
+  }
+}

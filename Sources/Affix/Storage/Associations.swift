@@ -1,0 +1,146 @@
+/// The associated values of one host: read, write, remove, get-or-create and observe.
+///
+/// `Associations` is a lightweight view; create one whenever you need it. The host must be a
+/// class instance (structs and strings have no stable identity to attach to). The storage
+/// never retains the host, and releases the host's values after it dies.
+///
+/// ```swift
+/// private let tapCount = AssociatedKey<Int>("tapCount")
+///
+/// extension Button {
+///   var tapCount: Int {
+///     get { Associations(of: self)[tapCount] ?? 0 }
+///     set { Associations(of: self)[tapCount] = newValue }
+///   }
+/// }
+/// ```
+///
+/// ## Isolation
+/// An associated value is logically part of its host. A host that is not `Sendable` is kept in
+/// one isolation region by the compiler, and its values go wherever it goes, so they need not
+/// be `Sendable`. If you share a host across threads, store only `Sendable` values on it.
+public struct Associations<Host: AnyObject> {
+  /// The host whose values this view reads and writes. The view retains it while it exists.
+  public let host: Host
+
+  @usableFromInline
+  let ownStorage: AssociationStorage?
+
+  /// A view on the values of any class instance, kept in the shared table.
+  ///
+  /// If the host turns out to be an ``AssociationOwner``, its own storage is used instead.
+  @inlinable
+  public init(of host: Host) {
+    self.host = host
+    self.ownStorage = nil
+  }
+
+  /// A view on the values of a host that owns its storage; the shared table is never touched.
+  @inlinable
+  public init(of host: Host) where Host: AssociationOwner {
+    self.host = host
+    self.ownStorage = host.associationStorage
+  }
+
+  /// The storage that holds the host's values, or nil if none was created yet.
+  @inlinable
+  var existingStorage: AssociationStorage? {
+    if let ownStorage { return ownStorage }
+    return HostTable.shared.storage(of: host) ?? ownerStorage
+  }
+
+  @usableFromInline
+  var ownerStorage: AssociationStorage? {
+    (host as? any AssociationOwner)?.associationStorage
+  }
+
+  /// The storage that holds the host's values, created on first use.
+  @inlinable
+  var storage: AssociationStorage {
+    if let storage = existingStorage { return storage }
+    return HostTable.shared.makeStorage(of: host)
+  }
+
+  /// The value stored under `key`; assigning `nil` removes it.
+  ///
+  /// A replaced value is released after the storage is unlocked, so its `deinit` may use the
+  /// storage freely.
+  ///
+  /// - Complexity: Reading is O(*k*) for *k* keys on this host, with no lock on the shared
+  ///   table; writing a host's first value may also sweep a few dead hosts (amortized O(1)).
+  @inlinable
+  public subscript<Value>(key: AssociatedKey<Value>) -> Value? {
+    get {
+      guard let payload = existingStorage?.payload(for: key.id) else { return nil }
+      return key.decode(payload)
+    }
+    nonmutating set {
+      if let newValue {
+        let (old, observers) = storage.exchange(key.encode(newValue), for: key.id)
+        _ = old
+        notify(observers, newValue)
+      } else if let storage = existingStorage {
+        let (old, observers) = storage.exchange(nil, for: key.id)
+        if old != nil { notify(observers, Value?.none) }
+      }
+    }
+  }
+
+  /// Removes the value stored under `key` and returns it; a second removal returns `nil`.
+  @inlinable
+  @discardableResult
+  public func removeValue<Value>(for key: AssociatedKey<Value>) -> Value? {
+    guard let storage = existingStorage else { return nil }
+    let (old, observers) = storage.exchange(nil, for: key.id)
+    guard let old else { return nil }
+    let value = key.decode(old)
+    notify(observers, Value?.none)
+    return value
+  }
+
+  /// The value stored under `key`, storing the result of `makeValue` first if there is none.
+  ///
+  /// Atomic: when callers race on an empty key, each may run its factory, but exactly one
+  /// result is stored and every caller receives that one (as .NET's
+  /// `ConditionalWeakTable.GetValue` does). The factory runs outside every lock, so it may
+  /// use the storage itself.
+  ///
+  /// ```swift
+  /// let cache = Associations(of: image).value(for: thumbnailKey) { Thumbnail(of: image) }
+  /// ```
+  @inlinable
+  public func value<Value>(
+    for key: AssociatedKey<Value>, orInsert makeValue: () throws -> Value
+  ) rethrows -> Value {
+    if let payload = existingStorage?.payload(for: key.id), let value = key.decode(payload) {
+      return value
+    }
+    let made = try makeValue()
+    let storage = self.storage
+    while true {
+      let (stored, inserted, observers) = storage.insertIfAbsent(key.encode(made), for: key.id)
+      if inserted {
+        notify(observers, made)
+        return made
+      }
+      if let value = key.decode(stored) { return value }
+      // A weak value died between the two steps: clear it (only if it is still the dead one)
+      // and try again.
+      _ = storage.exchangeIfSame(stored, with: nil, for: key.id)
+    }
+  }
+
+  /// The keys that have a value on this host, for diagnostics.
+  public var keys: [AnyAssociatedKey] {
+    (existingStorage?.keyIDs() ?? []).map(KeyRegistry.describe)
+  }
+
+  /// Calls observers after a change, outside every lock. They receive the new value boxed, so
+  /// one erased closure type serves every key.
+  @usableFromInline
+  func notify<Value>(_ observers: [@Sendable (Payload?) -> Void], _ newValue: Value?) {
+    guard !observers.isEmpty else { return }
+    let payload = newValue.map { Payload(ValueBox($0)) }
+    for observer in observers { observer(payload) }
+  }
+}

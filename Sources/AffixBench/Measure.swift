@@ -1,0 +1,40 @@
+import Dispatch
+
+/// Keeps the optimizer from discarding a benchmark's work.
+@inline(never)
+func blackHole<T>(_ value: T) {
+  withExtendedLifetime(value) {}
+}
+
+/// Nanoseconds per operation: the best of `rounds` runs of `body`, which performs
+/// `operations` operations and is timed as a whole.
+func nanosecondsPerOperation(
+  operations: Int, rounds: Int = 7, _ body: () -> Void
+) -> Double {
+  var best = Double.infinity
+  for _ in 0..<rounds {
+    let start = DispatchTime.now().uptimeNanoseconds
+    body()
+    let elapsed = DispatchTime.now().uptimeNanoseconds - start
+    best = min(best, Double(elapsed) / Double(operations))
+  }
+  return best
+}
+
+/// Prints one figure as `name: value unit`.
+func report(_ name: String, _ value: Double, _ unit: String, digits: Int = 2) {
+  print("\(name): \(formatted(value, digits: digits)) \(unit)")
+}
+
+/// Prints one ratio as `name: valuex`.
+func reportRatio(_ name: String, _ value: Double) {
+  print("\(name): \(formatted(value, digits: 2))x")
+}
+
+func formatted(_ value: Double, digits: Int) -> String {
+  guard value.isFinite else { return "\(value)" }
+  var scale = 1.0
+  for _ in 0..<digits { scale *= 10 }
+  let rounded = (value * scale).rounded() / scale
+  return "\(rounded)"
+}

@@ -1,0 +1,1 @@
+// Declarations live in include/AffixRuntimeShims.h.

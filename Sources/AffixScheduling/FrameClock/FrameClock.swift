@@ -1,0 +1,145 @@
+public import Affix
+import Synchronization
+
+/// One repeating timer shared by any number of subscribers; it runs only while it has
+/// subscribers.
+///
+/// Animations and drags subscribe to a frame clock instead of creating timers of their own:
+/// ten thousand subscribers cost one timer wake-up a frame, not ten thousand, and an idle clock
+/// costs nothing. The timer is created on the first subscription and cancelled when the last
+/// one goes away, so a clock with no subscribers never wakes up.
+///
+/// Each subscription lives as long as its token: cancelling or dropping the token stops its
+/// frames, so a dead subscriber never keeps ticking.
+///
+/// ```swift
+/// let clock = FrameClock(scheduler: DispatchScheduler.main, framesPerSecond: 60)
+/// let subscription = clock.subscribe { frame in
+///   print("frame \(frame.index) at \(frame.timestamp), \(frame.delta) since the last")
+/// }
+/// // later: no more frames, and the clock stops if that was the last subscriber
+/// subscription.cancel()
+/// ```
+public final class FrameClock: Sendable {
+  /// The scheduler whose repeating timer drives the clock; subscribers run on its context.
+  public let scheduler: any Scheduler
+
+  /// The time between frames.
+  public let interval: Duration
+
+  private let state = Mutex(State())
+
+  /// Creates a clock that ticks `framesPerSecond` times a second on `scheduler` while it has
+  /// subscribers.
+  ///
+  /// - Parameters:
+  ///   - scheduler: The scheduler that runs the clock's timer and, with it, every subscriber.
+  ///   - framesPerSecond: The frame rate. A rate of zero or less falls back to 60.
+  public init(scheduler: any Scheduler, framesPerSecond: Int = 60) {
+    self.scheduler = scheduler
+    let rate = framesPerSecond > 0 ? framesPerSecond : Self.defaultFramesPerSecond
+    interval = .seconds(1) / rate
+  }
+
+  /// A clock on ``DispatchScheduler/main`` at 60 frames a second.
+  public static let shared = FrameClock(scheduler: DispatchScheduler.main)
+
+  static let defaultFramesPerSecond = 60
+
+  /// Calls `onFrame` at every frame while the returned token lives and is not cancelled.
+  ///
+  /// Subscribers are called in the order they subscribed, on the scheduler's context. A
+  /// subscriber may cancel its own or another subscription, or subscribe others, from inside
+  /// its callback; a subscription cancelled before its turn in a frame is not called.
+  ///
+  /// - Returns: The subscription's token: cancel or drop it to stop the frames.
+  public func subscribe(_ onFrame: @escaping @Sendable (Frame) -> Void) -> CancellationToken {
+    let subscriber = Subscriber(onFrame: onFrame)
+    let (id, generation, oldSnapshot) = state.withLock { state in
+      let id = state.nextID
+      state.nextID += 1
+      state.subscribers[id] = subscriber
+      return (id, state.startIfStopped(), state.invalidateSnapshot())
+    }
+    withExtendedLifetime(oldSnapshot) {}
+    if let generation { startTimer(generation: generation) }
+    return CancellationToken { [weak self] in
+      subscriber.isActive.store(false, ordering: .releasing)
+      self?.unsubscribe(id)
+    }
+  }
+
+  /// The number of live subscriptions.
+  public var subscriberCount: Int {
+    state.withLock { $0.subscribers.count }
+  }
+
+  /// Whether the underlying timer exists: true only while the clock has subscribers.
+  public var isRunning: Bool {
+    state.withLock { state in
+      if case .running = state.timer { return true }
+      return false
+    }
+  }
+
+  /// The number of times the timer has fired since the clock was created, over all runs.
+  package var wakeUps: Int {
+    state.withLock { $0.wakeUps }
+  }
+
+  // The timer is created and cancelled outside the lock, since the scheduler may be user code;
+  // a generation number tells a timer that is still wanted from one that lost a race with the
+  // last unsubscription.
+  private func startTimer(generation: UInt64) {
+    let timer: CancellationToken
+    do {
+      timer = try scheduler.scheduleRepeating(every: interval) { [weak self] in
+        self?.tick(generation: generation)
+      }
+    } catch {
+      // Unreachable: `interval` is positive by construction.
+      state.withLock { state in
+        if case .starting(generation) = state.timer { state.timer = .stopped }
+      }
+      return
+    }
+    let unwanted = state.withLock { state -> CancellationToken? in
+      guard case .starting(generation) = state.timer else { return timer }
+      state.timer = .running(generation: generation, token: timer)
+      return nil
+    }
+    unwanted?.cancel()
+  }
+
+  private func unsubscribe(_ id: UInt64) {
+    let (removed, oldSnapshot, timer) = state.withLock { state in
+      let removed = state.subscribers.removeValue(forKey: id)
+      guard removed != nil else {
+        return (removed, nil as [Subscriber]?, nil as CancellationToken?)
+      }
+      return (removed, state.invalidateSnapshot(), state.subscribers.isEmpty ? state.stop() : nil)
+    }
+    timer?.cancel()
+    withExtendedLifetime((removed, oldSnapshot)) {}
+  }
+
+  private func tick(generation: UInt64) {
+    let timestamp = scheduler.now
+    let delivery = state.withLock { state -> (Frame, [Subscriber])? in
+      switch state.timer {
+      case .starting(generation), .running(generation, _): break
+      default: return nil
+      }
+      state.wakeUps += 1
+      let delta = state.lastTimestamp.map { timestamp - $0 } ?? interval
+      let frame = Frame(index: state.frameIndex, timestamp: timestamp, delta: delta)
+      state.frameIndex += 1
+      state.lastTimestamp = timestamp
+      return (frame, state.currentSnapshot())
+    }
+    guard let (frame, subscribers) = delivery else { return }
+    for subscriber in subscribers where subscriber.isActive.load(ordering: .acquiring) {
+      subscriber.onFrame(frame)
+    }
+  }
+}

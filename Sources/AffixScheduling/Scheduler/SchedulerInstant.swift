@@ -1,0 +1,53 @@
+/// A point on a scheduler's clock, as the time elapsed since the clock's epoch.
+///
+/// Instants from different schedulers are not comparable in any meaningful way: each scheduler
+/// has its own epoch (the moment a ``DispatchScheduler`` was created, or an arbitrary start for
+/// a ``VirtualTimeScheduler``).
+///
+/// ```swift
+/// let start = SchedulerInstant.zero
+/// let later = start + .milliseconds(250)
+/// later - start  // 0.25 seconds
+/// ```
+public struct SchedulerInstant: Comparable, Hashable, Sendable, CustomStringConvertible {
+  /// The time elapsed since the clock's epoch.
+  public var sinceEpoch: Duration
+
+  /// Creates the instant that lies `sinceEpoch` after the clock's epoch.
+  public init(sinceEpoch: Duration) {
+    self.sinceEpoch = sinceEpoch
+  }
+
+  /// The clock's epoch.
+  public static let zero = SchedulerInstant(sinceEpoch: .zero)
+
+  /// The instant `duration` after this one (before it, if `duration` is negative).
+  public func advanced(by duration: Duration) -> SchedulerInstant {
+    SchedulerInstant(sinceEpoch: sinceEpoch + duration)
+  }
+
+  /// The time from this instant to `other`: negative if `other` comes first.
+  public func duration(to other: SchedulerInstant) -> Duration {
+    other.sinceEpoch - sinceEpoch
+  }
+
+  /// The instant `rhs` after `lhs`.
+  public static func + (lhs: SchedulerInstant, rhs: Duration) -> SchedulerInstant {
+    lhs.advanced(by: rhs)
+  }
+
+  /// The time from `rhs` to `lhs`.
+  public static func - (lhs: SchedulerInstant, rhs: SchedulerInstant) -> Duration {
+    rhs.duration(to: lhs)
+  }
+
+  /// Orders instants by the time elapsed since the epoch.
+  public static func < (lhs: SchedulerInstant, rhs: SchedulerInstant) -> Bool {
+    lhs.sinceEpoch < rhs.sinceEpoch
+  }
+
+  /// The elapsed time, for example `t+0.25 seconds`.
+  public var description: String {
+    "t+\(sinceEpoch)"
+  }
+}

@@ -1,0 +1,181 @@
+public import Affix
+import Synchronization
+
+/// A scheduler whose clock moves only when you advance it: deterministic time for tests.
+///
+/// Nothing runs until you call ``advance(by:)``, ``advance(to:)`` or ``runUntilIdle(maxSteps:)``.
+/// Then due work runs on the calling thread, one action at a time, in order of due time and,
+/// for equal times, in the order it was scheduled. While an action runs, ``now`` is its due
+/// time, the scheduler's lock is not held, and the action may schedule or cancel other work:
+/// newly scheduled work that falls due within the window being advanced runs in the same call.
+///
+/// ```swift
+/// let scheduler = VirtualTimeScheduler()
+/// var fired: [SchedulerInstant] = []  // (guard it with a lock if actions are @Sendable)
+/// let token = try scheduler.scheduleRepeating(every: .milliseconds(50)) { ... }
+/// scheduler.advance(by: .milliseconds(120))  // fires at t+0.05 and t+0.1
+/// scheduler.pendingCount                     // 1: the timer's next firing
+/// ```
+public final class VirtualTimeScheduler: Scheduler {
+  private struct Job {
+    var action: @Sendable () -> Void
+    var interval: Duration?
+  }
+
+  private struct Entry: Comparable {
+    var due: SchedulerInstant
+    var sequence: UInt64
+    var id: UInt64
+
+    static func < (lhs: Entry, rhs: Entry) -> Bool {
+      (lhs.due, lhs.sequence) < (rhs.due, rhs.sequence)
+    }
+  }
+
+  private struct State {
+    var now: SchedulerInstant
+    var nextSequence: UInt64 = 0
+    var queue = MinimumHeap<Entry>()
+    // Cancelled work leaves its entry in the queue and only its job here is removed; entries
+    // without a job are skipped when popped, and swept when they outnumber the live ones.
+    var jobs: [UInt64: Job] = [:]
+
+    mutating func makeSequence() -> UInt64 {
+      defer { nextSequence += 1 }
+      return nextSequence
+    }
+
+    mutating func insert(_ job: Job, due: SchedulerInstant) -> UInt64 {
+      let id = makeSequence()
+      jobs[id] = job
+      queue.insert(Entry(due: due, sequence: id, id: id))
+      return id
+    }
+
+    mutating func removeJob(_ id: UInt64) -> Job? {
+      let job = jobs.removeValue(forKey: id)
+      if queue.count > 2 * jobs.count + 64 {
+        let live = jobs
+        queue.filter { live[$0.id] != nil }
+      }
+      return job
+    }
+
+    /// The first live entry, after discarding cancelled ones.
+    mutating func firstLiveEntry() -> Entry? {
+      while let first = queue.first {
+        if jobs[first.id] != nil { return first }
+        _ = queue.popFirst()
+      }
+      return nil
+    }
+
+    /// Takes the next action due at or before `limit` (any time if `nil`), moves the clock to
+    /// its due time, and puts a repeating timer back for its next firing.
+    mutating func takeNextAction(dueBy limit: SchedulerInstant?) -> (@Sendable () -> Void)? {
+      guard let entry = firstLiveEntry(), limit.map({ entry.due <= $0 }) ?? true,
+        let job = jobs[entry.id]
+      else { return nil }
+      _ = queue.popFirst()
+      now = max(now, entry.due)
+      if let interval = job.interval {
+        queue.insert(Entry(due: entry.due + interval, sequence: makeSequence(), id: entry.id))
+      } else {
+        jobs[entry.id] = nil
+      }
+      return job.action
+    }
+  }
+
+  private let state: Mutex<State>
+
+  /// Creates a scheduler whose clock starts at `now` and stays there until advanced.
+  public init(now: SchedulerInstant = .zero) {
+    state = Mutex(State(now: now))
+  }
+
+  /// The scheduler's virtual time: while an action runs, the instant it was due.
+  public var now: SchedulerInstant {
+    state.withLock { $0.now }
+  }
+
+  /// The number of actions waiting to run, counting each live repeating timer once.
+  public var pendingCount: Int {
+    state.withLock { $0.jobs.count }
+  }
+
+  /// When the next pending action is due, or `nil` if nothing is pending.
+  public var nextDueInstant: SchedulerInstant? {
+    state.withLock { $0.firstLiveEntry()?.due }
+  }
+
+  /// Schedules `action` to run when the clock reaches ``now`` + `delay`.
+  ///
+  /// A zero or negative delay makes it due now: it runs at the next advance, even by zero.
+  public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void)
+    -> CancellationToken
+  {
+    let id = state.withLock { state in
+      state.insert(Job(action: action), due: state.now + max(delay, .zero))
+    }
+    return token(for: id)
+  }
+
+  /// Schedules `action` to run every `interval`, the first time after `delay` (one `interval`
+  /// if `nil`; a negative delay makes it due now).
+  ///
+  /// - Throws: ``SchedulingError/nonPositiveInterval(_:)`` if `interval` is zero or negative.
+  public func scheduleRepeating(
+    every interval: Duration, after delay: Duration?,
+    _ action: @escaping @Sendable () -> Void
+  ) throws(SchedulingError) -> CancellationToken {
+    guard interval > .zero else { throw .nonPositiveInterval(interval) }
+    let id = state.withLock { state in
+      state.insert(
+        Job(action: action, interval: interval), due: state.now + max(delay ?? interval, .zero))
+    }
+    return token(for: id)
+  }
+
+  /// Moves the clock forward by `duration`, running every action due up to the new time.
+  ///
+  /// A negative duration is treated as zero: time never goes back, but work already due runs.
+  public func advance(by duration: Duration) {
+    advance(to: now + max(duration, .zero))
+  }
+
+  /// Moves the clock forward to `instant`, running every action due up to it; afterwards
+  /// ``now`` equals `instant`.
+  ///
+  /// An instant in the past leaves the clock where it is, but work already due runs.
+  public func advance(to instant: SchedulerInstant) {
+    while let action = state.withLock({ $0.takeNextAction(dueBy: instant) }) {
+      action()
+    }
+    state.withLock { $0.now = max($0.now, instant) }
+  }
+
+  /// Runs pending actions in order, moving the clock to each one's due time, until nothing is
+  /// pending or `maxSteps` actions have run.
+  ///
+  /// A live repeating timer is never idle, so with one the call stops after `maxSteps`.
+  ///
+  /// - Returns: The number of actions that ran.
+  @discardableResult
+  public func runUntilIdle(maxSteps: Int = 10_000) -> Int {
+    var steps = 0
+    while steps < maxSteps, let action = state.withLock({ $0.takeNextAction(dueBy: nil) }) {
+      action()
+      steps += 1
+    }
+    return steps
+  }
+
+  private func token(for id: UInt64) -> CancellationToken {
+    CancellationToken { [weak self] in
+      // Released here, outside the lock: dropping the action may run user deinits.
+      let job = self?.state.withLock { $0.removeJob(id) }
+      withExtendedLifetime(job) {}
+    }
+  }
+}

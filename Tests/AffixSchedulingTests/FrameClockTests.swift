@@ -1,0 +1,177 @@
+import Affix
+import AffixScheduling
+import Testing
+
+@Suite struct FrameClockTests {
+  let scheduler = VirtualTimeScheduler()
+
+  func makeClock(framesPerSecond: Int = 10) -> FrameClock {
+    FrameClock(scheduler: scheduler, framesPerSecond: framesPerSecond)
+  }
+
+  @Test func clockStartsOnTheFirstSubscriber() {
+    let clock = makeClock()
+    #expect(!clock.isRunning)
+    #expect(scheduler.pendingCount == 0)
+    let subscription = clock.subscribe { _ in }
+    #expect(clock.isRunning)
+    #expect(clock.subscriberCount == 1)
+    #expect(scheduler.pendingCount == 1)
+    let second = clock.subscribe { _ in }
+    #expect(scheduler.pendingCount == 1)
+    withExtendedLifetime((subscription, second)) {}
+  }
+
+  @Test func idleClockNeverWakesUp() {
+    let clock = makeClock()
+    scheduler.advance(by: .seconds(10))
+    #expect(clock.wakeUps == 0)
+  }
+
+  @Test func clockStopsWhenTheLastSubscriberLeaves() {
+    let clock = makeClock()
+    let first = clock.subscribe { _ in }
+    let second = clock.subscribe { _ in }
+    scheduler.advance(by: .milliseconds(300))
+    #expect(clock.wakeUps == 3)
+    first.cancel()
+    #expect(clock.isRunning)
+    second.cancel()
+    #expect(!clock.isRunning)
+    #expect(clock.subscriberCount == 0)
+    #expect(scheduler.pendingCount == 0)
+    scheduler.advance(by: .seconds(10))
+    #expect(clock.wakeUps == 3)
+  }
+
+  @Test func oneWakeUpServesEverySubscriber() {
+    let clock = makeClock()
+    let delivered = Recorder<Int>()
+    let subscriptions = (0..<100).map { index in clock.subscribe { _ in delivered.append(index) } }
+    scheduler.advance(by: .milliseconds(500))
+    #expect(clock.wakeUps == 5)
+    #expect(delivered.count == 500)
+    #expect(Array(delivered.all.prefix(100)) == Array(0..<100))
+    withExtendedLifetime(subscriptions) {}
+  }
+
+  @Test func droppingASubscriptionTokenStopsItsFrames() {
+    let clock = makeClock()
+    let kept = Recorder<Int>()
+    let dropped = Recorder<Int>()
+    let keeper = clock.subscribe { kept.append($0.index) }
+    do {
+      let subscription = clock.subscribe { dropped.append($0.index) }
+      scheduler.advance(by: .milliseconds(200))
+      withExtendedLifetime(subscription) {}
+    }
+    #expect(clock.subscriberCount == 1)
+    scheduler.advance(by: .milliseconds(200))
+    #expect(dropped.all == [0, 1])
+    #expect(kept.all == [0, 1, 2, 3])
+    withExtendedLifetime(keeper) {}
+  }
+
+  @Test func droppingTheOnlySubscriptionStopsTheClock() {
+    let clock = makeClock()
+    do {
+      let subscription = clock.subscribe { _ in }
+      withExtendedLifetime(subscription) {}
+    }
+    #expect(!clock.isRunning)
+    #expect(scheduler.pendingCount == 0)
+  }
+
+  @Test func subscriberCanUnsubscribeFromInsideItsCallback() {
+    let clock = makeClock()
+    let frames = Recorder<Int>()
+    let box = TokenBox()
+    box.token = clock.subscribe { frame in
+      frames.append(frame.index)
+      if frame.index == 2 { box.cancel() }
+    }
+    scheduler.advance(by: .seconds(1))
+    #expect(frames.all == [0, 1, 2])
+    #expect(!clock.isRunning)
+    #expect(clock.wakeUps == 3)
+  }
+
+  @Test func subscriptionCancelledEarlierInAFrameIsNotCalledInThatFrame() {
+    let clock = makeClock()
+    let later = Recorder<Int>()
+    let victim = TokenBox()
+    let canceller = clock.subscribe { frame in
+      if frame.index == 1 { victim.cancel() }
+    }
+    victim.token = clock.subscribe { later.append($0.index) }
+    scheduler.advance(by: .seconds(1))
+    #expect(later.all == [0])
+    withExtendedLifetime(canceller) {}
+  }
+
+  @Test func subscriberCanSubscribeOthersFromInsideItsCallback() {
+    let clock = makeClock()
+    let newcomer = Recorder<Int>()
+    let box = TokenBox()
+    let host = clock.subscribe { frame in
+      if frame.index == 0 { box.token = clock.subscribe { newcomer.append($0.index) } }
+    }
+    scheduler.advance(by: .milliseconds(300))
+    #expect(newcomer.all == [1, 2])
+    #expect(clock.subscriberCount == 2)
+    withExtendedLifetime(host) {}
+  }
+
+  @Test func framesCarryIndexTimestampAndDelta() {
+    let clock = makeClock(framesPerSecond: 10)
+    #expect(clock.interval == .milliseconds(100))
+    let frames = Recorder<FrameClock.Frame>()
+    scheduler.advance(by: .milliseconds(50))
+    let subscription = clock.subscribe { frames.append($0) }
+    scheduler.advance(by: .milliseconds(300))
+    let expected = (0..<3).map { index in
+      FrameClock.Frame(
+        index: index, timestamp: .zero + .milliseconds(150 + 100 * index),
+        delta: .milliseconds(100))
+    }
+    #expect(frames.all == expected)
+    withExtendedLifetime(subscription) {}
+  }
+
+  @Test func frameDeltaIsMeasuredOnTheSchedulersClock() {
+    let clock = makeClock(framesPerSecond: 10)
+    let frames = Recorder<FrameClock.Frame>()
+    // An action that is due at the same instant but runs first cannot delay a virtual frame,
+    // so deltas stay exactly one interval apart even after a restart.
+    let subscription = clock.subscribe { frames.append($0) }
+    scheduler.advance(by: .milliseconds(250))
+    subscription.cancel()
+    scheduler.advance(by: .milliseconds(1_000))
+    let again = clock.subscribe { frames.append($0) }
+    scheduler.advance(by: .milliseconds(200))
+    #expect(frames.all.map(\.index) == [0, 1, 0, 1])
+    #expect(frames.all.map(\.delta) == Array(repeating: .milliseconds(100), count: 4))
+    #expect(frames.all.map(\.timestamp).last == .zero + .milliseconds(1_450))
+    withExtendedLifetime(again) {}
+  }
+
+  @Test(arguments: [0, -1, Int.min])
+  func nonPositiveFrameRateFallsBackToSixty(framesPerSecond: Int) {
+    let clock = makeClock(framesPerSecond: framesPerSecond)
+    #expect(clock.interval == .seconds(1) / 60)
+  }
+
+  @Test func deadClockStopsItsTimer() {
+    var clock: FrameClock? = makeClock()
+    let subscription = clock?.subscribe { _ in }
+    #expect(scheduler.pendingCount == 1)
+    clock = nil
+    #expect(scheduler.pendingCount == 0)
+    withExtendedLifetime(subscription) {}
+  }
+
+  @Test func sharedClockRunsAtSixtyFramesPerSecondOnTheMainQueue() {
+    #expect(FrameClock.shared.interval == .seconds(1) / 60)
+    #expect(FrameClock.shared.scheduler === DispatchScheduler.main)
+  }
+}

@@ -1,0 +1,17 @@
+import AffixScheduling
+import Testing
+
+@Test func instantArithmeticRoundTrips() {
+  let start = SchedulerInstant(sinceEpoch: .seconds(2))
+  let later = start + .milliseconds(250)
+  #expect(later.sinceEpoch == .milliseconds(2250))
+  #expect(later - start == .milliseconds(250))
+  #expect(start - later == .milliseconds(-250))
+  #expect(start.duration(to: later) == .milliseconds(250))
+  #expect(start.advanced(by: .seconds(-2)) == .zero)
+  #expect(start < later)
+}
+
+@Test func instantDescriptionShowsElapsedTime() {
+  #expect(SchedulerInstant(sinceEpoch: .seconds(1)).description == "t+1.0 seconds")
+}
