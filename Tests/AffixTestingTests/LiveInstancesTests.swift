@@ -29,10 +29,10 @@ private final class Collected: Sendable {
 
 private func collectingDiagnostics(_ body: () -> Void) -> [Diagnostic] {
   let collected = Collected()
-  Diagnostics.withHandler({ diagnostic in collected.diagnostics.withLock { $0.append(diagnostic) } }
-  ) {
-    body()
+  let handler: @Sendable (Diagnostic) -> Void = { diagnostic in
+    collected.diagnostics.withLock { $0.append(diagnostic) }
   }
+  Diagnostics.withHandler(handler, body)
   return collected.diagnostics.withLock { $0 }
 }
 
