@@ -3,13 +3,13 @@ struct LeakCheckOptions {
   static let testTarget = "LeakCheckTests"
 
   static let usage = """
-    USAGE: swift package leak-check [--sanitize[=address]] [--filter <pattern>] [-- <swift test options>]
+    USAGE: swift package leak-check [--sanitize=address] [--filter <pattern>] [-- <swift test options>]
 
     Runs the \(testTarget) target with `swift test` and fails on any leak or test failure.
 
     OPTIONS:
-      --sanitize[=<sanitizer>]  Runs the suite under a sanitizer (default: address, whose
-                                LeakSanitizer also checks the whole process at exit).
+      --sanitize=<sanitizer>    Runs the suite under a sanitizer: address (whose LeakSanitizer
+                                also checks the whole process at exit) or thread.
       --filter <pattern>        Runs only the leak checks whose name matches <pattern>.
       -h, --help                Shows this help.
       -- <options>              Passes the remaining options to `swift test`.
@@ -28,7 +28,14 @@ struct LeakCheckOptions {
         passthrough = Array(remaining)
         return
       case "--sanitize":
-        sanitizer = "address"
+        // `swift package` reads `--sanitize` too and rejects it without a value, so
+        // `--sanitize address` is accepted as well as `--sanitize=address`.
+        if let value = remaining.first, !value.hasPrefix("-") {
+          sanitizer = value
+          remaining.removeFirst()
+        } else {
+          sanitizer = "address"
+        }
       case _ where argument.hasPrefix("--sanitize="):
         sanitizer = String(argument.dropFirst("--sanitize=".count))
       case "--filter":
