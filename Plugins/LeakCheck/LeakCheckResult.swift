@@ -40,8 +40,8 @@ struct LeakCheckResult {
     } else if line.hasPrefix("✘ Test "), line.contains(" failed after ") {
       let name = line.dropFirst("✘ Test ".count).prefix { $0 != " " }
       failedTests.append(String(name))
-    } else if line.contains("Sanitizer:")
-      && (line.hasPrefix("ERROR:") || line.hasPrefix("SUMMARY:"))
+    } else if line.contains("Sanitizer")
+      && (line.contains("ERROR: ") || line.hasPrefix("SUMMARY: "))
     {
       sanitizerReports.append(line)
     } else if line.hasPrefix("error: ") && (line.contains("compile") || line.contains("build")) {
