@@ -42,11 +42,25 @@ public struct Associations<Host: AnyObject> {
     self.ownStorage = host.associationStorage
   }
 
-  /// The storage that holds the host's values, or nil if none was created yet.
+  /// Runs `body` on the host's storage, if it has one, without retaining the storage: the
+  /// table keeps it alive as long as the host, which this view holds.
   @inlinable
+  func withExistingStorage<R>(_ body: (AssociationStorage) throws -> R?) rethrows -> R? {
+    if let ownStorage { return try body(ownStorage) }
+    let bits = HostTable.storageBits(of: host)
+    if bits != 0 {
+      // Nonzero storage bits are the address of a storage the table holds.
+      return try Unmanaged<AssociationStorage>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
+        ._withUnsafeGuaranteedRef(body)
+    }
+    if let ownerStorage { return try body(ownerStorage) }
+    return nil
+  }
+
+  /// The storage that holds the host's values, or nil if none was created yet.
+  @usableFromInline
   var existingStorage: AssociationStorage? {
-    if let ownStorage { return ownStorage }
-    return HostTable.shared.storage(of: host) ?? ownerStorage
+    withExistingStorage { $0 }
   }
 
   @usableFromInline
@@ -55,10 +69,18 @@ public struct Associations<Host: AnyObject> {
   }
 
   /// The storage that holds the host's values, created on first use.
-  @inlinable
+  @usableFromInline
   var storage: AssociationStorage {
     if let storage = existingStorage { return storage }
-    return HostTable.shared.makeStorage(of: host)
+    return HostTable.makeStorage(of: host)
+  }
+
+  /// Runs `body` on the host's storage, creating it on first use, without retaining it when
+  /// it already exists.
+  @inlinable
+  func withStorage<R>(_ body: (AssociationStorage) throws -> R) rethrows -> R {
+    if let result = try withExistingStorage(body) { return result }
+    return try body(HostTable.makeStorage(of: host))
   }
 
   /// The value stored under `key`; assigning `nil` removes it.
@@ -71,28 +93,48 @@ public struct Associations<Host: AnyObject> {
   @inlinable
   public subscript<Value>(key: AssociatedKey<Value>) -> Value? {
     get {
-      guard let payload = existingStorage?.payload(for: key.id) else { return nil }
+      if key.representation == .inline {
+        guard let bits = withExistingStorage({ $0.inlineBits(for: key.id) }) else { return nil }
+        return key.decode(Payload(inline: bits))
+      }
+      guard let payload = withExistingStorage({ $0.object(for: key.id) }) else { return nil }
       return key.decode(payload)
     }
     nonmutating set {
       if let newValue {
-        let (old, observers) = storage.exchange(key.encode(newValue), for: key.id)
+        let payload = key.encode(newValue)
+        let (old, observers) = withStorage { $0.exchange(payload, for: key.id) }
         _ = old
         notify(observers, newValue)
-      } else if let storage = existingStorage {
-        let (old, observers) = storage.exchange(nil, for: key.id)
+      } else if let (old, observers) = withExistingStorage({ $0.exchange(nil, for: key.id) }) {
         if old != nil { notify(observers, Value?.none) }
       }
     }
+  }
+
+  /// The value stored under `key`, or `defaultValue` when there is none; assigning stores.
+  ///
+  /// ```swift
+  /// Associations(of: button)[tapCount, default: 0] += 1
+  /// ```
+  ///
+  /// A read-modify-write through this subscript is two operations; use
+  /// ``value(for:orInsert:)`` with a reference type when updates race.
+  @inlinable
+  public subscript<Value>(key: AssociatedKey<Value>, default defaultValue: @autoclosure () -> Value)
+    -> Value
+  {
+    get { self[key] ?? defaultValue() }
+    nonmutating set { self[key] = newValue }
   }
 
   /// Removes the value stored under `key` and returns it; a second removal returns `nil`.
   @inlinable
   @discardableResult
   public func removeValue<Value>(for key: AssociatedKey<Value>) -> Value? {
-    guard let storage = existingStorage else { return nil }
-    let (old, observers) = storage.exchange(nil, for: key.id)
-    guard let old else { return nil }
+    guard let (old, observers) = withExistingStorage({ $0.exchange(nil, for: key.id) }),
+      let old
+    else { return nil }
     let value = key.decode(old)
     notify(observers, Value?.none)
     return value
@@ -112,7 +154,7 @@ public struct Associations<Host: AnyObject> {
   public func value<Value>(
     for key: AssociatedKey<Value>, orInsert makeValue: () throws -> Value
   ) rethrows -> Value {
-    if let payload = existingStorage?.payload(for: key.id), let value = key.decode(payload) {
+    if let value = self[key] {
       return value
     }
     let made = try makeValue()
@@ -124,6 +166,7 @@ public struct Associations<Host: AnyObject> {
         return made
       }
       if let value = key.decode(stored) { return value }
+      // Only a weak value can decode to nil.
       // A weak value died between the two steps: clear it (only if it is still the dead one)
       // and try again.
       _ = storage.exchangeIfSame(stored, with: nil, for: key.id)
@@ -138,8 +181,8 @@ public struct Associations<Host: AnyObject> {
   /// Calls observers after a change, outside every lock. They receive the new value boxed, so
   /// one erased closure type serves every key.
   @usableFromInline
-  func notify<Value>(_ observers: [@Sendable (Payload?) -> Void], _ newValue: Value?) {
-    guard !observers.isEmpty else { return }
+  func notify<Value>(_ observers: [@Sendable (Payload?) -> Void]?, _ newValue: Value?) {
+    guard let observers else { return }
     let payload = newValue.map { Payload(ValueBox($0)) }
     for observer in observers { observer(payload) }
   }
