@@ -1,3 +1,4 @@
+import Affix
 import Synchronization
 public import Testing
 
@@ -7,6 +8,10 @@ public import Testing
 /// Usually you get a tracker from ``expectNoLeaks(sourceLocation:_:)`` (Swift Testing) or
 /// ``checkForLeaks(_:)`` (XCTest or anywhere else). A tracker holds its objects weakly, so
 /// tracking never changes what it observes.
+///
+/// Values attached to a host through the shared `AssociationTable` are released at the
+/// next sweep after the host dies, so ``report()`` sweeps the table before it looks: a value
+/// tracked here and attached to a dead host counts as a leak only if something else keeps it.
 ///
 /// ```swift
 /// let tracker = LeakTracker()
@@ -19,7 +24,7 @@ public import Testing
 /// ```
 public final class LeakTracker: Sendable {
   private struct Entry: Sendable {
-    let reference: WeakBox
+    let reference: WeakReference<AnyObject>
     let typeName: String
     let label: String?
     let sourceLocation: SourceLocation
@@ -41,9 +46,23 @@ public final class LeakTracker: Sendable {
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
     let entry = Entry(
-      reference: WeakBox(object), typeName: typeName(of: object), label: label,
+      reference: WeakReference(object), typeName: typeName(of: object), label: label,
       sourceLocation: sourceLocation)
     entries.withLock { $0.append(entry) }
+  }
+
+  /// Tracks `host` and every capability attached to it now, labelled with the host's type, so
+  /// that the report shows whether the host took its mixins' state with it.
+  ///
+  /// Call it after the capabilities are attached; later ones are not tracked.
+  public func trackAttachments<Host: AnyObject>(
+    of host: Host, _ label: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    track(host, label, sourceLocation: sourceLocation)
+    let owner = label.map { "\(typeName(of: host)) \"\($0)\"" } ?? typeName(of: host)
+    for capability in Associations(of: host).capabilities {
+      track(capability, "capability of \(owner)", sourceLocation: sourceLocation)
+    }
   }
 
   /// How many objects have been tracked so far.
@@ -51,9 +70,13 @@ public final class LeakTracker: Sendable {
     entries.withLock { $0.count }
   }
 
-  /// Checks every tracked object now and describes the ones still alive, with a retain path
-  /// for each where its stored properties show one.
+  /// Sweeps the shared association table, then checks every tracked object and describes the
+  /// ones still alive, with a retain path for each where its stored properties show one.
+  ///
+  /// The sweep releases the values of every dead host, not only of tracked ones; that is what
+  /// would happen at the next write anyway, so tests running in parallel are not disturbed.
   public func report() -> LeakReport {
+    AssociationTable.sweep()
     let snapshot = entries.withLock { $0 }
     var seen: Set<ObjectIdentifier> = []
     var alive: [(entry: Entry, object: AnyObject)] = []

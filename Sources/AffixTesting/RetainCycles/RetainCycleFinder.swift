@@ -2,8 +2,10 @@
 /// `Mirror`.
 ///
 /// The finder follows stored properties of classes and structs, optionals, enum payloads,
-/// tuples and the elements of collections and dictionaries. It skips `weak` and `unowned`
-/// properties, because they do not keep anything alive. It cannot see what closures capture:
+/// tuples and the elements of collections and dictionaries, and the capabilities attached to
+/// an object (shown as `Host.capabilities[Type]`). It skips `weak` and `unowned` properties,
+/// because they do not keep anything alive. Other associated values and whatever sits inside
+/// a lock (`Mutex`, `Atomic`) are not visible to it. Nor is what closures capture:
 /// a cycle through a closure (`self.onChange = { self.refresh() }`) has no path here, and the
 /// finder reports which properties of the object hold closures instead.
 ///

@@ -1,3 +1,5 @@
+import Affix
+
 /// A strong reference found inside an object: the property path that holds it and its target.
 struct Reference {
   let property: String
@@ -18,12 +20,18 @@ enum ReferenceWalker {
     case closure
   }
 
+  /// The objects `object` holds strongly through its stored properties, then the capabilities
+  /// attached to it: a capability that holds its host strongly is the cycle mixins risk most.
   static func strongReferences(of object: AnyObject) -> [Reference] {
     var references: [Reference] = []
     walkFields(of: object) { path, found in
       if case .object(let target) = found {
         references.append(Reference(property: path, object: target))
       }
+    }
+    for capability in Associations(of: object).capabilities {
+      references.append(
+        Reference(property: "capabilities[\(typeName(of: capability))]", object: capability))
     }
     return references
   }

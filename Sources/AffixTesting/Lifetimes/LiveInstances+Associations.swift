@@ -1,0 +1,24 @@
+import Affix
+
+private let lifetimeKey = AssociatedKey<LifetimeToken>("lifetime")
+
+/// Counts `object` in ``LiveInstances`` under its dynamic type, by attaching a
+/// ``LifetimeToken`` to it: for objects whose type you do not own.
+///
+/// Counting the same object again does nothing. The count drops when the token is released
+/// with the object's other associated values: at its `deinit` for an
+/// `AssociationOwner`, otherwise at the next sweep of the shared table after it dies
+/// (`AssociationTable.sweep()`).
+///
+/// ```swift
+/// trackLifetime(of: window, maximum: 1)
+/// ```
+///
+/// - Parameters:
+///   - object: The object to count.
+///   - maximum: The most instances of its type that should be alive at once.
+public func trackLifetime<Object: AnyObject>(of object: Object, maximum: Int? = nil) {
+  _ = Associations(of: object).value(for: lifetimeKey) {
+    LifetimeToken(for: type(of: object as AnyObject), maximum: maximum)
+  }
+}

@@ -1,0 +1,64 @@
+import Affix
+import AffixTesting
+import Testing
+
+private final class Host: Sendable {}
+
+private final class Value {}
+
+/// A capability that holds its host strongly: the cycle the path finder must show.
+private final class Clinging: Capability {
+  let host: Host
+
+  init(host: Host) {
+    self.host = host
+  }
+
+  func didDetach() {}
+}
+
+private final class Polite: Capability {
+  func didDetach() {}
+}
+
+private let valueKey = AssociatedKey<Value>("value")
+
+@Suite struct LeakTrackerAssociationsTests {
+  @Test func aValueAttachedToADeadHostIsReleasedByTheSweepBeforeTheReport() {
+    let (_, report) = checkForLeaks { tracker in
+      let host = Host()
+      let value = Value()
+      Associations(of: host)[valueKey] = value
+      tracker.track(value)
+    }
+    #expect(report.isClean)
+  }
+
+  @Test func trackingAttachmentsTracksTheHostAndItsCapabilities() {
+    let kept = Polite()
+    let (_, report) = checkForLeaks { tracker in
+      let host = Host()
+      Associations(of: host).attach(kept)
+      tracker.trackAttachments(of: host, "button")
+      #expect(tracker.trackedCount == 2)
+    }
+    #expect(report.survivors.map(\.label) == [#"capability of Host "button""#])
+  }
+
+  @Test func aCapabilityHoldingItsHostStronglyShowsAsACycle() {
+    weak var leaked: Host?
+    let (_, report) = checkForLeaks { tracker in
+      let host = Host()
+      Associations(of: host).attach(Clinging(host: host))
+      tracker.track(host)
+      leaked = host
+    }
+    if let leaked {
+      Associations(of: leaked).detach(Clinging.self)
+    }
+
+    #expect(
+      report.survivors.first?.cycle?.description
+        == "Host.capabilities[Clinging] -> Clinging.host -> Host")
+  }
+}

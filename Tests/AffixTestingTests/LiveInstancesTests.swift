@@ -1,0 +1,97 @@
+import Affix
+import AffixTesting
+import Synchronization
+import Testing
+
+// Counts are process-wide, so every test counts types of its own.
+
+private final class Screen {
+  let lifetime = LifetimeToken(for: Screen.self)
+}
+
+private final class Singleton {
+  let lifetime = LifetimeToken(for: Singleton.self, maximum: 1)
+}
+
+private final class Negative {
+  let lifetime = LifetimeToken(for: Negative.self, maximum: -1)
+}
+
+private final class ForeignView {}
+
+private final class ForeignCard: AssociationOwner {
+  let associationStorage = AssociationStorage()
+}
+
+private final class Collected: Sendable {
+  let diagnostics = Mutex<[Diagnostic]>([])
+}
+
+private func collectingDiagnostics(_ body: () -> Void) -> [Diagnostic] {
+  let collected = Collected()
+  let handler: @Sendable (Diagnostic) -> Void = { diagnostic in
+    collected.diagnostics.withLock { $0.append(diagnostic) }
+  }
+  Diagnostics.withHandler(handler, body)
+  return collected.diagnostics.withLock { $0 }
+}
+
+@Suite struct LiveInstancesTests {
+  @Test func theCountFollowsTheInstancesThatHoldATokenAndRemembersThePeak() {
+    do {
+      let screens = [Screen(), Screen(), Screen()]
+      #expect(LiveInstances.count(of: Screen.self) == 3)
+      _ = screens
+    }
+    #expect(LiveInstances.count(of: Screen.self) == 0)
+    let count = LiveInstances.counts.first { $0.typeName == "Screen" }
+    #expect(count?.peak == 3)
+    #expect(count?.isOverMaximum == false)
+  }
+
+  @Test func goingOverTheMaximumReportsADiagnosticNamingTheType() {
+    var pair: [Singleton] = []
+    let diagnostics = collectingDiagnostics {
+      pair = [Singleton(), Singleton()]
+    }
+    #expect(diagnostics.map(\.subsystem) == ["lifetime"])
+    #expect(diagnostics.first?.message.contains("Singleton has 2 live instances") == true)
+    #expect(LiveInstances.overMaximum.map(\.typeName).contains("Singleton"))
+    pair.removeAll()
+    #expect(!LiveInstances.overMaximum.map(\.typeName).contains("Singleton"))
+  }
+
+  @Test func aNegativeMaximumIsReportedAndIgnored() {
+    var instance: Negative?
+    let diagnostics = collectingDiagnostics {
+      instance = Negative()
+    }
+    #expect(diagnostics.first?.message.contains("negative maximum") == true)
+    #expect(LiveInstances.count(of: Negative.self) == 1)
+    #expect(LiveInstances.counts.first { $0.typeName == "Negative" }?.maximum == nil)
+    instance = nil
+    _ = instance
+  }
+
+  @Test func trackingLifetimeCountsAnOwnerUntilItsDeinitAndOnlyOnce() {
+    do {
+      let card = ForeignCard()
+      trackLifetime(of: card)
+      trackLifetime(of: card)
+      #expect(LiveInstances.count(of: ForeignCard.self) == 1)
+    }
+    #expect(LiveInstances.count(of: ForeignCard.self) == 0)
+  }
+
+  @Test func trackingLifetimeCountsAnyObjectUntilTheSweepAfterItDies() {
+    do {
+      let views = [ForeignView(), ForeignView()]
+      for view in views {
+        trackLifetime(of: view, maximum: 10)
+      }
+      #expect(LiveInstances.count(of: ForeignView.self) == 2)
+    }
+    AssociationTable.sweep()
+    #expect(LiveInstances.count(of: ForeignView.self) == 0)
+  }
+}

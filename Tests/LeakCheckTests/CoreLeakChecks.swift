@@ -1,0 +1,274 @@
+import Affix
+import AffixTesting
+import Synchronization
+import Testing
+
+// The core's ownership facts, in the manner of UIKitPlus's ownership tests: what a host's
+// death releases, what never keeps a host alive, and what cleans up independently.
+
+private final class PlainHost {}
+
+private final class OwningHost: AssociationOwner {
+  let associationStorage = AssociationStorage()
+}
+
+/// A value class that records nothing: only its lifetime matters.
+private final class Payload: Sendable {}
+
+/// A value that points back at its host.
+private final class BackPointer {
+  let host: AnyObject
+
+  init(host: AnyObject) {
+    self.host = host
+  }
+}
+
+/// A value that points back at its host without keeping it.
+private final class WeakBackPointer: Sendable {
+  let host: WeakReference<AnyObject>
+
+  init(host: AnyObject) {
+    self.host = WeakReference(host)
+  }
+}
+
+private final class Spinner: Capability {
+  let host: WeakReference<AnyObject>
+  let detached = Atomic(false)
+
+  init(host: AnyObject) {
+    self.host = WeakReference(host)
+  }
+
+  func didDetach() {
+    detached.store(true, ordering: .relaxed)
+  }
+}
+
+private final class Counter: Sendable {
+  let value = Atomic(0)
+}
+
+private let payloadKey = AssociatedKey<Payload>("payload")
+private let weakPayloadKey = AssociatedKey<Payload>.weak("weakPayload")
+private let countKey = AssociatedKey<Int>("count")
+private let backPointerKey = AssociatedKey<BackPointer>("backPointer")
+private let weakBackPointerKey = AssociatedKey<WeakBackPointer>("weakBackPointer")
+
+/// Where a host keeps its values: in the shared table (released at the sweep after it dies) or
+/// in its own storage (released at its deinit).
+enum HostKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+  case sharedTable
+  case owner
+
+  var testDescription: String { rawValue }
+
+  fileprivate func make() -> AnyObject {
+    switch self {
+    case .sharedTable: PlainHost()
+    case .owner: OwningHost()
+    }
+  }
+}
+
+@Suite(.tags(.leakCheck))
+struct CoreLeakChecks {
+  @Test(arguments: HostKind.allCases)
+  func releasingAHostReleasesItsValuesAndCapabilities(kind: HostKind) {
+    expectNoLeaks { tracker in
+      let host = kind.make()
+      let associations = Associations(of: host)
+      let payload = Payload()
+      associations[payloadKey] = payload
+      associations[countKey] = 3
+      associations.attach(Spinner(host: host))
+      tracker.trackAttachments(of: host)
+      tracker.track(payload, "strong value")
+    }
+  }
+
+  @Test(arguments: HostKind.allCases)
+  func releasingAHostEndsItsObservations(kind: HostKind) {
+    let token = expectNoLeaks { tracker in
+      let host = kind.make()
+      let observed = Payload()
+      let token = Associations(of: host).observe(countKey) { [observed] _ in
+        _ = observed
+      }
+      tracker.track(host)
+      tracker.track(observed, "captured by the observer")
+      return token
+    }
+    // The token outlived the host; cancelling it now is harmless.
+    token.cancel()
+    #expect(token.isCancelled)
+  }
+
+  @Test(arguments: HostKind.allCases)
+  func anObservationNeverKeepsItsHostAlive(kind: HostKind) {
+    let calls = Counter()
+    let token = expectNoLeaks { tracker in
+      let host = kind.make()
+      let weakHost = WeakReference(host)
+      let token = Associations(of: host).observe(countKey) { _ in
+        if weakHost.object != nil { calls.value.add(1, ordering: .relaxed) }
+      }
+      Associations(of: host)[countKey] = 1
+      tracker.track(host)
+      return token
+    }
+    let callCount = calls.value.load(ordering: .relaxed)
+    #expect(callCount == 1)
+    #expect(!token.isCancelled)
+  }
+
+  @Test(arguments: HostKind.allCases)
+  func aWeakValueIsNeverKeptByItsHost(kind: HostKind) {
+    let host = kind.make()
+    expectNoLeaks { tracker in
+      let payload = Payload()
+      Associations(of: host)[weakPayloadKey] = payload
+      tracker.track(payload, "weakly attached")
+    }
+    #expect(Associations(of: host)[weakPayloadKey] == nil)
+  }
+
+  /// A value that holds its host strongly keeps it alive: the storage holds the value for as
+  /// long as the host lives, so neither can go (for an owner, host -> storage -> value -> host
+  /// is a plain cycle). The leak check reports both; removing the value frees them. Values
+  /// that need their host hold it weakly, and then everything goes.
+  @Test(arguments: HostKind.allCases)
+  func aValueHoldingItsHostStronglyKeepsItAliveUntilRemoved(kind: HostKind) {
+    weak var leakedHost: AnyObject?
+    let (_, report) = checkForLeaks { tracker in
+      let host = kind.make()
+      let value = BackPointer(host: host)
+      Associations(of: host)[backPointerKey] = value
+      tracker.track(host, "host")
+      tracker.track(value, "value")
+      leakedHost = host
+    }
+    #expect(report.survivors.map(\.label) == ["host", "value"])
+    let hostType = kind == .owner ? "OwningHost" : "PlainHost"
+    #expect(report.survivors.first?.retainedBy?.description == "BackPointer.host -> \(hostType)")
+
+    let removed = leakedHost.map { Associations(of: $0).removeValue(for: backPointerKey) != nil }
+    #expect(removed == true)
+    #expect(leakedHost == nil)
+  }
+
+  @Test(arguments: HostKind.allCases)
+  func aValueHoldingItsHostWeaklyGoesWithIt(kind: HostKind) {
+    expectNoLeaks { tracker in
+      let host = kind.make()
+      let value = WeakBackPointer(host: host)
+      Associations(of: host)[weakBackPointerKey] = value
+      tracker.track(host)
+      tracker.track(value)
+    }
+  }
+
+  @Test func independentHostsCleanUpIndependently() {
+    let survivor = PlainHost()
+    let survivorValue = Payload()
+    Associations(of: survivor)[payloadKey] = survivorValue
+    expectNoLeaks { tracker in
+      for index in 0..<100 {
+        let host = PlainHost()
+        let payload = Payload()
+        Associations(of: host)[payloadKey] = payload
+        Associations(of: host)[countKey] = index
+        tracker.track(host)
+        tracker.track(payload)
+      }
+    }
+    #expect(Associations(of: survivor)[payloadKey] === survivorValue)
+  }
+
+  @Test func survivorsAmongManyHostsKeepTheirValues() {
+    var kept: [Int: PlainHost] = [:]
+    expectNoLeaks { tracker in
+      for index in 0..<100 {
+        let host = PlainHost()
+        Associations(of: host)[countKey] = index
+        if [0, 21, 99].contains(index) {
+          kept[index] = host
+        } else {
+          tracker.track(host)
+        }
+      }
+    }
+    for (index, host) in kept {
+      #expect(Associations(of: host)[countKey] == index)
+    }
+  }
+
+  @Test func shortLivedHostsLeaveNothingBehindAfterASweep() {
+    expectNoLeaks { tracker in
+      for _ in 0..<1_000 {
+        let host = PlainHost()
+        let payload = Payload()
+        Associations(of: host)[payloadKey] = payload
+        _ = Associations(of: host).value(for: countKey) { 1 }
+        tracker.track(payload)
+      }
+    }
+  }
+
+  @Test func anOwnersValuesDieAtItsDeinitWithoutASweep() {
+    weak var weakPayload: Payload?
+    weak var weakSpinner: Spinner?
+    do {
+      let host = OwningHost()
+      let payload = Payload()
+      let spinner = Spinner(host: host)
+      Associations(of: host)[payloadKey] = payload
+      Associations(of: host).attach(spinner)
+      weakPayload = payload
+      weakSpinner = spinner
+    }
+    // No sweep here: an owner's storage goes with it.
+    #expect(weakPayload == nil)
+    #expect(weakSpinner == nil)
+  }
+
+  @Test(arguments: HostKind.allCases)
+  func replacingAValueReleasesTheOldOne(kind: HostKind) {
+    let host = kind.make()
+    expectNoLeaks { tracker in
+      let first = Payload()
+      Associations(of: host)[payloadKey] = first
+      Associations(of: host)[payloadKey] = Payload()
+      tracker.track(first, "replaced value")
+    }
+    expectNoLeaks { tracker in
+      let removed = Associations(of: host).removeValue(for: payloadKey)
+      if let removed {
+        tracker.track(removed, "removed value")
+      }
+      #expect(removed != nil)
+    }
+  }
+
+  @Test(arguments: HostKind.allCases)
+  func detachingACapabilityReleasesIt(kind: HostKind) {
+    let host = kind.make()
+    expectNoLeaks { tracker in
+      let spinner = Associations(of: host).attach(Spinner(host: host))
+      tracker.track(spinner)
+      Associations(of: host).detach(Spinner.self)
+      let detached = spinner.detached.load(ordering: .relaxed)
+      #expect(detached)
+    }
+  }
+
+  @Test func aCancellationTokenReleasesItsWorkWhenDropped() {
+    expectNoLeaks { tracker in
+      let work = Payload()
+      let token = CancellationToken { [work] in _ = work }
+      tracker.track(work)
+      tracker.track(token)
+    }
+  }
+}
