@@ -2,18 +2,6 @@ import Affix
 import Synchronization
 import Testing
 
-final class Host {}
-
-final class Tracked: Sendable {
-  let id: Int
-  let onDeinit: @Sendable () -> Void
-  init(_ id: Int = 0, onDeinit: @escaping @Sendable () -> Void = {}) {
-    self.id = id
-    self.onDeinit = onDeinit
-  }
-  deinit { onDeinit() }
-}
-
 @Suite struct AssociationsTests {
   let number = AssociatedKey<Int>("number")
   let text = AssociatedKey<String>("text")
@@ -99,5 +87,72 @@ final class Tracked: Sendable {
     Associations(of: host)[text] = "x"
     let names = Set(Associations(of: host).keys.compactMap(\.name))
     #expect(names == ["number", "text"])
+  }
+}
+
+@Suite struct ValueRepresentationTests {
+  struct Point: Equatable {
+    var x: Int32
+    var y: Int32
+  }
+
+  enum Direction: Equatable {
+    case up, down
+  }
+
+  @Test func trivialValuesUpToAWordRoundTrip() {
+    let host = Host()
+    let double = AssociatedKey<Double>()
+    let flag = AssociatedKey<Bool>()
+    let point = AssociatedKey<Point>()
+    let direction = AssociatedKey<Direction>()
+    let zero = AssociatedKey<Int>()
+    Associations(of: host)[double] = -0.5
+    Associations(of: host)[flag] = false
+    Associations(of: host)[point] = Point(x: -1, y: 2)
+    Associations(of: host)[direction] = .down
+    Associations(of: host)[zero] = 0
+    #expect(Associations(of: host)[double] == -0.5)
+    #expect(Associations(of: host)[flag] == false)
+    #expect(Associations(of: host)[point] == Point(x: -1, y: 2))
+    #expect(Associations(of: host)[direction] == .down)
+    #expect(Associations(of: host)[zero] == 0)
+  }
+
+  @Test func boxedValuesRoundTrip() {
+    let host = Host()
+    let list = AssociatedKey<[Int]>()
+    let optional = AssociatedKey<Int?>()
+    let closure = AssociatedKey<@Sendable () -> Int>()
+    Associations(of: host)[list] = [1, 2, 3]
+    Associations(of: host)[optional] = .some(nil)
+    Associations(of: host)[closure] = { 42 }
+    #expect(Associations(of: host)[list] == [1, 2, 3])
+    #expect(Associations(of: host)[optional] == .some(nil))
+    #expect(Associations(of: host)[closure]?() == 42)
+  }
+
+  @Test func classBoundExistentialValuesRoundTrip() {
+    let host = Host()
+    let key = AssociatedKey<any Capability>()
+    let anyObject = AssociatedKey<AnyObject>()
+    let recorder = Recorder()
+    Associations(of: host)[key] = recorder
+    Associations(of: host)[anyObject] = recorder
+    #expect(Associations(of: host)[key] === recorder)
+    #expect(Associations(of: host)[anyObject] === recorder)
+  }
+
+  @Test func manyKeysOnOneHostKeepTheirOwnValues() {
+    let host = Host()
+    let keys = (0..<40).map { AssociatedKey<Int>("k\($0)") }
+    for (index, key) in keys.enumerated() { Associations(of: host)[key] = index }
+    for (index, key) in keys.enumerated() where index.isMultiple(of: 3) {
+      Associations(of: host)[key] = nil
+    }
+    for (index, key) in keys.enumerated() {
+      #expect(Associations(of: host)[key] == (index.isMultiple(of: 3) ? nil : index))
+    }
+    #expect(Associations(of: host).keys.count == keys.count - 14)
   }
 }
