@@ -143,3 +143,18 @@ final class Counter: Sendable {
 
   var value: Int { count.load(ordering: .relaxed) }
 }
+
+/// A set of ids that deinits on any thread remove themselves from.
+final class IDSet: Sendable {
+  private let ids = Mutex<Set<Int>>([])
+
+  func insert(_ id: Int) {
+    _ = ids.withLock { $0.insert(id) }
+  }
+
+  func remove(_ id: Int) {
+    _ = ids.withLock { $0.remove(id) }
+  }
+
+  var values: Set<Int> { ids.withLock { $0 } }
+}
