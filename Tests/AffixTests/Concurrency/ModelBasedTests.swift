@@ -215,7 +215,9 @@ import Testing
       case 34..<58:
         let expected = expected(slot, key)
         let actual = keys.read(key, of: host(slot))
-        if actual != expected { return "read \(key) of host \(slot): \(d(actual)) != \(d(expected))" }
+        if actual != expected {
+          return "read \(key) of host \(slot): \(d(actual)) != \(d(expected))"
+        }
       case 58..<68:
         let expected = expected(slot, key)
         let actual = keys.remove(key, of: host(slot))

@@ -50,17 +50,21 @@ import Testing
         case 20..<32:
           let read = Associations(of: shared)[ownKey]
           if read != expected[index] {
-            log.fail("op \(operation): own key on shared host \(index) read \(String(describing: read))")
+            log.fail(
+              "op \(operation): own key on shared host \(index) read \(String(describing: read))")
           }
         case 32..<36:
           let removed = Associations(of: shared).removeValue(for: ownKey)
-          if removed != expected[index] { log.fail("op \(operation): remove gave \(String(describing: removed))") }
+          if removed != expected[index] {
+            log.fail("op \(operation): remove gave \(String(describing: removed))")
+          }
           expected[index] = nil
         case 36..<46:
           let got = Associations(of: shared).value(for: sharedObject) { lifetimes.make(operation) }
           if !got.isAlive { log.fail("op \(operation): get-or-create returned a dead value") }
         case 46..<50:
-          if let removed = Associations(of: shared).removeValue(for: sharedObject), !removed.isAlive {
+          if let removed = Associations(of: shared).removeValue(for: sharedObject), !removed.isAlive
+          {
             log.fail("op \(operation): remove returned a dead value")
           }
         case 50..<56:

@@ -11,8 +11,9 @@ private func read<T: AnyObject>(_ key: AssociatedKey<Int>, of host: T) -> Int? {
   Associations(of: host)[key]
 }
 
-private func attachTracked<T: AnyObject>(_ tracked: Tracked, to host: T, key: AssociatedKey<Tracked>)
-{
+private func attachTracked<T: AnyObject>(
+  _ tracked: Tracked, to host: T, key: AssociatedKey<Tracked>
+) {
   Associations(of: host)[key] = tracked
 }
 

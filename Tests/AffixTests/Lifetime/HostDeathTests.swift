@@ -140,9 +140,16 @@ enum ReadPhase {
   @Test func insertingNewHostsEventuallyReleasesDeadHostsValues() {
     let lifetimes = Lifetimes()
     let deadCount = 200
+    let value = self.value
+    let number = self.number
     do {
       let hosts = (0..<deadCount).map { _ in Host() }
-      for (index, host) in hosts.enumerated() { Associations(of: host)[value] = lifetimes.make(index) }
+      for (index, host) in hosts.enumerated() {
+        // Released by a sweep on the insert path, the value writes to a new host itself.
+        Associations(of: host)[value] = lifetimes.make(index) {
+          Associations(of: Host())[number] = index
+        }
+      }
     }
     #expect(lifetimes.made == deadCount)
     // Each new host sweeps a few slots, so a bounded number of them covers the whole table.

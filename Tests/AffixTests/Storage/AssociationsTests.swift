@@ -119,6 +119,17 @@ import Testing
     #expect(Associations(of: host)[zero] == 0)
   }
 
+  @Test func anInlineOptionalHoldingNilDiffersFromNoValue() {
+    let host = Host()
+    let key = AssociatedKey<Bool?>()
+    #expect(Associations(of: host)[key] == nil)
+    Associations(of: host)[key] = .some(nil)
+    #expect(Associations(of: host)[key] == .some(nil))
+    #expect(Associations(of: host).keys.count == 1)
+    Associations(of: host)[key] = true
+    #expect(Associations(of: host)[key] == true)
+  }
+
   @Test func boxedValuesRoundTrip() {
     let host = Host()
     let list = AssociatedKey<[Int]>()
