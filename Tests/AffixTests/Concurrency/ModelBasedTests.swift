@@ -262,9 +262,9 @@ import Testing
 
     /// After a sweep, exactly the objects the model still names are alive.
     func checkSweep() -> String? {
-      AssociationTable.sweep()
-      let live = liveIDs.values
       let referenced = referencedIDs
+      _ = sweepUntil { liveIDs.values == referenced }
+      let live = liveIDs.values
       guard live == referenced else {
         return "after sweep: alive but unreferenced \(live.subtracting(referenced).sorted()), "
           + "referenced but released \(referenced.subtracting(live).sorted())"

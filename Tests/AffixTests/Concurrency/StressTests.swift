@@ -8,7 +8,7 @@ import Testing
 @Suite struct StressTests {
   /// What one thread checks as it goes and leaves behind for the final checks.
   final class ThreadLog: Sendable {
-    private let messages = Mutex<[String]>([])
+    private let messages = Locked<[String]>([])
 
     func fail(_ message: String) {
       messages.withLock { if $0.count < 10 { $0.append(message) } }
@@ -26,7 +26,7 @@ import Testing
     let sharedText = AssociatedKey<String>("shared text")
     let lifetimes = Lifetimes()
     let logs = (0..<threadCount).map { _ in ThreadLog() }
-    let finalExpectations = Mutex<[[Int?]]>(Array(repeating: [], count: threadCount))
+    let finalExpectations = Locked<[[Int?]]>(Array(repeating: [], count: threadCount))
 
     DispatchQueue.concurrentPerform(iterations: threadCount) { thread in
       var rng = SplitMix64(seed: 0xA55E_0000 + UInt64(thread))
@@ -138,8 +138,7 @@ import Testing
       Associations(of: host).detach(Recorder.self)
       Associations(of: host)[sharedObject] = nil
     }
-    AssociationTable.sweep()
     // Every value made is gone: private hosts died and were swept, shared values removed.
-    #expect(lifetimes.alive == 0)
+    #expect(sweepUntil { lifetimes.alive == 0 })
   }
 }

@@ -91,9 +91,8 @@ import Testing
       Associations(of: host)[number] = 1
     }
     #expect(weakHost == nil)
-    AssociationTable.sweep()
     // The observation ended with its host, token or not.
-    #expect(lifetimes.alive == 0)
+    #expect(sweepUntil { lifetimes.alive == 0 })
     #expect(!token.isCancelled)
     token.cancel()
     #expect(token.isCancelled)
@@ -132,7 +131,7 @@ import Testing
   @Test func anObserverMayCancelItself() {
     let host = Host()
     let seen = Recording<Int?>()
-    let holder = Mutex<CancellationToken?>(nil)
+    let holder = Locked<CancellationToken?>(nil)
     let token = Associations(of: host).observe(number) { newValue in
       seen.append(newValue)
       holder.withLock { $0 }?.cancel()

@@ -1,4 +1,5 @@
 import Affix
+import Dispatch
 import Synchronization
 import Testing
 
@@ -36,8 +37,7 @@ enum ReadPhase {
       }
       hosts.removeAll()
     }
-    AssociationTable.sweep()
-    #expect(lifetimes.alive == 0)
+    #expect(sweepUntil { lifetimes.alive == 0 })
     let newHosts = (0..<2_000).map { _ in Host() }
     var reused = 0
     for host in newHosts {
@@ -95,8 +95,7 @@ enum ReadPhase {
       _ = AssociationTable.statistics
     }
     #expect(!releasedWhileReading.isSet)
-    AssociationTable.sweep()
-    #expect(released.isSet)
+    #expect(sweepUntil { released.isSet })
   }
 
   @Test func sweepingKeepsSurvivorsValues() {
@@ -111,8 +110,7 @@ enum ReadPhase {
         if kept.contains(index) { survivors[index] = host }
       }
     }
-    AssociationTable.sweep()
-    #expect(lifetimes.alive == kept.count)
+    #expect(sweepUntil { lifetimes.alive == kept.count })
     for (index, host) in survivors {
       #expect(Associations(of: host)[number] == index)
       #expect(Associations(of: host)[value]?.id == index)
@@ -133,8 +131,7 @@ enum ReadPhase {
       #expect(statistics.entries >= 2 * hostCount)
       #expect(lifetimes.alive == hostCount)
     }
-    AssociationTable.sweep()
-    #expect(lifetimes.alive == 0)
+    #expect(sweepUntil { lifetimes.alive == 0 })
   }
 
   @Test func insertingNewHostsEventuallyReleasesDeadHostsValues() {
@@ -178,8 +175,7 @@ enum ReadPhase {
       }
     }
     #expect(references.allSatisfy { $0.object == nil })
-    AssociationTable.sweep()
-    #expect(lifetimes.alive == 0)
+    #expect(sweepUntil { lifetimes.alive == 0 })
   }
 
   @Test func aStrongValueReferencingItsHostKeepsItAlive() {
@@ -219,8 +215,7 @@ enum ReadPhase {
       Associations(of: host)[key] = BackReference(host) { released.set() }
     }
     #expect(weakHost == nil)
-    AssociationTable.sweep()
-    #expect(released.isSet)
+    #expect(sweepUntil { released.isSet })
   }
 
   @Test func aHostCanUseItsOwnValuesInItsDeinit() {
@@ -243,7 +238,36 @@ enum ReadPhase {
       // A first value written during deinit creates storage for a dying host.
       _ = SelfReadingHost(seen: seen)
     }
+    #expect(sweepUntil { seen.values == [3, nil] })
+  }
+
+  @Test func aSweepReturnsBeforeAConcurrentSweepHasReleasedWhatItTook() {
+    let entered = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    let first = Flag()
+    let lifetimes = Lifetimes()
+    do {
+      let hosts = (0..<2).map { _ in Host() }
+      for host in hosts {
+        // The first value released holds its sweeper inside the release loop.
+        Associations(of: host)[value] = lifetimes.make {
+          if first.setFirst() {
+            entered.signal()
+            proceed.wait()
+          }
+        }
+      }
+    }
+    DispatchQueue.global().async { AssociationTable.sweep() }
+    entered.wait()
     AssociationTable.sweep()
-    #expect(seen.values == [3, nil])
+    withKnownIssue(
+      "sweep() returns while another thread's sweep still holds dead hosts it took off the table",
+      isIntermittent: true
+    ) {
+      #expect(lifetimes.alive == 0)
+    }
+    proceed.signal()
+    #expect(sweepUntil { lifetimes.alive == 0 })
   }
 }

@@ -54,7 +54,7 @@ import Testing
 
   @Test func getOrCreateStoresOnce() {
     let host = Host()
-    let calls = Mutex(0)
+    let calls = Locked(0)
     let first = Associations(of: host).value(for: number) {
       calls.withLock { $0 += 1 }
       return 5
@@ -69,7 +69,7 @@ import Testing
   }
 
   @Test func hostDeathReleasesValuesAtTheSweep() {
-    let released = Mutex(false)
+    let released = Locked(false)
     weak var weakHost: Host?
     do {
       let host = Host()
@@ -77,8 +77,7 @@ import Testing
       Associations(of: host)[object] = Tracked { released.withLock { $0 = true } }
     }
     #expect(weakHost == nil)
-    AssociationTable.sweep()
-    #expect(released.withLock { $0 })
+    #expect(sweepUntil { released.withLock { $0 } })
   }
 
   @Test func keysListsAttachedKeys() {
@@ -165,5 +164,29 @@ import Testing
       #expect(Associations(of: host)[key] == (index.isMultiple(of: 3) ? nil : index))
     }
     #expect(Associations(of: host).keys.count == keys.count - 14)
+  }
+}
+
+@Suite struct DefaultSubscriptTests {
+  let count = AssociatedKey<Int>("count")
+
+  @Test func aMissingValueReadsAsTheDefaultWithoutBeingStored() {
+    let host = Host()
+    #expect(Associations(of: host)[count, default: 5] == 5)
+    #expect(Associations(of: host)[count] == nil)
+    #expect(Associations(of: host).keys.isEmpty)
+  }
+
+  @Test func compoundAssignmentStartsFromTheDefault() {
+    let host = Host()
+    Associations(of: host)[count, default: 10] += 1
+    Associations(of: host)[count, default: 10] += 1
+    #expect(Associations(of: host)[count] == 12)
+  }
+
+  @Test func aStoredValueWinsOverTheDefault() {
+    let host = Host()
+    Associations(of: host)[count] = 3
+    #expect(Associations(of: host)[count, default: 0] == 3)
   }
 }

@@ -1,4 +1,5 @@
 import Affix
+import Foundation
 import Synchronization
 
 /// A plain host. `Sendable` so that concurrent tests can share one.
@@ -84,9 +85,29 @@ final class Marker: Capability {
   func didDetach() {}
 }
 
+/// State behind a lock the thread sanitizer can see.
+///
+/// `Synchronization.Mutex` is invisible to TSan on Linux (6.3.1: its futex is not intercepted),
+/// so state shared between test threads sits behind `NSLock`, which is.
+/// `@unchecked Sendable` because every access to `value` happens under `lock`.
+final class Locked<Value>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: Value
+
+  init(_ value: Value) {
+    self.value = value
+  }
+
+  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(&value)
+  }
+}
+
 /// A thread-safe list that tests append to from callbacks.
 final class Recording<Element: Sendable>: Sendable {
-  private let elements = Mutex<[Element]>([])
+  private let elements = Locked<[Element]>([])
 
   func append(_ element: Element) {
     elements.withLock { $0.append(element) }
@@ -130,6 +151,11 @@ final class Flag: Sendable {
     raised.store(true, ordering: .relaxed)
   }
 
+  /// Raises the flag; true only for the caller that raised it first.
+  func setFirst() -> Bool {
+    !raised.exchange(true, ordering: .acquiringAndReleasing)
+  }
+
   var isSet: Bool { raised.load(ordering: .relaxed) }
 }
 
@@ -146,7 +172,7 @@ final class Counter: Sendable {
 
 /// A set of ids that deinits on any thread remove themselves from.
 final class IDSet: Sendable {
-  private let ids = Mutex<Set<Int>>([])
+  private let ids = Locked<Set<Int>>([])
 
   func insert(_ id: Int) {
     _ = ids.withLock { $0.insert(id) }
@@ -157,4 +183,19 @@ final class IDSet: Sendable {
   }
 
   var values: Set<Int> { ids.withLock { $0 } }
+}
+
+/// Sweeps, then tells whether `condition` holds, sweeping again (yielding in between) a bounded
+/// number of times while it does not.
+///
+/// Other tests sweep too: a sweep on another thread may already have taken a dead host off the
+/// table and still be releasing its values when ours returns (see
+/// `aSweepReturnsBeforeAConcurrentSweepHasReleasedWhatItTook`).
+func sweepUntil(_ condition: () -> Bool) -> Bool {
+  for _ in 0..<10_000 {
+    AssociationTable.sweep()
+    if condition() { return true }
+    yieldThread()
+  }
+  return condition()
 }
