@@ -1,0 +1,91 @@
+import Affix
+import Synchronization
+import Testing
+
+/// Reaches a host only through a generic parameter, as library code does.
+private func write<T: AnyObject>(_ number: Int, to host: T, under key: AssociatedKey<Int>) {
+  Associations(of: host)[key] = number
+}
+
+private func read<T: AnyObject>(_ key: AssociatedKey<Int>, of host: T) -> Int? {
+  Associations(of: host)[key]
+}
+
+private func attachTracked<T: AnyObject>(
+  _ tracked: Tracked, to host: T, key: AssociatedKey<Tracked>
+) {
+  Associations(of: host)[key] = tracked
+}
+
+@Suite struct AssociationOwnerTests {
+  let number = AssociatedKey<Int>("number")
+  let value = AssociatedKey<Tracked>("value")
+
+  @Test func anOwnersValuesAreReleasedExactlyAtItsDeinit() {
+    let lifetimes = Lifetimes()
+    let capabilityReleased = Flag()
+    weak var weakOwner: OwningHost?
+    do {
+      let owner = OwningHost()
+      weakOwner = owner
+      Associations(of: owner)[value] = lifetimes.make()
+      Associations(of: owner)[AssociatedKey<String>()] = "text"
+      Associations(of: owner).attach(Recorder { capabilityReleased.set() })
+      #expect(lifetimes.alive == 1)
+    }
+    #expect(weakOwner == nil)
+    // No sweep: the storage died with its owner.
+    #expect(lifetimes.alive == 0)
+    #expect(capabilityReleased.isSet)
+  }
+
+  @Test func aGenericPathReadsWhatTheConcreteTypeWrote() {
+    let owner = OwningHost()
+    Associations(of: owner)[number] = 1
+    #expect(read(number, of: owner) == 1)
+    #expect(read(number, of: owner as AnyObject) == 1)
+    #expect(owner.associationStorage === owner.associationStorage)
+  }
+
+  @Test func theConcreteTypeReadsWhatAGenericPathWrote() {
+    let owner = OwningHost()
+    write(2, to: owner, under: number)
+    #expect(Associations(of: owner)[number] == 2)
+    write(3, to: owner as AnyObject, under: number)
+    #expect(Associations(of: owner)[number] == 3)
+  }
+
+  @Test func valuesWrittenThroughAGenericPathAreReleasedAtDeinit() {
+    let lifetimes = Lifetimes()
+    do {
+      let owner = OwningHost()
+      attachTracked(lifetimes.make(), to: owner, key: value)
+      attachTracked(lifetimes.make(), to: owner as AnyObject, key: AssociatedKey<Tracked>())
+      #expect(lifetimes.alive == 2)
+    }
+    // Had a generic path put them in the shared table, they would wait for a sweep.
+    #expect(lifetimes.alive == 0)
+  }
+
+  @Test func ownersOfOneTypeKeepSeparateValues() {
+    let first = OwningHost()
+    let second = OwningHost()
+    Associations(of: first)[number] = 1
+    write(2, to: second, under: number)
+    #expect(read(number, of: first) == 1)
+    #expect(Associations(of: second)[number] == 2)
+  }
+
+  @Test func ownersSupportTheWholeAPI() {
+    let owner = OwningHost()
+    let seen = Recording<Int?>()
+    let token = Associations(of: owner).observe(number) { seen.append($0) }
+    #expect(Associations(of: owner).value(for: number) { 4 } == 4)
+    #expect(Associations(of: owner).removeValue(for: number) == 4)
+    Associations(of: owner).attach(Marker())
+    #expect(Associations(of: owner).capabilities.count == 1)
+    #expect(Associations(of: owner).keys.count == 1)
+    token.cancel()
+    #expect(seen.values == [4, nil])
+  }
+}

@@ -1,0 +1,67 @@
+import Affix
+import Testing
+
+@Suite struct DiagnosticsTests {
+  /// A handler that appends what it receives to `recording`.
+  private func recorder(_ recording: Recording<Diagnostic>) -> @Sendable (Diagnostic) -> Void {
+    { recording.append($0) }
+  }
+
+  @Test func aScopedHandlerCapturesReportsMadeInsideItsScope() {
+    let seen = Recording<Diagnostic>()
+    Diagnostics.withHandler(recorder(seen)) {
+      Diagnostics.report("core", "first")
+      Diagnostics.report(Diagnostic(subsystem: "dance", message: "second"))
+    }
+    #expect(
+      seen.values == [
+        Diagnostic(subsystem: "core", message: "first"),
+        Diagnostic(subsystem: "dance", message: "second"),
+      ])
+  }
+
+  @Test func aScopedHandlerMissesReportsMadeOutsideItsScope() {
+    let seen = Recording<Diagnostic>()
+    let other = Recording<Diagnostic>()
+    Diagnostics.withHandler(recorder(seen)) {}
+    Diagnostics.withHandler(recorder(other)) {
+      Diagnostics.report("core", "to the other handler")
+    }
+    #expect(seen.values.isEmpty)
+    #expect(other.count == 1)
+  }
+
+  @Test func theInnermostScopedHandlerWins() {
+    let outer = Recording<Diagnostic>()
+    let inner = Recording<Diagnostic>()
+    Diagnostics.withHandler(recorder(outer)) {
+      Diagnostics.withHandler(recorder(inner)) {
+        Diagnostics.report("core", "inner")
+      }
+      Diagnostics.report("core", "outer")
+    }
+    #expect(outer.values.map(\.message) == ["outer"])
+    #expect(inner.values.map(\.message) == ["inner"])
+  }
+
+  @Test func aScopedHandlerReachesChildTasks() async {
+    let seen = Recording<Diagnostic>()
+    await Diagnostics.withHandler(recorder(seen)) {
+      await withTaskGroup(of: Void.self) { group in
+        for index in 0..<3 {
+          group.addTask { Diagnostics.report("core", "child \(index)") }
+        }
+      }
+    }
+    #expect(Set(seen.values.map(\.message)) == ["child 0", "child 1", "child 2"])
+  }
+
+  @Test func reportingWithoutAHandlerDoesNotCrash() {
+    Diagnostics.report("core", "printed to standard error by the default handler (expected)")
+  }
+
+  @Test func aDiagnosticDescribesItselfWithItsSubsystem() {
+    let diagnostic = Diagnostic(subsystem: "loading", message: "stop without start")
+    #expect(diagnostic.description == "affix[loading]: stop without start")
+  }
+}

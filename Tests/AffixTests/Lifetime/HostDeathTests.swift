@@ -1,0 +1,273 @@
+import Affix
+import Dispatch
+import Synchronization
+import Testing
+
+/// Set while a test reads, so that a value released on the reading task betrays a sweep on
+/// the read path; sweeps by tests running in parallel happen on other tasks.
+enum ReadPhase {
+  @TaskLocal static var isReading = false
+}
+
+@Suite struct HostDeathTests {
+  let value = AssociatedKey<Tracked>("value")
+  let number = AssociatedKey<Int>("number")
+
+  @Test func theStorageNeverRetainsItsHost() {
+    weak var weakHost: Host?
+    do {
+      let host = Host()
+      weakHost = host
+      Associations(of: host)[number] = 1
+      Associations(of: host)[value] = Tracked()
+      _ = Associations(of: host).value(for: AssociatedKey<String>()) { "made" }
+    }
+    #expect(weakHost == nil)
+  }
+
+  @Test func aNewObjectAtADeadHostsAddressSeesNoneOfItsValues() {
+    let lifetimes = Lifetimes()
+    var deadAddresses = Set<ObjectIdentifier>()
+    do {
+      var hosts = (0..<1_000).map { _ in Host() }
+      for (index, host) in hosts.enumerated() {
+        Associations(of: host)[number] = index + 1
+        Associations(of: host)[value] = lifetimes.make(index)
+        deadAddresses.insert(ObjectIdentifier(host))
+      }
+      hosts.removeAll()
+    }
+    #expect(sweepUntil { lifetimes.alive == 0 })
+    let newHosts = (0..<2_000).map { _ in Host() }
+    var reused = 0
+    for host in newHosts {
+      if deadAddresses.contains(ObjectIdentifier(host)) { reused += 1 }
+      #expect(Associations(of: host)[number] == nil)
+      #expect(Associations(of: host)[value] == nil)
+      #expect(Associations(of: host).keys.isEmpty)
+    }
+    // Freed addresses are normally handed out again at once; if the allocator declines, the
+    // check above still holds but says less.
+    withKnownIssue("the allocator reused none of the freed addresses", isIntermittent: true) {
+      #expect(reused > 0)
+    }
+  }
+
+  @Test func hostsDyingOneByOneNeverLeakValuesToTheirSuccessors() {
+    var seen = Set<ObjectIdentifier>()
+    var reused = 0
+    for round in 1...5_000 {
+      let host = Host()
+      if !seen.insert(ObjectIdentifier(host)).inserted { reused += 1 }
+      #expect(Associations(of: host)[number] == nil, "round \(round)")
+      Associations(of: host)[number] = round
+      if round.isMultiple(of: 100) { AssociationTable.sweep() }
+    }
+    withKnownIssue("the allocator reused none of the freed addresses", isIntermittent: true) {
+      #expect(reused > 0)
+    }
+  }
+
+  @Test func readsNeverSweep() {
+    let releasedWhileReading = Flag()
+    let released = Flag()
+    let survivors = (0..<64).map { _ in Host() }
+    for (index, host) in survivors.enumerated() { Associations(of: host)[number] = index }
+    do {
+      let host = Host()
+      Associations(of: host)[value] = Tracked {
+        released.set()
+        if ReadPhase.isReading { releasedWhileReading.set() }
+      }
+    }
+    ReadPhase.$isReading.withValue(true) {
+      for _ in 0..<200 {
+        for (index, host) in survivors.enumerated() {
+          #expect(Associations(of: host)[number] == index)
+          #expect(Associations(of: host)[value] == nil)
+          _ = Associations(of: host).keys
+          _ = Associations(of: host).capabilities
+        }
+        // Hosts without storage are reads too, on addresses that may sit next to the dead one.
+        _ = Associations(of: Host())[number]
+        _ = Associations(of: Host()).removeValue(for: number)
+      }
+      _ = AssociationTable.statistics
+    }
+    #expect(!releasedWhileReading.isSet)
+    #expect(sweepUntil { released.isSet })
+  }
+
+  @Test func sweepingKeepsSurvivorsValues() {
+    let lifetimes = Lifetimes()
+    let kept: Set = [0, 21, 99]
+    var survivors: [Int: Host] = [:]
+    do {
+      let hosts = (0..<100).map { _ in Host() }
+      for (index, host) in hosts.enumerated() {
+        Associations(of: host)[number] = index
+        Associations(of: host)[value] = lifetimes.make(index)
+        if kept.contains(index) { survivors[index] = host }
+      }
+    }
+    #expect(sweepUntil { lifetimes.alive == kept.count })
+    for (index, host) in survivors {
+      #expect(Associations(of: host)[number] == index)
+      #expect(Associations(of: host)[value]?.id == index)
+    }
+  }
+
+  @Test(arguments: [1, 100, 10_000])
+  func sweepingReleasesEveryValueOfDeadHosts(hostCount: Int) {
+    let lifetimes = Lifetimes()
+    do {
+      let hosts = (0..<hostCount).map { _ in Host() }
+      for (index, host) in hosts.enumerated() {
+        Associations(of: host)[value] = lifetimes.make(index)
+        Associations(of: host)[number] = index
+      }
+      let statistics = AssociationTable.statistics
+      #expect(statistics.liveHosts >= hostCount)
+      #expect(statistics.entries >= 2 * hostCount)
+      #expect(lifetimes.alive == hostCount)
+    }
+    #expect(sweepUntil { lifetimes.alive == 0 })
+  }
+
+  @Test func insertingNewHostsEventuallyReleasesDeadHostsValues() {
+    let lifetimes = Lifetimes()
+    let deadCount = 200
+    let value = self.value
+    let number = self.number
+    do {
+      let hosts = (0..<deadCount).map { _ in Host() }
+      for (index, host) in hosts.enumerated() {
+        // Released by a sweep on the insert path, the value writes to a new host itself.
+        Associations(of: host)[value] = lifetimes.make(index) {
+          Associations(of: Host())[number] = index
+        }
+      }
+    }
+    #expect(lifetimes.made == deadCount)
+    // Each new host sweeps a few slots, so a bounded number of them covers the whole table.
+    // The table never shrinks and other tests grow it; 2^16 slots is more than they need.
+    let capacity = 1 << 16
+    var inserted = 0
+    var batch: [Host] = []
+    while lifetimes.alive > 0 && inserted < 4 * capacity {
+      let host = Host()
+      Associations(of: host)[number] = inserted
+      batch.append(host)
+      if batch.count == 256 { batch.removeAll() }
+      inserted += 1
+    }
+    #expect(lifetimes.alive == 0, "after \(inserted) inserts")
+  }
+
+  @Test func hostsThatOthersHoldWeakReferencesToAreSwept() {
+    let lifetimes = Lifetimes()
+    var references: [WeakReference<Host>] = []
+    do {
+      let hosts = (0..<50).map { _ in Host() }
+      for host in hosts {
+        references.append(WeakReference(host))
+        Associations(of: host)[value] = lifetimes.make()
+      }
+    }
+    #expect(references.allSatisfy { $0.object == nil })
+    #expect(sweepUntil { lifetimes.alive == 0 })
+  }
+
+  @Test func aStrongValueReferencingItsHostKeepsItAlive() {
+    final class BackReference {
+      let host: Host
+      init(_ host: Host) { self.host = host }
+    }
+    let key = AssociatedKey<BackReference>("back")
+    weak var weakHost: Host?
+    do {
+      let host = Host()
+      weakHost = host
+      Associations(of: host)[key] = BackReference(host)
+    }
+    // ARC has no ephemerons: the cycle host -> value -> host holds.
+    #expect(weakHost != nil)
+    if let host = weakHost { Associations(of: host)[key] = nil }
+    #expect(weakHost == nil)
+  }
+
+  @Test func aWeakBackReferenceLetsTheHostDieAndItsValueGo() {
+    final class BackReference: Sendable {
+      let host: WeakReference<Host>
+      let onDeinit: @Sendable () -> Void
+      init(_ host: Host, onDeinit: @escaping @Sendable () -> Void) {
+        self.host = WeakReference(host)
+        self.onDeinit = onDeinit
+      }
+      deinit { onDeinit() }
+    }
+    let key = AssociatedKey<BackReference>("back")
+    let released = Flag()
+    weak var weakHost: Host?
+    do {
+      let host = Host()
+      weakHost = host
+      Associations(of: host)[key] = BackReference(host) { released.set() }
+    }
+    #expect(weakHost == nil)
+    #expect(sweepUntil { released.isSet })
+  }
+
+  @Test func aHostCanUseItsOwnValuesInItsDeinit() {
+    final class SelfReadingHost: Sendable {
+      static let count = AssociatedKey<Int>("count")
+      static let late = AssociatedKey<String>("late")
+      let seen: Recording<Int?>
+      init(seen: Recording<Int?>) { self.seen = seen }
+      deinit {
+        seen.append(Associations(of: self)[Self.count])
+        Associations(of: self)[Self.late] = "written in deinit"
+      }
+    }
+    let seen = Recording<Int?>()
+    do {
+      let host = SelfReadingHost(seen: seen)
+      Associations(of: host)[SelfReadingHost.count] = 3
+    }
+    do {
+      // A first value written during deinit creates storage for a dying host.
+      _ = SelfReadingHost(seen: seen)
+    }
+    #expect(sweepUntil { seen.values == [3, nil] })
+  }
+
+  @Test func aSweepReturnsBeforeAConcurrentSweepHasReleasedWhatItTook() {
+    let entered = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    let first = Flag()
+    let lifetimes = Lifetimes()
+    do {
+      let hosts = (0..<2).map { _ in Host() }
+      for host in hosts {
+        // The first value released holds its sweeper inside the release loop.
+        Associations(of: host)[value] = lifetimes.make {
+          if first.setFirst() {
+            entered.signal()
+            proceed.wait()
+          }
+        }
+      }
+    }
+    DispatchQueue.global().async { AssociationTable.sweep() }
+    entered.wait()
+    AssociationTable.sweep()
+    withKnownIssue(
+      "sweep() returns while another thread's sweep still holds dead hosts it took off the table",
+      isIntermittent: true
+    ) {
+      #expect(lifetimes.alive == 0)
+    }
+    proceed.signal()
+    #expect(sweepUntil { lifetimes.alive == 0 })
+  }
+}
