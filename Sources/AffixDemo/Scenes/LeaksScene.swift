@@ -1,0 +1,5 @@
+enum LeaksScene {
+  static func play(on stage: Stage) {
+    stage.screen.title("leaks")
+  }
+}
