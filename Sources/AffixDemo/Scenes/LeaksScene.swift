@@ -1,5 +1,0 @@
-enum LeaksScene {
-  static func play(on stage: Stage) {
-    stage.screen.title("leaks")
-  }
-}
