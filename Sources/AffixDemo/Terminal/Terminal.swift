@@ -17,8 +17,11 @@ enum OutputMode: Sendable, Equatable {
   ///
   /// `NO_COLOR` (https://no-color.org) asks for no colour; the demo drops every other control
   /// code with it too, since a reader who sets it usually pipes or records the output.
+  /// `AFFIX_DEMO_ASSUME_TERMINAL=1` treats a pipe as a terminal: the tests' way to see the
+  /// terminal rendering without a pseudo-terminal.
   static func detect(environment: [String: String]) -> OutputMode {
     if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return .plain }
+    if environment["AFFIX_DEMO_ASSUME_TERMINAL"] == "1" { return .ansi }
     return isatty(STDOUT_FILENO) == 1 ? .ansi : .plain
   }
 }

@@ -1,0 +1,4 @@
+extension PlotCommand {
+  static func timingCurvePictures() -> [Picture] { [] }
+  static func dragPictures() -> [Picture] { [] }
+}

@@ -1,0 +1,42 @@
+import Testing
+
+/// Each scene runs to its end in plain mode, fast, and prints a line for every step it shows.
+@Suite("The scenes")
+struct SceneTests {
+  static let speed = "100"
+
+  /// Lines, or parts of lines, that prove each step of a scene happened, in order.
+  static let steps: [String: [String]] = [
+    "leaks": [
+      "Attached a name, a Badge and a Glow capability to 1000 short-lived sprites.",
+      "alive: 1000 Sprite, 1000 Badge, 1000 Glow",
+      "Dropped the sprites",
+      "alive: 0 Sprite, 1000 Badge, 1000 Glow",
+      "1000 dead hosts with 3000 values awaiting a sweep",
+      "Swept the table: 1000 dead hosts",
+      "alive: 0 Sprite, 0 Badge, 0 Glow",
+      "alive: 0 Card, 0 Card's Badge",
+      "No leaks: all 5000 tracked objects were released.",
+      "retain cycle: Document.inspector -> Inspector.document -> Document",
+      "Fixed with a weak back-reference",
+      "LEAK: Sprite \"sprite with a strong note\"",
+      "Fixed by holding the host weakly in the value: No leaks",
+    ]
+  ]
+
+  @Test(arguments: steps.keys.sorted())
+  func aSceneRunsToItsEndAndShowsEachStep(scene: String) throws {
+    let run = try DemoRun.run([scene, "--speed", Self.speed])
+    #expect(run.status == 0, "\(run.summary)")
+    #expect(!run.hasControlCodes, "\(run.summary)")
+    #expect(run.errorOutput.isEmpty, "\(run.summary)")
+    var rest = run.output[...]
+    for step in Self.steps[scene, default: []] {
+      guard let found = rest.range(of: step) else {
+        Issue.record("missing, or out of order: \(step)\n\(run.summary)")
+        return
+      }
+      rest = rest[found.upperBound...]
+    }
+  }
+}
