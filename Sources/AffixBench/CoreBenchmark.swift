@@ -47,6 +47,16 @@ enum CoreBenchmark {
   @inline(never)
   static func readStoredInt(_ host: Host) -> Int { host.storedInt }
 
+  static func profileGetInt() {
+    let hosts = (0..<1_000).map { _ in Host() }
+    for host in hosts { Associations(of: host)[intKey] = 1 }
+    var sum = 0
+    for _ in 0..<20000 {
+      for host in hosts { sum &+= Associations(of: host)[intKey] ?? 0 }
+    }
+    blackHole(sum)
+  }
+
   static func profileSet() {
     let hosts = (0..<1_000).map { _ in Host() }
     let tokens = (0..<1_000).map { Token($0) }

@@ -7,6 +7,7 @@ let selection = arguments.first ?? "all"
 switch selection {
 case "core": CoreBenchmark.run()
 case "core-set-profile": CoreBenchmark.profileSet()
+case "core-get-profile": CoreBenchmark.profileGetInt()
 case "all":
   CoreBenchmark.run()
 case "-h", "--help":

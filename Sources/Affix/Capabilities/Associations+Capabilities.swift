@@ -9,18 +9,18 @@ extension Associations {
     notify(observers, capability)
     if let old, old.object !== capability {
       // Stored under C's identity, so it is a C.
-      unsafeDowncast(old.object, to: C.self).didDetach()
+      unsafeDowncast(old.storedObject, to: C.self).didDetach()
     }
     return capability
   }
 
   /// The capability of type `C` attached to the host, if any.
   public func capability<C: Capability>(_ type: C.Type) -> C? {
-    guard let payload = existingStorage?.payload(for: CapabilityKey.id(of: type)) else {
+    guard let payload = withExistingStorage({ $0.object(for: CapabilityKey.id(of: type)) }) else {
       return nil
     }
     // Stored under C's identity, so it is a C.
-    return unsafeDowncast(payload.object, to: C.self)
+    return unsafeDowncast(payload.storedObject, to: C.self)
   }
 
   /// The capability of type `C` attached to the host, attaching the result of `make` first if
@@ -40,7 +40,7 @@ extension Associations {
       made.didDetach()
     }
     // Stored under C's identity, so it is a C.
-    return unsafeDowncast(stored.object, to: C.self)
+    return unsafeDowncast(stored.storedObject, to: C.self)
   }
 
   /// Detaches the capability of type `C` from the host, stopping its work, and returns it.
@@ -50,7 +50,7 @@ extension Associations {
     let (old, observers) = storage.exchange(nil, for: CapabilityKey.id(of: type))
     guard let old else { return nil }
     // Stored under C's identity, so it is a C.
-    let capability = unsafeDowncast(old.object, to: C.self)
+    let capability = unsafeDowncast(old.storedObject, to: C.self)
     notify(observers, C?.none)
     capability.didDetach()
     return capability
@@ -59,6 +59,6 @@ extension Associations {
   /// Every capability attached to the host, for diagnostics.
   public var capabilities: [any Capability] {
     let payloads = existingStorage?.capabilityPayloads() ?? []
-    return payloads.compactMap { $0.object as? any Capability }
+    return payloads.compactMap { $0.storedObject as? any Capability }
   }
 }

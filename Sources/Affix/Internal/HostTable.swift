@@ -15,20 +15,20 @@ public import Synchronization
 /// Why the slot arrays are never freed: a reader may still be probing an array that a writer
 /// has just replaced; it will discard what it read, but the memory must stay readable. Arrays
 /// only grow, so the retired ones together are smaller than the current one.
+///
+/// The state is static rather than a shared instance so that no reader ever touches a shared
+/// reference count.
 @usableFromInline
-final class HostTable: Sendable {
-  @usableFromInline
-  static let shared = HostTable()
-
+enum HostTable {
   /// Even while the slots are consistent, odd while a writer changes them.
   @usableFromInline
-  let version = Atomic<UInt>(0)
+  static let version = Atomic<UInt>(0)
 
   /// The current slot array, as the bit pattern of a `SlotArray` base pointer.
   @usableFromInline
-  let currentSlots: Atomic<UInt>
+  static let currentSlots = Atomic<UInt>(writer.withLock { $0.slots.bits })
 
-  private let writer: Mutex<WriterState>
+  private static let writer = Mutex(WriterState(slots: SlotArray(capacity: 64)))
 
   private struct WriterState: ~Copyable {
     var slots: SlotArray
@@ -37,44 +37,28 @@ final class HostTable: Sendable {
     var retired: [SlotArray] = []
   }
 
-  init(capacity: Int = 64) {
-    let slots = SlotArray(capacity: capacity)
-    currentSlots = Atomic(slots.bits)
-    writer = Mutex(WriterState(slots: slots))
-  }
-
   // MARK: Reading
 
-  /// The storage of `host`, found without taking a lock, or nil.
-  @inlinable
-  func storage(of host: AnyObject) -> AssociationStorage? {
+  /// The address of the storage of `host`, found without taking a lock, or 0.
+  @inlinable @inline(__always)
+  static func storageBits(of host: AnyObject) -> UInt {
     let address = UInt(bitPattern: ObjectIdentifier(host))
     for _ in 0..<4 {
       let before = version.load(ordering: .acquiring)
       if before & 1 == 0 {
         let found = SlotArray(bits: currentSlots.load(ordering: .relaxed)).find(address)
         atomicMemoryFence(ordering: .acquiring)
-        if version.load(ordering: .relaxed) == before {
-          guard found != 0 else { return nil }
-          // The table holds a reference to every storage it lists, and this one cannot be
-          // swept while the caller holds its host.
-          return Unmanaged<AssociationStorage>.fromOpaque(UnsafeRawPointer(bitPattern: found)!)
-            .takeUnretainedValue()
-        }
+        // A storage found in a consistent snapshot cannot be swept while the caller holds
+        // its host.
+        if version.load(ordering: .relaxed) == before { return found }
       }
     }
-    return lockedStorage(of: address)
+    return lockedStorageBits(of: address)
   }
 
   @usableFromInline
-  func lockedStorage(of address: UInt) -> AssociationStorage? {
-    writer.withLock { state in
-      let found = state.slots.find(address)
-      guard found != 0 else { return nil }
-      // The table holds a reference to every storage it lists.
-      return Unmanaged<AssociationStorage>.fromOpaque(UnsafeRawPointer(bitPattern: found)!)
-        .takeUnretainedValue()
-    }
+  static func lockedStorageBits(of address: UInt) -> UInt {
+    writer.withLock { $0.slots.find(address) }
   }
 
   // MARK: Writing
@@ -82,7 +66,7 @@ final class HostTable: Sendable {
   /// The storage of `host`, created if it has none. Also sweeps a few slots, so dead hosts
   /// are found at an amortized O(1) cost per new host.
   @usableFromInline
-  func makeStorage(of host: AnyObject) -> AssociationStorage {
+  static func makeStorage(of host: AnyObject) -> AssociationStorage {
     let address = UInt(bitPattern: ObjectIdentifier(host))
     var swept: [Unmanaged<AssociationStorage>] = []
     let storage = writer.withLock { state -> AssociationStorage in
@@ -108,7 +92,7 @@ final class HostTable: Sendable {
   }
 
   /// Releases the values of every dead host now. Returns how many hosts were swept.
-  func sweep() -> Int {
+  static func sweep() -> Int {
     var swept: [Unmanaged<AssociationStorage>] = []
     writer.withLock { state in
       beginWrite()
@@ -129,7 +113,7 @@ final class HostTable: Sendable {
   }
 
   /// Counts hosts and entries, telling the dead ones apart. O(*n*).
-  func statistics() -> AssociationTable.Statistics {
+  static func statistics() -> AssociationTable.Statistics {
     // Retain the listed storages before counting their entries: each count takes the
     // storage's lock, which is not taken while holding the table's.
     let listed = writer.withLock { state in
@@ -153,18 +137,18 @@ final class HostTable: Sendable {
     return statistics
   }
 
-  private func beginWrite() {
+  private static func beginWrite() {
     let current = version.load(ordering: .relaxed)
     version.store(current &+ 1, ordering: .relaxed)
     atomicMemoryFence(ordering: .releasing)
   }
 
-  private func endWrite() {
+  private static func endWrite() {
     let current = version.load(ordering: .relaxed)
     version.store(current &+ 1, ordering: .releasing)
   }
 
-  private func grow(_ state: inout WriterState) {
+  private static func grow(_ state: inout WriterState) {
     let larger = SlotArray(capacity: state.slots.capacity * 2)
     for index in 0..<state.slots.capacity {
       let address = state.slots.address(at: index)
@@ -178,7 +162,7 @@ final class HostTable: Sendable {
     currentSlots.store(larger.bits, ordering: .relaxed)
   }
 
-  private func sweepIncrementally(
+  private static func sweepIncrementally(
     _ state: inout WriterState, slots: Int, into swept: inout [Unmanaged<AssociationStorage>]
   ) {
     for _ in 0..<slots {
@@ -195,7 +179,7 @@ final class HostTable: Sendable {
 
   /// Drops the table's references outside its lock: a storage's deinit releases user values,
   /// whose own deinit may come back to the table.
-  private func release(_ swept: [Unmanaged<AssociationStorage>]) {
+  private static func release(_ swept: [Unmanaged<AssociationStorage>]) {
     for storage in swept {
       storage.release()
     }
@@ -239,7 +223,7 @@ struct SlotArray {
   }
 
   /// The storage bits for `address`, or 0. Terminates even on a torn read.
-  @inlinable
+  @inlinable @inline(__always)
   func find(_ address: UInt) -> UInt {
     let mask = self.mask
     var index = Self.home(of: address, mask: mask)

@@ -1,5 +1,118 @@
-/// An immutable box for a value that is not a class instance. Immutable, so a reader may use
-/// it after unlocking while a writer stores a new box.
+/// A value as the storage keeps it: inline bits, or a class instance (the value itself, a
+/// ``ValueBox`` or a ``WeakBox``) held by a strong reference.
+///
+/// `@unchecked Sendable` because a value follows its host's isolation (see ``Associations``):
+/// the storage hands a value only to code that holds the host, so it moves between threads
+/// only as far as the host does.
+@usableFromInline
+struct Payload: @unchecked Sendable {
+  /// The inline bits, or the object's address.
+  @usableFromInline
+  let bits: UInt
+
+  @usableFromInline
+  let object: AnyObject?
+
+  @usableFromInline
+  init(inline bits: UInt) {
+    self.bits = bits
+    self.object = nil
+  }
+
+  @usableFromInline
+  init(_ object: AnyObject) {
+    self.object = object
+    self.bits = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+  }
+
+  /// Takes a new reference to the object at `bits`; the storage keeps its own.
+  @usableFromInline
+  init(retaining bits: UInt) {
+    // Entries with object payloads always hold a live, retained object address.
+    self.init(
+      Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
+        .takeUnretainedValue())
+  }
+
+  /// Takes over the storage's reference to the payload at `bits`, which leaves the storage.
+  init(adopting bits: UInt, for keyID: UInt) {
+    if KeyID.isInline(keyID) {
+      self.init(inline: bits)
+    } else {
+      // As above; the storage's reference moves into this payload.
+      self.init(
+        Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
+          .takeRetainedValue())
+    }
+  }
+
+  /// A new reference to the payload at `bits`, which stays in the storage.
+  init(copying bits: UInt, for keyID: UInt) {
+    if KeyID.isInline(keyID) {
+      self.init(inline: bits)
+    } else {
+      self.init(retaining: bits)
+    }
+  }
+
+  /// The object of a payload that is not inline.
+  @usableFromInline
+  var storedObject: AnyObject {
+    // Only inline payloads have no object, and callers ask only of object payloads.
+    object!
+  }
+
+  /// The bits to store in an entry, taking the storage's own reference to an object.
+  func retainedBits(for keyID: UInt) -> UInt {
+    if let object {
+      return UInt(bitPattern: Unmanaged.passRetained(object).toOpaque())
+    }
+    return bits
+  }
+}
+
+/// How a value sits in an entry: a class instance as itself, a trivial value of up to a word
+/// inline, anything else in an immutable box, a weakly held instance in a weak box.
+@usableFromInline
+enum PayloadRepresentation: UInt, Sendable {
+  case object = 0
+  case boxed = 1
+  case weak = 2
+  case inline = 3
+
+  static func of<Value>(_ type: Value.Type) -> PayloadRepresentation {
+    if type is AnyObject.Type { return .object }
+    // `_isPOD`: no references to count, so the bits can be copied without a lock.
+    if _isPOD(type) && MemoryLayout<Value>.size <= MemoryLayout<UInt>.size { return .inline }
+    return .boxed
+  }
+}
+
+/// The layout of an entry's key word.
+///
+/// Keys get serial numbers that never repeat, so a key that dies cannot be impersonated by a
+/// new key at its address; the serial carries the top bit, which no user-space address has,
+/// and the payload representation in its two low bits. Capabilities are keyed by their type's
+/// metadata address, which is aligned, so its low bits say "object".
+@usableFromInline
+enum KeyID {
+  @usableFromInline
+  static let serialBit: UInt = 1 << (UInt.bitWidth - 1)
+
+  @usableFromInline
+  static let representationMask: UInt = 0b11
+
+  static func make(serial: UInt, representation: PayloadRepresentation) -> UInt {
+    serialBit | (serial << 2) | representation.rawValue
+  }
+
+  static func isInline(_ keyID: UInt) -> Bool {
+    keyID & representationMask == PayloadRepresentation.inline.rawValue
+  }
+}
+
+/// An immutable box for a value that is neither a class instance nor inline. Immutable, so a
+/// reader may use it after unlocking while a writer stores a new box.
 @usableFromInline
 final class ValueBox<Value> {
   @usableFromInline
@@ -26,26 +139,31 @@ final class WeakBox {
 extension AssociatedKey {
   @inlinable
   func encode(_ value: Value) -> Payload {
-    let object: AnyObject =
-      switch representation {
-      // `representation` is `.object` or `.weak` only when `Value` is a class type, so the
-      // value is a single object reference.
-      case .object: unsafeBitCast(value, to: AnyObject.self)
-      case .boxed: ValueBox(value)
-      case .weak: WeakBox(unsafeBitCast(value, to: AnyObject.self))
-      }
-    return Payload(object)
+    switch representation {
+    case .inline:
+      var bits: UInt = 0
+      withUnsafeMutableBytes(of: &bits) { $0.storeBytes(of: value, as: Value.self) }
+      return Payload(inline: bits)
+    // `.object` and `.weak` are chosen only when `Value` is a class type, so the value is a
+    // single object reference.
+    case .object: return Payload(unsafeBitCast(value, to: AnyObject.self))
+    case .weak: return Payload(WeakBox(unsafeBitCast(value, to: AnyObject.self)))
+    case .boxed: return Payload(ValueBox(value))
+    }
   }
 
   @inlinable
   func decode(_ payload: Payload) -> Value? {
-    let object = payload.object
-    return switch representation {
-    // Each payload was made by `encode` for this key, whose identity fixes `Value`.
-    case .object: unsafeBitCast(object, to: Value.self)
-    case .boxed: unsafeDowncast(object, to: ValueBox<Value>.self).value
+    // Each payload was made by `encode` for this key, whose identity fixes `Value` and the
+    // representation; only inline payloads have no object.
+    switch representation {
+    case .inline: return withUnsafeBytes(of: payload.bits) { $0.load(as: Value.self) }
+    case .object: return unsafeBitCast(payload.object!, to: Value.self)
+    case .boxed: return unsafeDowncast(payload.object!, to: ValueBox<Value>.self).value
     case .weak:
-      unsafeDowncast(object, to: WeakBox.self).object.map { unsafeBitCast($0, to: Value.self) }
+      return unsafeDowncast(payload.object!, to: WeakBox.self).object.map {
+        unsafeBitCast($0, to: Value.self)
+      }
     }
   }
 }

@@ -20,7 +20,7 @@ extension Associations {
     let storage = self.storage
     let id = storage.addObserver(for: key.id) { payload in
       // Observers of this key are only ever notified with a `ValueBox<Value>`.
-      onChange(payload.map { unsafeDowncast($0.object, to: ValueBox<Value>.self).value })
+      onChange(payload.map { unsafeDowncast($0.storedObject, to: ValueBox<Value>.self).value })
     }
     let weakStorage = WeakReference(storage)
     return CancellationToken {

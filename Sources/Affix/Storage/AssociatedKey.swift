@@ -35,8 +35,8 @@ public final class AssociatedKey<Value>: Sendable, Hashable, CustomStringConvert
   public init(_ name: String? = nil) {
     self.name = name
     self.policy = .strong
-    self.id = KeyRegistry.nextID()
-    self.representation = Value.self is AnyObject.Type ? .object : .boxed
+    self.representation = PayloadRepresentation.of(Value.self)
+    self.id = KeyRegistry.nextID(representation)
     KeyRegistry.register(
       AnyAssociatedKey(id: id, name: name, valueType: Value.self, policy: .strong))
   }
@@ -44,8 +44,8 @@ public final class AssociatedKey<Value>: Sendable, Hashable, CustomStringConvert
   private init(weakNamed name: String?) {
     self.name = name
     self.policy = .weak
-    self.id = KeyRegistry.nextID()
     self.representation = .weak
+    self.id = KeyRegistry.nextID(.weak)
     KeyRegistry.register(AnyAssociatedKey(id: id, name: name, valueType: Value.self, policy: .weak))
   }
 
@@ -138,27 +138,14 @@ public struct AnyAssociatedKey: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
-/// How a value sits in an entry: a class instance as itself, anything else in an immutable box,
-/// a weakly held instance in a weak box.
-@usableFromInline
-enum PayloadRepresentation: UInt8, Sendable {
-  case object
-  case boxed
-  case weak
-}
-
-/// Gives every key a serial identity and remembers names for ``Associations/keys``.
-///
-/// Serial identities never repeat, so a key that dies cannot be impersonated by a new key at
-/// its address. Capabilities are keyed by their type's metadata address instead; serials carry
-/// the top bit, which no user-space address has, so the two spaces never meet.
+/// Gives every key a serial identity (see ``KeyID``) and remembers names for
+/// ``Associations/keys``.
 enum KeyRegistry {
-  static let serialBit: UInt = 1 << (UInt.bitWidth - 1)
   private static let counter = Atomic<UInt>(0)
   private static let names = Mutex<[UInt: AnyAssociatedKey]>([:])
 
-  static func nextID() -> UInt {
-    serialBit | counter.add(1, ordering: .relaxed).newValue
+  static func nextID(_ representation: PayloadRepresentation) -> UInt {
+    KeyID.make(serial: counter.add(1, ordering: .relaxed).newValue, representation: representation)
   }
 
   static func register(_ key: AnyAssociatedKey) {
@@ -170,7 +157,7 @@ enum KeyRegistry {
   }
 
   static func describe(_ id: UInt) -> AnyAssociatedKey {
-    if id & serialBit == 0 {
+    if id & KeyID.serialBit == 0 {
       return CapabilityKey.describe(id)
     }
     return names.withLock { $0[id] }

@@ -11,85 +11,122 @@ public import Synchronization
 /// }
 /// ```
 ///
-/// Every operation takes the storage's own lock, which is never held while user code runs:
-/// replaced values are released, factories and observers are called, only after unlocking.
+/// Writers take the storage's lock, which is never held while user code runs: replaced values
+/// are released, factories and observers are called, only after unlocking. Values of trivial
+/// types up to a word (`Int`, `Double`, `Bool`, small enums) are stored inline and read without
+/// any lock; other values are read under the lock and retained before it is released.
 public final class AssociationStorage: Sendable {
+  /// Even while the entries are consistent, odd while a writer changes them.
   @usableFromInline
-  let state: Mutex<State>
+  let version = Atomic<UInt>(0)
+
+  /// The entry buffer's base address, or 0 before the first value.
+  @usableFromInline
+  let buffer = Atomic<UInt>(0)
+
+  /// The number of entries in `buffer`.
+  @usableFromInline
+  let count = Atomic<Int>(0)
+
+  @usableFromInline
+  let writer: Mutex<WriterState>
 
   /// The address of the host this storage was created for by the shared table, or 0 for an
   /// owner's storage.
   let hostAddress: UInt
 
-  /// Keeps the host's memory allocated, so no other object can appear at `hostAddress` while
-  /// this storage lives, without keeping the host alive: its deinit still runs on time.
   private let pin: HostPin?
 
-  /// Creates empty storage, to be kept in a stored property of an ``AssociationOwner``.
-  public init() {
-    state = Mutex(State())
-    hostAddress = 0
-    pin = nil
-  }
-
-  init(pinning host: AnyObject, at address: UInt) {
-    state = Mutex(State())
-    hostAddress = address
-    pin = HostPin(host: host)
-  }
-
   @usableFromInline
-  struct Entry {
-    @usableFromInline var keyID: UInt
-    @usableFromInline var payload: Payload
-
-    @usableFromInline
-    init(keyID: UInt, payload: Payload) {
-      self.keyID = keyID
-      self.payload = payload
-    }
+  struct WriterState: ~Copyable {
+    var observers: [Observer] = []
+    var nextObserverID: UInt = 0
+    /// Buffers replaced by larger ones. A lock-free reader may still be scanning one, so they
+    /// are freed only with the storage, which no reader can be using then.
+    var retired: [EntryBuffer] = []
   }
 
-  @usableFromInline
   struct Observer {
     var id: UInt
     var keyID: UInt
     var notify: @Sendable (Payload?) -> Void
   }
 
-  @usableFromInline
-  struct State: ~Copyable {
-    @usableFromInline var entries: [Entry] = []
-    var observers: [Observer] = []
-    var nextObserverID: UInt = 0
+  /// Creates empty storage, to be kept in a stored property of an ``AssociationOwner``.
+  public init() {
+    writer = Mutex(WriterState())
+    hostAddress = 0
+    pin = nil
+  }
 
-    @usableFromInline
-    init() {}
+  init(pinning host: AnyObject, at address: UInt) {
+    writer = Mutex(WriterState())
+    hostAddress = address
+    pin = HostPin(host: host)
+  }
 
-    @inlinable
-    func index(of keyID: UInt) -> Int? {
-      var index = 0
-      while index < entries.count {
-        if entries[index].keyID == keyID { return index }
-        index &+= 1
-      }
-      return nil
+  deinit {
+    // No reader can be inside this storage now: a reader holds the host, and a storage dies
+    // only after its host. Values are released here, outside every lock.
+    let current = buffer.load(ordering: .relaxed)
+    if current != 0 {
+      let entries = EntryBuffer(bits: current)
+      entries.releasePayloads(count: count.load(ordering: .relaxed))
+      entries.deallocate()
     }
-
-    /// The observers to notify of a change to `keyID`, copied so they run after unlocking.
-    func observers(of keyID: UInt) -> [@Sendable (Payload?) -> Void] {
-      observers.isEmpty ? [] : observers.filter { $0.keyID == keyID }.map(\.notify)
+    writer.withLock { state in
+      for retired in state.retired { retired.deallocate() }
+      state.retired = []
     }
   }
 
-  /// The payload stored under `keyID`, retained, or nil.
+  // MARK: Reading
+
+  /// The inline bits stored under `keyID`, read without a lock, or nil.
+  @inlinable @inline(__always)
+  func inlineBits(for keyID: UInt) -> UInt? {
+    for _ in 0..<4 {
+      let before = version.load(ordering: .acquiring)
+      if before & 1 == 0 {
+        let found = EntryBuffer.find(
+          keyID, in: buffer.load(ordering: .relaxed), count: count.load(ordering: .relaxed))
+        atomicMemoryFence(ordering: .acquiring)
+        if version.load(ordering: .relaxed) == before { return found }
+      }
+    }
+    return lockedPayloadBits(for: keyID)
+  }
+
+  @usableFromInline
+  func lockedPayloadBits(for keyID: UInt) -> UInt? {
+    writer.withLock { _ in
+      EntryBuffer.find(
+        keyID, in: buffer.load(ordering: .relaxed), count: count.load(ordering: .relaxed))
+    }
+  }
+
+  /// The object stored under `keyID`, retained before the lock is released, or nil.
+  @inlinable
+  func object(for keyID: UInt) -> Payload? {
+    writer.withLock { _ in
+      guard
+        let bits = EntryBuffer.find(
+          keyID, in: buffer.load(ordering: .relaxed), count: count.load(ordering: .relaxed))
+      else { return nil }
+      return Payload(retaining: bits)
+    }
+  }
+
+  /// The payload under `keyID` in either representation, for generic code.
   @inlinable
   func payload(for keyID: UInt) -> Payload? {
-    state.withLock { state in
-      guard let index = state.index(of: keyID) else { return nil }
-      return state.entries[index].payload
+    if keyID & KeyID.representationMask == PayloadRepresentation.inline.rawValue {
+      return inlineBits(for: keyID).map(Payload.init(inline:))
     }
+    return object(for: keyID)
   }
+
+  // MARK: Writing
 
   /// Stores `payload` (nil removes) and returns what it replaced, to be released after
   /// unlocking, with the observers to notify.
@@ -97,35 +134,28 @@ public final class AssociationStorage: Sendable {
   func exchange(_ payload: Payload?, for keyID: UInt) -> (
     old: Payload?, observers: [@Sendable (Payload?) -> Void]
   ) {
-    state.withLock { state in
-      let observers = state.observers(of: keyID)
-      if let index = state.index(of: keyID) {
-        let old = state.entries[index].payload
-        if let payload {
-          state.entries[index].payload = payload
-        } else {
-          state.entries.remove(at: index)
-        }
-        return (old, observers)
-      }
-      if let payload {
-        state.entries.append(Entry(keyID: keyID, payload: payload))
-      }
-      return (nil, observers)
+    writer.withLock { state in
+      let observers = state.observersOf(keyID)
+      let old = replace(keyID, with: payload, state: &state)
+      return (old, observers)
     }
   }
 
   /// Stores `payload` unless a value is already there, and returns the one that stays.
+  ///
+  /// When the value already there wins, `payload` is handed back as `loser` so that the caller
+  /// releases it after unlocking.
   @usableFromInline
   func insertIfAbsent(_ payload: Payload, for keyID: UInt) -> (
     stored: Payload, inserted: Bool, observers: [@Sendable (Payload?) -> Void]
   ) {
-    state.withLock { state in
-      if let index = state.index(of: keyID) {
-        return (state.entries[index].payload, false, [])
+    writer.withLock { state in
+      let current = buffer.load(ordering: .relaxed)
+      if let bits = EntryBuffer.find(keyID, in: current, count: count.load(ordering: .relaxed)) {
+        return (Payload(copying: bits, for: keyID), false, [])
       }
-      state.entries.append(Entry(keyID: keyID, payload: payload))
-      return (payload, true, state.observers(of: keyID))
+      _ = replace(keyID, with: payload, state: &state)
+      return (payload, true, state.observersOf(keyID))
     }
   }
 
@@ -134,39 +164,96 @@ public final class AssociationStorage: Sendable {
   func exchangeIfSame(_ expected: Payload, with payload: Payload?, for keyID: UInt)
     -> Payload?
   {
-    state.withLock { state in
-      guard let index = state.index(of: keyID),
-        state.entries[index].payload.object === expected.object
-      else {
-        return nil
-      }
-      let old = state.entries[index].payload
-      if let payload {
-        state.entries[index].payload = payload
-      } else {
-        state.entries.remove(at: index)
-      }
-      return old
+    writer.withLock { state in
+      let current = buffer.load(ordering: .relaxed)
+      guard let bits = EntryBuffer.find(keyID, in: current, count: count.load(ordering: .relaxed)),
+        bits == expected.bits
+      else { return nil }
+      return replace(keyID, with: payload, state: &state)
     }
   }
 
-  func keyIDs() -> [UInt] {
-    state.withLock { $0.entries.map(\.keyID) }
+  /// Writes one entry under the seqlock. The storage's reference to `payload` is taken here;
+  /// its reference to the replaced payload is handed back.
+  private func replace(_ keyID: UInt, with payload: Payload?, state: inout WriterState)
+    -> Payload?
+  {
+    var entries = EntryBuffer(bits: buffer.load(ordering: .relaxed))
+    let count = self.count.load(ordering: .relaxed)
+    let index = entries.isNull ? nil : entries.index(of: keyID, count: count)
+    if index == nil, payload == nil { return nil }
+    beginWrite()
+    defer { endWrite() }
+    if let index {
+      let old = Payload(adopting: entries.payloadBits(at: index), for: keyID)
+      if let payload {
+        entries.setPayloadBits(payload.retainedBits(for: keyID), at: index)
+      } else {
+        let last = count - 1
+        if index != last {
+          entries.setKeyID(entries.keyID(at: last), at: index)
+          entries.setPayloadBits(entries.payloadBits(at: last), at: index)
+        }
+        self.count.store(last, ordering: .relaxed)
+      }
+      return old
+    }
+    guard let payload else { return nil }
+    if entries.isNull || count == entries.capacity {
+      let larger = EntryBuffer(capacity: entries.isNull ? 2 : entries.capacity * 2)
+      if !entries.isNull {
+        larger.copy(from: entries, count: count)
+        state.retired.append(entries)
+      }
+      entries = larger
+      buffer.store(larger.bits, ordering: .relaxed)
+    }
+    entries.setKeyID(keyID, at: count)
+    entries.setPayloadBits(payload.retainedBits(for: keyID), at: count)
+    self.count.store(count + 1, ordering: .relaxed)
+    return nil
   }
 
-  /// The payloads stored under capability types rather than keys.
+  private func beginWrite() {
+    let current = version.load(ordering: .relaxed)
+    version.store(current &+ 1, ordering: .relaxed)
+    atomicMemoryFence(ordering: .releasing)
+  }
+
+  private func endWrite() {
+    let current = version.load(ordering: .relaxed)
+    version.store(current &+ 1, ordering: .releasing)
+  }
+
+  // MARK: Listing and observing
+
+  func keyIDs() -> [UInt] {
+    writer.withLock { _ in
+      let entries = EntryBuffer(bits: buffer.load(ordering: .relaxed))
+      guard !entries.isNull else { return [] }
+      return (0..<count.load(ordering: .relaxed)).map { entries.keyID(at: $0) }
+    }
+  }
+
+  /// The payloads stored under capability types rather than keys, retained.
   func capabilityPayloads() -> [Payload] {
-    state.withLock { state in
-      state.entries.filter { $0.keyID & KeyRegistry.serialBit == 0 }.map(\.payload)
+    writer.withLock { _ in
+      let entries = EntryBuffer(bits: buffer.load(ordering: .relaxed))
+      guard !entries.isNull else { return [] }
+      return (0..<count.load(ordering: .relaxed)).compactMap { index in
+        let keyID = entries.keyID(at: index)
+        guard keyID & KeyID.serialBit == 0 else { return nil }
+        return Payload(retaining: entries.payloadBits(at: index))
+      }
     }
   }
 
   var entryCount: Int {
-    state.withLock { $0.entries.count }
+    count.load(ordering: .relaxed)
   }
 
   func addObserver(for keyID: UInt, _ notify: @escaping @Sendable (Payload?) -> Void) -> UInt {
-    state.withLock { state in
+    writer.withLock { state in
       state.nextObserverID &+= 1
       state.observers.append(Observer(id: state.nextObserverID, keyID: keyID, notify: notify))
       return state.nextObserverID
@@ -174,23 +261,19 @@ public final class AssociationStorage: Sendable {
   }
 
   func removeObserver(_ id: UInt) {
-    // The closure may capture user objects: release it after unlocking.
-    let removed = state.withLock { state -> Observer? in
+    // The closure may capture user objects: it is released after unlocking.
+    let removed = writer.withLock { state -> Observer? in
       guard let index = state.observers.firstIndex(where: { $0.id == id }) else { return nil }
       return state.observers.remove(at: index)
     }
     _ = removed
   }
+}
 
-  /// Empties the storage and hands everything back, so the caller releases it unlocked.
-  func takeAll() -> (entries: [Entry], observers: [Observer]) {
-    state.withLock { state in
-      defer {
-        state.entries = []
-        state.observers = []
-      }
-      return (state.entries, state.observers)
-    }
+extension AssociationStorage.WriterState {
+  /// The observers to notify of a change to `keyID`, copied so they run after unlocking.
+  func observersOf(_ keyID: UInt) -> [@Sendable (Payload?) -> Void] {
+    observers.isEmpty ? [] : observers.filter { $0.keyID == keyID }.map(\.notify)
   }
 }
 
@@ -198,20 +281,4 @@ public final class AssociationStorage: Sendable {
 /// `@unchecked Sendable` because the host is never dereferenced through it.
 private struct HostPin: @unchecked Sendable {
   unowned let host: AnyObject
-}
-
-/// A stored value as the storage sees it: a class instance, a ``ValueBox`` or a ``WeakBox``.
-///
-/// `@unchecked Sendable` because a value follows its host's isolation (see ``Associations``):
-/// the storage hands a value only to code that holds the host, so it moves between threads
-/// only as far as the host does.
-@usableFromInline
-struct Payload: @unchecked Sendable {
-  @usableFromInline
-  let object: AnyObject
-
-  @usableFromInline
-  init(_ object: AnyObject) {
-    self.object = object
-  }
 }

@@ -35,7 +35,7 @@ public enum AssociationTable {
   ///
   /// - Complexity: O(*n*) in the table's capacity; meant for diagnostics and tests.
   public static var statistics: Statistics {
-    HostTable.shared.statistics()
+    HostTable.statistics()
   }
 
   /// Releases the values of every host that has died, now, and returns how many hosts it swept.
@@ -43,6 +43,6 @@ public enum AssociationTable {
   /// Values are released after the table is unlocked, so their `deinit` may use the storage.
   @discardableResult
   public static func sweep() -> Int {
-    HostTable.shared.sweep()
+    HostTable.sweep()
   }
 }

@@ -42,11 +42,25 @@ public struct Associations<Host: AnyObject> {
     self.ownStorage = host.associationStorage
   }
 
-  /// The storage that holds the host's values, or nil if none was created yet.
+  /// Runs `body` on the host's storage, if it has one, without retaining the storage: the
+  /// table keeps it alive as long as the host, which this view holds.
   @inlinable
+  func withExistingStorage<R>(_ body: (AssociationStorage) throws -> R?) rethrows -> R? {
+    if let ownStorage { return try body(ownStorage) }
+    let bits = HostTable.storageBits(of: host)
+    if bits != 0 {
+      // Nonzero storage bits are the address of a storage the table holds.
+      return try Unmanaged<AssociationStorage>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
+        ._withUnsafeGuaranteedRef(body)
+    }
+    if let ownerStorage { return try body(ownerStorage) }
+    return nil
+  }
+
+  /// The storage that holds the host's values, or nil if none was created yet.
+  @usableFromInline
   var existingStorage: AssociationStorage? {
-    if let ownStorage { return ownStorage }
-    return HostTable.shared.storage(of: host) ?? ownerStorage
+    withExistingStorage { $0 }
   }
 
   @usableFromInline
@@ -55,10 +69,10 @@ public struct Associations<Host: AnyObject> {
   }
 
   /// The storage that holds the host's values, created on first use.
-  @inlinable
+  @usableFromInline
   var storage: AssociationStorage {
     if let storage = existingStorage { return storage }
-    return HostTable.shared.makeStorage(of: host)
+    return HostTable.makeStorage(of: host)
   }
 
   /// The value stored under `key`; assigning `nil` removes it.
@@ -71,7 +85,11 @@ public struct Associations<Host: AnyObject> {
   @inlinable
   public subscript<Value>(key: AssociatedKey<Value>) -> Value? {
     get {
-      guard let payload = existingStorage?.payload(for: key.id) else { return nil }
+      if key.representation == .inline {
+        guard let bits = withExistingStorage({ $0.inlineBits(for: key.id) }) else { return nil }
+        return key.decode(Payload(inline: bits))
+      }
+      guard let payload = withExistingStorage({ $0.object(for: key.id) }) else { return nil }
       return key.decode(payload)
     }
     nonmutating set {
@@ -84,6 +102,22 @@ public struct Associations<Host: AnyObject> {
         if old != nil { notify(observers, Value?.none) }
       }
     }
+  }
+
+  /// The value stored under `key`, or `defaultValue` when there is none; assigning stores.
+  ///
+  /// ```swift
+  /// Associations(of: button)[tapCount, default: 0] += 1
+  /// ```
+  ///
+  /// A read-modify-write through this subscript is two operations; use
+  /// ``value(for:orInsert:)`` with a reference type when updates race.
+  @inlinable
+  public subscript<Value>(key: AssociatedKey<Value>, default defaultValue: @autoclosure () -> Value)
+    -> Value
+  {
+    get { self[key] ?? defaultValue() }
+    nonmutating set { self[key] = newValue }
   }
 
   /// Removes the value stored under `key` and returns it; a second removal returns `nil`.
@@ -112,7 +146,7 @@ public struct Associations<Host: AnyObject> {
   public func value<Value>(
     for key: AssociatedKey<Value>, orInsert makeValue: () throws -> Value
   ) rethrows -> Value {
-    if let payload = existingStorage?.payload(for: key.id), let value = key.decode(payload) {
+    if let value = self[key] {
       return value
     }
     let made = try makeValue()
@@ -124,6 +158,7 @@ public struct Associations<Host: AnyObject> {
         return made
       }
       if let value = key.decode(stored) { return value }
+      // Only a weak value can decode to nil.
       // A weak value died between the two steps: clear it (only if it is still the dead one)
       // and try again.
       _ = storage.exchangeIfSame(stored, with: nil, for: key.id)

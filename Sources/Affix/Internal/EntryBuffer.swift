@@ -1,0 +1,87 @@
+public import Synchronization
+
+/// A host's entries: a capacity word, then (key ID, payload bits) pairs, read with relaxed
+/// atomic loads under the storage's sequence lock.
+@usableFromInline
+struct EntryBuffer {
+  @usableFromInline
+  let words: UnsafeMutablePointer<Atomic<UInt>>?
+
+  @inlinable
+  init(bits: UInt) {
+    words = UnsafeMutablePointer(bitPattern: bits)
+  }
+
+  init(capacity: Int) {
+    let words = UnsafeMutablePointer<Atomic<UInt>>.allocate(capacity: 1 + 2 * capacity)
+    words.initialize(to: Atomic(UInt(capacity)))
+    for index in 1...(2 * capacity) {
+      (words + index).initialize(to: Atomic(0))
+    }
+    self.words = words
+  }
+
+  var isNull: Bool { words == nil }
+
+  var bits: UInt { UInt(bitPattern: words) }
+
+  var capacity: Int {
+    words.map { Int($0[0].load(ordering: .relaxed)) } ?? 0
+  }
+
+  /// The payload bits under `keyID` in the buffer at `bits`, or nil. Stays in bounds even when
+  /// `count` was read from a later buffer than `bits`.
+  @inlinable @inline(__always)
+  static func find(_ keyID: UInt, in bits: UInt, count: Int) -> UInt? {
+    guard let words = UnsafeMutablePointer<Atomic<UInt>>(bitPattern: bits) else { return nil }
+    let limit = min(count, Int(words[0].load(ordering: .relaxed)))
+    var index = 0
+    while index < limit {
+      if words[1 &+ 2 &* index].load(ordering: .relaxed) == keyID {
+        return words[2 &+ 2 &* index].load(ordering: .relaxed)
+      }
+      index &+= 1
+    }
+    return nil
+  }
+
+  func index(of keyID: UInt, count: Int) -> Int? {
+    (0..<count).first { self.keyID(at: $0) == keyID }
+  }
+
+  func keyID(at index: Int) -> UInt {
+    words![1 + 2 * index].load(ordering: .relaxed)
+  }
+
+  func payloadBits(at index: Int) -> UInt {
+    words![2 + 2 * index].load(ordering: .relaxed)
+  }
+
+  func setKeyID(_ keyID: UInt, at index: Int) {
+    words![1 + 2 * index].store(keyID, ordering: .relaxed)
+  }
+
+  func setPayloadBits(_ bits: UInt, at index: Int) {
+    words![2 + 2 * index].store(bits, ordering: .relaxed)
+  }
+
+  func copy(from other: EntryBuffer, count: Int) {
+    for index in 0..<count {
+      setKeyID(other.keyID(at: index), at: index)
+      setPayloadBits(other.payloadBits(at: index), at: index)
+    }
+  }
+
+  /// Drops the buffer's references to its object payloads.
+  func releasePayloads(count: Int) {
+    for index in 0..<count where !KeyID.isInline(keyID(at: index)) {
+      // Object payloads are retained addresses.
+      Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: payloadBits(at: index))!)
+        .release()
+    }
+  }
+
+  func deallocate() {
+    words?.deallocate()
+  }
+}
