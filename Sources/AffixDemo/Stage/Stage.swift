@@ -34,6 +34,18 @@ final class Stage: Sendable {
     withExtendedLifetime(token) {}
   }
 
+  /// Runs `action` on ``queue`` `delay` of scene time from now, and blocks the scene's thread
+  /// until it has run: a script's timed step, ordered with the frames and timers it races.
+  func run(after delay: Duration = .zero, _ action: @escaping @Sendable () -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    let token = scheduler.schedule(after: delay) {
+      action()
+      done.signal()
+    }
+    done.wait()
+    withExtendedLifetime(token) {}
+  }
+
   /// Runs `body` on ``queue`` and returns its result: the way a script touches its hosts.
   func perform<T: Sendable>(_ body: @Sendable () -> T) -> T {
     queue.sync(execute: body)

@@ -83,6 +83,13 @@ final class Screen: Sendable {
     }
   }
 
+  /// Writes `text` as it is: for an indicator that draws its own line, such as a spinner.
+  func raw(_ text: String) {
+    state.withLock { state in
+      Terminal.write(Self.eraseLive(&state) + text)
+    }
+  }
+
   /// Shows the cursor and resets every attribute. Idempotent, and called on exit and on Ctrl-C.
   func restore() {
     guard mode == .ansi else { return }
