@@ -23,6 +23,7 @@ let package = Package(
   ],
   targets: [
     .target(name: "AffixRuntimeShims"),
+    .target(name: "AffixBenchSupport"),
     .target(name: "Affix", dependencies: ["AffixRuntimeShims"], swiftSettings: strict),
     .target(name: "AffixScheduling", dependencies: ["Affix"], swiftSettings: strict),
     .target(
@@ -42,7 +43,10 @@ let package = Package(
     ),
     .executableTarget(
       name: "AffixBench",
-      dependencies: ["Affix", "AffixScheduling", "AffixLoading", "AffixDancing", "AffixDraggable"],
+      dependencies: [
+        "Affix", "AffixScheduling", "AffixLoading", "AffixDancing", "AffixDraggable",
+        "AffixBenchSupport",
+      ],
       swiftSettings: strict
     ),
     .plugin(

@@ -1,17 +1,15 @@
 import Affix
+import AffixBenchSupport
 import Dispatch
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
-/// `affix-bench core`: the associated-storage core against a stored property (B0) and the
-/// hand-written locked dictionary (B1).
+/// `affix-bench core`: the associated-storage core against **B0**, a stored property read
+/// through a non-inlined function, and **B1**, the hand-written substitute (`NSLock` around
+/// `[ObjectIdentifier: [String: Any]]` with string keys), measured in the same run.
 enum CoreBenchmark {
   final class Host {
-    var stored: Token?
-    var storedInt = 0
+    var number = 0
+    var token: Token?
   }
 
   final class Token {
@@ -19,12 +17,12 @@ enum CoreBenchmark {
     init(_ value: Int) { self.value = value }
   }
 
-  static let tokenKey = AssociatedKey<Token>("token")
-  static let intKey = AssociatedKey<Int>("int")
-  static let extraKeys = (0..<8).map { AssociatedKey<Int>("extra\($0)") }
+  static let number = AssociatedKey<Int>("number")
+  static let token = AssociatedKey<Token>("token")
+  static let extras = (0..<7).map { AssociatedKey<Int>("extra\($0)") }
 
   /// B1: the usual hand-written substitute.
-  final class LockedDictionaryStore: @unchecked Sendable {  // Guarded by `lock`.
+  final class LockedDictionaryStore: @unchecked Sendable {  // Every access holds `lock`.
     let lock = NSLock()
     var table: [ObjectIdentifier: [String: Any]] = [:]
 
@@ -39,97 +37,222 @@ enum CoreBenchmark {
       defer { lock.unlock() }
       table[ObjectIdentifier(host), default: [:]][key] = value
     }
-  }
 
-  @inline(never)
-  static func readStored(_ host: Host) -> Token? { host.stored }
-
-  @inline(never)
-  static func readStoredInt(_ host: Host) -> Int { host.storedInt }
-
-  static func profileGetInt() {
-    let hosts = (0..<1_000).map { _ in Host() }
-    for host in hosts { Associations(of: host)[intKey] = 1 }
-    var sum = 0
-    for _ in 0..<20000 {
-      for host in hosts { sum &+= Associations(of: host)[intKey] ?? 0 }
-    }
-    blackHole(sum)
-  }
-
-  static func profileSet() {
-    let hosts = (0..<1_000).map { _ in Host() }
-    let tokens = (0..<1_000).map { Token($0) }
-    for _ in 0..<5000 {
-      for (host, token) in zip(hosts, tokens) { Associations(of: host)[tokenKey] = token }
+    func remove(_ host: AnyObject, _ key: String) -> Any? {
+      lock.lock()
+      defer { lock.unlock() }
+      return table[ObjectIdentifier(host)]?.removeValue(forKey: key)
     }
   }
 
-  static func run() {
+  @inline(never)
+  static func readNumber(_ host: Host) -> Int { host.number }
+
+  @inline(never)
+  static func readToken(_ host: Host) -> Token? { host.token }
+
+  static func run(quick: Bool) {
+    let passes = quick ? 50 : 1_000
     let hosts = (0..<1_000).map { _ in Host() }
     let tokens = (0..<1_000).map { Token($0) }
-    let passes = 1_000
     let operations = hosts.count * passes
     let b1 = LockedDictionaryStore()
     for (host, token) in zip(hosts, tokens) {
-      host.stored = token
-      host.storedInt = token.value
-      Associations(of: host)[tokenKey] = token
-      Associations(of: host)[intKey] = token.value
+      host.number = token.value
+      host.token = token
+      Associations(of: host)[number] = token.value
+      Associations(of: host)[Self.token] = token
+      b1.set(host, "number", token.value)
       b1.set(host, "token", token)
-      b1.set(host, "int", token.value)
     }
 
-    let b0Get = nanosecondsPerOperation(operations: operations) {
+    // Int values: the common case of a stored property added by an extension.
+    let b0Get = time(operations) {
       var sum = 0
-      for _ in 0..<passes { for host in hosts { sum &+= readStored(host)?.value ?? 0 } }
+      for _ in 0..<passes { for host in hosts { sum &+= readNumber(host) } }
       blackHole(sum)
     }
-    let get = nanosecondsPerOperation(operations: operations) {
+    let get = time(operations) {
       var sum = 0
-      for _ in 0..<passes {
-        for host in hosts { sum &+= Associations(of: host)[tokenKey]?.value ?? 0 }
+      for _ in 0..<passes { for host in hosts { sum &+= Associations(of: host)[number] ?? 0 } }
+      blackHole(sum)
+    }
+    let b1Get = time(operations / 10) {
+      var sum = 0
+      for _ in 0..<passes / 10 {
+        for host in hosts { sum &+= b1.get(host, "number") ?? 0 }
       }
       blackHole(sum)
     }
-    let b1Get = nanosecondsPerOperation(operations: operations / 10) {
+    let set = time(operations / 10) {
+      for pass in 0..<passes / 10 {
+        for host in hosts { Associations(of: host)[number] = pass }
+      }
+    }
+    let b1Set = time(operations / 10) {
+      for pass in 0..<passes / 10 { for host in hosts { b1.set(host, "number", pass) } }
+    }
+    let getOrCreate = time(operations / 10) {
+      var sum = 0
+      for _ in 0..<passes / 10 {
+        for host in hosts { sum &+= Associations(of: host).value(for: number) { 1 } }
+      }
+      blackHole(sum)
+    }
+    let remove = time(operations / 10) {
+      var sum = 0
+      for _ in 0..<passes / 10 {
+        for host in hosts {
+          sum &+= Associations(of: host).removeValue(for: number) ?? 0
+          Associations(of: host)[number] = 1
+        }
+      }
+      blackHole(sum)
+    }
+    let b1Remove = time(operations / 10) {
+      var count = 0
+      for _ in 0..<passes / 10 {
+        for host in hosts {
+          if b1.remove(host, "number") != nil { count += 1 }
+          b1.set(host, "number", 1)
+        }
+      }
+      blackHole(count)
+    }
+
+    // Object values: the common case of a mixin's handle.
+    let b0GetObject = time(operations) {
+      var sum = 0
+      for _ in 0..<passes { for host in hosts { sum &+= readToken(host)?.value ?? 0 } }
+      blackHole(sum)
+    }
+    let getObject = time(operations) {
+      var sum = 0
+      for _ in 0..<passes {
+        for host in hosts { sum &+= Associations(of: host)[token]?.value ?? 0 }
+      }
+      blackHole(sum)
+    }
+    let b1GetObject = time(operations / 10) {
       var sum = 0
       for _ in 0..<passes / 10 {
         for host in hosts { sum &+= (b1.get(host, "token") as Token?)?.value ?? 0 }
       }
       blackHole(sum)
     }
-    let b0GetInt = nanosecondsPerOperation(operations: operations) {
-      var sum = 0
-      for _ in 0..<passes { for host in hosts { sum &+= readStoredInt(host) } }
-      blackHole(sum)
-    }
-    let getInt = nanosecondsPerOperation(operations: operations) {
-      var sum = 0
-      for _ in 0..<passes {
-        for host in hosts { sum &+= Associations(of: host)[intKey] ?? 0 }
-      }
-      blackHole(sum)
-    }
-    let set = nanosecondsPerOperation(operations: operations / 10) {
-      for _ in 0..<passes / 10 {
-        for (host, token) in zip(hosts, tokens) { Associations(of: host)[tokenKey] = token }
-      }
-    }
-    let b1Set = nanosecondsPerOperation(operations: operations / 10) {
-      for _ in 0..<passes / 10 {
-        for (host, token) in zip(hosts, tokens) { b1.set(host, "token", token) }
-      }
-    }
+
     report("core.get", get, "ns/op")
-    report("core.get_int", getInt, "ns/op")
-    report("core.b0_get", b0Get, "ns/op")
-    report("core.b0_get_int", b0GetInt, "ns/op")
-    report("core.b1_get", b1Get, "ns/op")
     report("core.set", set, "ns/op")
+    report("core.get_or_create", getOrCreate, "ns/op")
+    report("core.remove_and_set", remove, "ns/op")
+    report("core.b0_get", b0Get, "ns/op")
+    report("core.b1_get", b1Get, "ns/op")
     report("core.b1_set", b1Set, "ns/op")
+    report("core.b1_remove_and_set", b1Remove, "ns/op")
+    report("core.get_object", getObject, "ns/op")
+    report("core.b0_get_object", b0GetObject, "ns/op")
+    report("core.b1_get_object", b1GetObject, "ns/op")
     reportRatio("core.get_speedup_vs_b1", b1Get / get)
     reportRatio("core.set_speedup_vs_b1", b1Set / set)
+    reportRatio("core.remove_speedup_vs_b1", b1Remove / remove)
+    reportRatio("core.get_object_speedup_vs_b1", b1GetObject / getObject)
     reportRatio("core.get_vs_b0", get / b0Get)
+    reportRatio("core.get_object_vs_b0", getObject / b0GetObject)
+
+    scaling(quick: quick, get1k: get)
+    memory(quick: quick)
+    twoThreads(quick: quick)
+  }
+
+  static func time(_ operations: Int, _ body: () -> Void) -> Double {
+    nanosecondsPerOperation(operations: operations, body)
+  }
+
+  /// Get at many hosts against get at 1,000, and the time to sweep them all once dead.
+  static func scaling(quick: Bool, get1k: Double) {
+    let count = quick ? 100_000 : 1_000_000
+    var hosts: [Host] = (0..<count).map { _ in Host() }
+    for host in hosts { Associations(of: host)[number] = 1 }
+    let get = nanosecondsPerOperation(operations: count, rounds: 3) {
+      var sum = 0
+      for host in hosts { sum &+= Associations(of: host)[number] ?? 0 }
+      blackHole(sum)
+    }
+    let label = quick ? "100k" : "1m"
+    report("core.get_\(label)_hosts", get, "ns/op")
+    reportRatio("core.get_\(label)_vs_1k", get / get1k)
+
+    hosts = []
+    let start = DispatchTime.now().uptimeNanoseconds
+    let swept = AssociationTable.sweep()
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    report("core.sweep_\(label)_dead_hosts", elapsed, "ms")
+    report("core.sweep_hosts_released", Double(swept), "hosts", digits: 0)
+  }
+
+  /// Bytes for a host's first value and for each further value, against B1.
+  static func memory(quick: Bool) {
+    guard affix_bench_allocated_bytes() >= 0 else {
+      print("core.memory_vs_b1: unavailable (the C library reports no allocation totals)")
+      return
+    }
+    do {
+      let count = quick ? 2_000 : 20_000
+      let hosts = (0..<count).map { _ in Host() }
+      let b1 = LockedDictionaryStore()
+      b1.table.reserveCapacity(count)
+      AssociationTable.sweep()
+
+      var before = allocatedBytes()
+      for host in hosts { Associations(of: host)[number] = 1 }
+      let first = Double(allocatedBytes() - before) / Double(count)
+      before = allocatedBytes()
+      for host in hosts { for key in extras { Associations(of: host)[key] = 2 } }
+      let further = Double(allocatedBytes() - before) / Double(count * extras.count)
+
+      before = allocatedBytes()
+      for host in hosts { b1.set(host, "number", 1) }
+      let b1First = Double(allocatedBytes() - before) / Double(count)
+      before = allocatedBytes()
+      for host in hosts { for index in extras.indices { b1.set(host, "extra\(index)", 2) } }
+      let b1Further = Double(allocatedBytes() - before) / Double(count * extras.count)
+
+      report("core.bytes_first_value", first, "bytes", digits: 0)
+      report("core.bytes_further_value", further, "bytes", digits: 0)
+      report("core.b1_bytes_first_value", b1First, "bytes", digits: 0)
+      report("core.b1_bytes_further_value", b1Further, "bytes", digits: 0)
+      let perValue = (first + further * Double(extras.count)) / Double(1 + extras.count)
+      let b1PerValue = (b1First + b1Further * Double(extras.count)) / Double(1 + extras.count)
+      report("core.bytes_per_value_8_per_host", perValue, "bytes", digits: 0)
+      report("core.b1_bytes_per_value_8_per_host", b1PerValue, "bytes", digits: 0)
+      reportRatio("core.memory_vs_b1", perValue / b1PerValue)
+      blackHole(hosts)
+    }
+  }
+
+  static func allocatedBytes() -> Int {
+    affix_bench_allocated_bytes()
+  }
+
+  /// Throughput of two threads reading values of distinct hosts, against one thread.
+  static func twoThreads(quick: Bool) {
+    let passes = quick ? 200 : 2_000
+    // Each thread makes its own hosts: distinct hosts, no shared reference counts.
+    let work: @Sendable (Int) -> Void = { _ in
+      let hosts = (0..<1_000).map { _ in Host() }
+      for host in hosts { Associations(of: host)[number] = 1 }
+      var sum = 0
+      for _ in 0..<passes {
+        for host in hosts { sum &+= Associations(of: host)[number] ?? 0 }
+      }
+      blackHole(sum)
+    }
+    let one = nanosecondsPerOperation(operations: passes * 1_000, rounds: 3) { work(0) }
+    let two = nanosecondsPerOperation(operations: passes * 2_000, rounds: 3) {
+      DispatchQueue.concurrentPerform(iterations: 2) { work($0) }
+    }
+    report("core.get_one_thread", one, "ns/op")
+    report("core.get_two_threads", two, "ns/op")
+    reportRatio("core.two_thread_scaling", one / two)
   }
 }

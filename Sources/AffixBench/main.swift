@@ -1,17 +1,28 @@
 import Foundation
 
-let usage = "usage: affix-bench [core|scheduling|dancing|draggable|all]"
-let arguments = CommandLine.arguments.dropFirst()
-let selection = arguments.first ?? "all"
+let usage = """
+  usage: affix-bench [core|scheduling|dancing|draggable|all] [--quick]
+
+  Prints one figure per line as `<group>.<metric>: <value> <unit>`, ratios against baselines
+  measured in the same run as `<number>x`. --quick runs smaller workloads (for CI smoke runs).
+  """
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let quick = arguments.contains("--quick")
+let groups = arguments.filter { !$0.hasPrefix("-") }
+let selection = groups.first ?? "all"
+
+if arguments.contains("-h") || arguments.contains("--help") {
+  print(usage)
+  exit(0)
+}
 
 switch selection {
-case "core": CoreBenchmark.run()
-case "core-set-profile": CoreBenchmark.profileSet()
-case "core-get-profile": CoreBenchmark.profileGetInt()
+case "core": CoreBenchmark.run(quick: quick)
+case "draggable": DraggableBenchmark.run()
 case "all":
-  CoreBenchmark.run()
-case "-h", "--help":
-  print(usage)
+  CoreBenchmark.run(quick: quick)
+  DraggableBenchmark.run()
 default:
   print(usage)
   exit(2)

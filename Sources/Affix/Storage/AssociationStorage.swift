@@ -29,7 +29,11 @@ public final class AssociationStorage: Sendable {
   let count = Atomic<Int>(0)
 
   @usableFromInline
-  let writer: Mutex<WriterState>
+  let lock = SpinLock()
+
+  /// Observers and retired buffers. Only touched while `lock` is held.
+  @usableFromInline
+  nonisolated(unsafe) var writerState = WriterState()
 
   /// The address of the host this storage was created for by the shared table, or 0 for an
   /// owner's storage.
@@ -38,7 +42,7 @@ public final class AssociationStorage: Sendable {
   private let pin: HostPin?
 
   @usableFromInline
-  struct WriterState: ~Copyable {
+  struct WriterState {
     var observers: [Observer] = []
     var nextObserverID: UInt = 0
     /// Buffers replaced by larger ones. A lock-free reader may still be scanning one, so they
@@ -54,13 +58,11 @@ public final class AssociationStorage: Sendable {
 
   /// Creates empty storage, to be kept in a stored property of an ``AssociationOwner``.
   public init() {
-    writer = Mutex(WriterState())
     hostAddress = 0
     pin = nil
   }
 
   init(pinning host: AnyObject, at address: UInt) {
-    writer = Mutex(WriterState())
     hostAddress = address
     pin = HostPin(host: host)
   }
@@ -74,10 +76,7 @@ public final class AssociationStorage: Sendable {
       entries.releasePayloads(count: count.load(ordering: .relaxed))
       entries.deallocate()
     }
-    writer.withLock { state in
-      for retired in state.retired { retired.deallocate() }
-      state.retired = []
-    }
+    for retired in writerState.retired { retired.deallocate() }
   }
 
   // MARK: Reading
@@ -99,7 +98,7 @@ public final class AssociationStorage: Sendable {
 
   @usableFromInline
   func lockedPayloadBits(for keyID: UInt) -> UInt? {
-    writer.withLock { _ in
+    lock.withLock {
       EntryBuffer.find(
         keyID, in: buffer.load(ordering: .relaxed), count: count.load(ordering: .relaxed))
     }
@@ -108,7 +107,7 @@ public final class AssociationStorage: Sendable {
   /// The object stored under `keyID`, retained before the lock is released, or nil.
   @inlinable
   func object(for keyID: UInt) -> Payload? {
-    writer.withLock { _ in
+    lock.withLock {
       guard
         let bits = EntryBuffer.find(
           keyID, in: buffer.load(ordering: .relaxed), count: count.load(ordering: .relaxed))
@@ -132,11 +131,11 @@ public final class AssociationStorage: Sendable {
   /// unlocking, with the observers to notify.
   @usableFromInline
   func exchange(_ payload: Payload?, for keyID: UInt) -> (
-    old: Payload?, observers: [@Sendable (Payload?) -> Void]
+    old: Payload?, observers: [@Sendable (Payload?) -> Void]?
   ) {
-    writer.withLock { state in
-      let observers = state.observersOf(keyID)
-      let old = replace(keyID, with: payload, state: &state)
+    lock.withLock {
+      let observers = writerState.observersOf(keyID)
+      let old = replace(keyID, with: payload)
       return (old, observers)
     }
   }
@@ -147,15 +146,15 @@ public final class AssociationStorage: Sendable {
   /// releases it after unlocking.
   @usableFromInline
   func insertIfAbsent(_ payload: Payload, for keyID: UInt) -> (
-    stored: Payload, inserted: Bool, observers: [@Sendable (Payload?) -> Void]
+    stored: Payload, inserted: Bool, observers: [@Sendable (Payload?) -> Void]?
   ) {
-    writer.withLock { state in
+    lock.withLock {
       let current = buffer.load(ordering: .relaxed)
       if let bits = EntryBuffer.find(keyID, in: current, count: count.load(ordering: .relaxed)) {
-        return (Payload(copying: bits, for: keyID), false, [])
+        return (Payload(copying: bits, for: keyID), false, nil)
       }
-      _ = replace(keyID, with: payload, state: &state)
-      return (payload, true, state.observersOf(keyID))
+      _ = replace(keyID, with: payload)
+      return (payload, true, writerState.observersOf(keyID))
     }
   }
 
@@ -164,20 +163,18 @@ public final class AssociationStorage: Sendable {
   func exchangeIfSame(_ expected: Payload, with payload: Payload?, for keyID: UInt)
     -> Payload?
   {
-    writer.withLock { state in
+    lock.withLock {
       let current = buffer.load(ordering: .relaxed)
       guard let bits = EntryBuffer.find(keyID, in: current, count: count.load(ordering: .relaxed)),
         bits == expected.bits
       else { return nil }
-      return replace(keyID, with: payload, state: &state)
+      return replace(keyID, with: payload)
     }
   }
 
   /// Writes one entry under the seqlock. The storage's reference to `payload` is taken here;
   /// its reference to the replaced payload is handed back.
-  private func replace(_ keyID: UInt, with payload: Payload?, state: inout WriterState)
-    -> Payload?
-  {
+  private func replace(_ keyID: UInt, with payload: Payload?) -> Payload? {
     var entries = EntryBuffer(bits: buffer.load(ordering: .relaxed))
     let count = self.count.load(ordering: .relaxed)
     let index = entries.isNull ? nil : entries.index(of: keyID, count: count)
@@ -203,7 +200,7 @@ public final class AssociationStorage: Sendable {
       let larger = EntryBuffer(capacity: entries.isNull ? 2 : entries.capacity * 2)
       if !entries.isNull {
         larger.copy(from: entries, count: count)
-        state.retired.append(entries)
+        writerState.retired.append(entries)
       }
       entries = larger
       buffer.store(larger.bits, ordering: .relaxed)
@@ -228,7 +225,7 @@ public final class AssociationStorage: Sendable {
   // MARK: Listing and observing
 
   func keyIDs() -> [UInt] {
-    writer.withLock { _ in
+    lock.withLock {
       let entries = EntryBuffer(bits: buffer.load(ordering: .relaxed))
       guard !entries.isNull else { return [] }
       return (0..<count.load(ordering: .relaxed)).map { entries.keyID(at: $0) }
@@ -237,7 +234,7 @@ public final class AssociationStorage: Sendable {
 
   /// The payloads stored under capability types rather than keys, retained.
   func capabilityPayloads() -> [Payload] {
-    writer.withLock { _ in
+    lock.withLock {
       let entries = EntryBuffer(bits: buffer.load(ordering: .relaxed))
       guard !entries.isNull else { return [] }
       return (0..<count.load(ordering: .relaxed)).compactMap { index in
@@ -253,27 +250,34 @@ public final class AssociationStorage: Sendable {
   }
 
   func addObserver(for keyID: UInt, _ notify: @escaping @Sendable (Payload?) -> Void) -> UInt {
-    writer.withLock { state in
-      state.nextObserverID &+= 1
-      state.observers.append(Observer(id: state.nextObserverID, keyID: keyID, notify: notify))
-      return state.nextObserverID
+    lock.withLock {
+      writerState.nextObserverID &+= 1
+      writerState.observers.append(
+        Observer(id: writerState.nextObserverID, keyID: keyID, notify: notify))
+      return writerState.nextObserverID
     }
   }
 
   func removeObserver(_ id: UInt) {
     // The closure may capture user objects: it is released after unlocking.
-    let removed = writer.withLock { state -> Observer? in
-      guard let index = state.observers.firstIndex(where: { $0.id == id }) else { return nil }
-      return state.observers.remove(at: index)
+    let removed = lock.withLock { () -> Observer? in
+      guard let index = writerState.observers.firstIndex(where: { $0.id == id }) else {
+        return nil
+      }
+      return writerState.observers.remove(at: index)
     }
     _ = removed
   }
 }
 
 extension AssociationStorage.WriterState {
-  /// The observers to notify of a change to `keyID`, copied so they run after unlocking.
-  func observersOf(_ keyID: UInt) -> [@Sendable (Payload?) -> Void] {
-    observers.isEmpty ? [] : observers.filter { $0.keyID == keyID }.map(\.notify)
+  /// The observers to notify of a change to `keyID`, copied so they run after unlocking; nil
+  /// when there are none.
+  @usableFromInline
+  func observersOf(_ keyID: UInt) -> [@Sendable (Payload?) -> Void]? {
+    guard !observers.isEmpty else { return nil }
+    let matching = observers.filter { $0.keyID == keyID }.map(\.notify)
+    return matching.isEmpty ? nil : matching
   }
 }
 

@@ -75,6 +75,14 @@ public struct Associations<Host: AnyObject> {
     return HostTable.makeStorage(of: host)
   }
 
+  /// Runs `body` on the host's storage, creating it on first use, without retaining it when
+  /// it already exists.
+  @inlinable
+  func withStorage<R>(_ body: (AssociationStorage) throws -> R) rethrows -> R {
+    if let result = try withExistingStorage(body) { return result }
+    return try body(HostTable.makeStorage(of: host))
+  }
+
   /// The value stored under `key`; assigning `nil` removes it.
   ///
   /// A replaced value is released after the storage is unlocked, so its `deinit` may use the
@@ -94,11 +102,11 @@ public struct Associations<Host: AnyObject> {
     }
     nonmutating set {
       if let newValue {
-        let (old, observers) = storage.exchange(key.encode(newValue), for: key.id)
+        let payload = key.encode(newValue)
+        let (old, observers) = withStorage { $0.exchange(payload, for: key.id) }
         _ = old
         notify(observers, newValue)
-      } else if let storage = existingStorage {
-        let (old, observers) = storage.exchange(nil, for: key.id)
+      } else if let (old, observers) = withExistingStorage({ $0.exchange(nil, for: key.id) }) {
         if old != nil { notify(observers, Value?.none) }
       }
     }
@@ -124,9 +132,9 @@ public struct Associations<Host: AnyObject> {
   @inlinable
   @discardableResult
   public func removeValue<Value>(for key: AssociatedKey<Value>) -> Value? {
-    guard let storage = existingStorage else { return nil }
-    let (old, observers) = storage.exchange(nil, for: key.id)
-    guard let old else { return nil }
+    guard let (old, observers) = withExistingStorage({ $0.exchange(nil, for: key.id) }),
+      let old
+    else { return nil }
     let value = key.decode(old)
     notify(observers, Value?.none)
     return value
@@ -173,8 +181,8 @@ public struct Associations<Host: AnyObject> {
   /// Calls observers after a change, outside every lock. They receive the new value boxed, so
   /// one erased closure type serves every key.
   @usableFromInline
-  func notify<Value>(_ observers: [@Sendable (Payload?) -> Void], _ newValue: Value?) {
-    guard !observers.isEmpty else { return }
+  func notify<Value>(_ observers: [@Sendable (Payload?) -> Void]?, _ newValue: Value?) {
+    guard let observers else { return }
     let payload = newValue.map { Payload(ValueBox($0)) }
     for observer in observers { observer(payload) }
   }

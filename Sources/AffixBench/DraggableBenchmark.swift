@@ -1,0 +1,140 @@
+import AffixDraggable
+import AffixScheduling
+import Dispatch
+import Foundation
+
+/// `affix-bench draggable`: the cost of a physics step per moving body, and the frame-clock
+/// wake-ups of a world at rest.
+enum DraggableBenchmark {
+  static let bodyCount = 1_000
+  static let steps = 600
+
+  static func run() {
+    let bare = measureBareLoop()
+    let world = measureWorld(withHosts: false)
+    let hosts = measureWorld(withHosts: true)
+    print("draggable.bodies: \(bodyCount) bodies")
+    print("draggable.ns_per_body_step: \(format(world)) ns")
+    print("draggable.ns_per_body_step_with_hosts: \(format(hosts)) ns")
+    print("draggable.baseline_ns_per_body_step: \(format(bare)) ns")
+    print("draggable.step_vs_baseline: \(format(world / bare))x")
+    print("draggable.step_target_ratio: \(format(world / 200))x")
+    let (moving, idle) = measureWakeUps()
+    print("draggable.moving_wakeups_per_s: \(format(moving)) /s")
+    print("draggable.idle_wakeups_per_s: \(format(idle)) /s")
+  }
+
+  /// Frame-clock wake-ups per second on a real Dispatch clock: while bodies snap (the
+  /// baseline, about the frame rate), then with every body at rest.
+  static func measureWakeUps() -> (moving: Double, idle: Double) {
+    let scheduler = DispatchScheduler(queue: DispatchQueue(label: "affix-bench.draggable"))
+    let clock = FrameClock(scheduler: scheduler, framesPerSecond: 60)
+    let world = DynamicsWorld(clock: clock)
+    let bodies = (0..<bodyCount).map { index in
+      let body = world.makeBody(at: CGPoint(x: Double(index), y: 0))
+      body.snap(Snap(to: CGPoint(x: Double(index), y: 300), damping: 1, frequency: 1))
+      return body
+    }
+    let window = Duration.milliseconds(500)
+    let movingStart = clock.wakeUps
+    Thread.sleep(forTimeInterval: seconds(window))
+    let moving = Double(clock.wakeUps - movingStart) / seconds(window)
+    let deadline = ContinuousClock.now + .seconds(10)
+    while world.needsFrames && ContinuousClock.now < deadline {
+      Thread.sleep(forTimeInterval: 0.01)
+    }
+    // Let the frame that found everything at rest finish.
+    Thread.sleep(forTimeInterval: 0.05)
+    let idleWindow = Duration.seconds(1)
+    let idleStart = clock.wakeUps
+    Thread.sleep(forTimeInterval: seconds(idleWindow))
+    let idle = Double(clock.wakeUps - idleStart) / seconds(idleWindow)
+    withExtendedLifetime(bodies) {}
+    return (moving, idle)
+  }
+
+  /// Nanoseconds per moving body per step for `DynamicsWorld`, best of three runs.
+  static func measureWorld(withHosts: Bool) -> Double {
+    var best = Double.infinity
+    for _ in 0..<3 {
+      // A zero rest threshold keeps every body moving for the whole run.
+      let world = DynamicsWorld(clock: nil, restThreshold: RestThreshold(distance: 0, speed: 0))
+      let hosts = (0..<bodyCount).map { _ in Host() }
+      let bodies = (0..<bodyCount).map { index in
+        let start = CGPoint(x: Double(index % 40) * 10, y: Double(index / 40) * 10)
+        let host = hosts[index]
+        let body =
+          withHosts
+          ? world.makeBody(at: start) { position in
+            host.position = position
+            return true
+          }
+          : world.makeBody(at: start)
+        body.velocity = Vector2D(dx: Double(index % 7) * 100, dy: -300)
+        body.snap(Snap(to: CGPoint(x: 200, y: 200), damping: 0))
+        return body
+      }
+      let clock = ContinuousClock()
+      let elapsed = clock.measure {
+        for _ in 0..<steps { world.advance(by: world.timeStep) }
+      }
+      precondition(world.movingBodyCount == bodyCount, "every body must move for the whole run")
+      best = min(best, nanoseconds(elapsed) / Double(steps * bodyCount))
+      withExtendedLifetime(bodies) {}
+    }
+    return best
+  }
+
+  /// The same spring arithmetic on a plain array with no world, lock or behaviours: what a
+  /// step cannot beat.
+  static func measureBareLoop() -> Double {
+    struct Particle {
+      var x: Double
+      var y: Double
+      var vx: Double
+      var vy: Double
+    }
+    var best = Double.infinity
+    for _ in 0..<3 {
+      var particles = (0..<bodyCount).map { index in
+        Particle(x: Double(index % 40) * 10, y: Double(index / 40) * 10, vx: 0, vy: -300)
+      }
+      let (uu, uv, vu, vv) = (0.99, 0.008, -1.2, 0.98)
+      let clock = ContinuousClock()
+      let elapsed = clock.measure {
+        for _ in 0..<steps {
+          for index in particles.indices {
+            let ux = particles[index].x - 200
+            let uy = particles[index].y - 200
+            let (vx, vy) = (particles[index].vx, particles[index].vy)
+            particles[index].x = 200 + uu * ux + uv * vx
+            particles[index].vx = vu * ux + vv * vx
+            particles[index].y = 200 + uu * uy + uv * vy
+            particles[index].vy = vu * uy + vv * vy
+          }
+        }
+      }
+      best = min(best, nanoseconds(elapsed) / Double(steps * bodyCount))
+      withExtendedLifetime(particles) {}
+    }
+    return best
+  }
+
+  static func seconds(_ duration: Duration) -> Double {
+    nanoseconds(duration) / 1e9
+  }
+
+  static func nanoseconds(_ duration: Duration) -> Double {
+    let (seconds, attoseconds) = duration.components
+    return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
+  }
+
+  static func format(_ value: Double) -> String {
+    String(format: "%.2f", value)
+  }
+}
+
+/// A stand-in for a view: an object with a position the world writes to.
+private final class Host: @unchecked Sendable {  // Written only by the benchmark's one thread.
+  var position = CGPoint.zero
+}

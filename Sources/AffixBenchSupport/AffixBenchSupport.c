@@ -1,0 +1,20 @@
+#include "AffixBenchSupport.h"
+
+#include <stdlib.h>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+long affix_bench_allocated_bytes(void) {
+  struct mallinfo2 info = mallinfo2();
+  return (long)info.uordblks;
+}
+#elif defined(__APPLE__)
+#include <malloc/malloc.h>
+long affix_bench_allocated_bytes(void) {
+  malloc_statistics_t stats;
+  malloc_zone_statistics(NULL, &stats);
+  return (long)stats.size_in_use;
+}
+#else
+long affix_bench_allocated_bytes(void) { return -1; }
+#endif

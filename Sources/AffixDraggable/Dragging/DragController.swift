@@ -1,0 +1,219 @@
+public import Affix
+public import Foundation
+import Synchronization
+
+/// The drag state of one object: its body in a ``DynamicsWorld``, where it snaps back to,
+/// and whether a finger holds it. Attached to the object as a `Capability`.
+///
+/// The seed's pan handler, in event form: `began` attaches the object to the finger at the
+/// point it was touched, `changed` moves the anchor, and `ended` (with the release velocity),
+/// `cancelled` or `failed` let go and snap back.
+///
+/// The controller holds the object only weakly: when it dies its body leaves the world at the
+/// next frame, and nothing steps for it any more.
+///
+/// ```swift
+/// final class Marker { var centre = CGPoint(x: 40, y: 40) }  // not `Draggable`
+///
+/// let marker = Marker()
+/// let drag = DragController.attach(to: marker, position: \.centre)
+/// drag.handle(.began(at: CGPoint(x: 45, y: 42)))
+/// ```
+public final class DragController: Capability, CustomStringConvertible {
+  static let subsystem = "drag"
+
+  private struct State {
+    var isDragging = false
+    var snapPoint: CGPoint
+    var damping: Double
+    var attachment: Spring
+  }
+
+  /// The body that moves the object.
+  public let body: DynamicBody
+  private let state: Mutex<State>
+  /// Reads the object's position; `nil` once the object has died.
+  private let readPosition: @Sendable () -> CGPoint?
+  private let hostName: String
+
+  private init(
+    body: DynamicBody, state: State, hostName: String,
+    readPosition: @escaping @Sendable () -> CGPoint?
+  ) {
+    self.body = body
+    self.state = Mutex(state)
+    self.hostName = hostName
+    self.readPosition = readPosition
+  }
+
+  /// Makes any object draggable, given a key path to its centre, and stores the controller in
+  /// its associated storage (replacing an earlier one).
+  ///
+  /// - Parameters:
+  ///   - host: The object; it is held weakly.
+  ///   - position: The key path to the object's centre, written on the world's frame clock
+  ///     context.
+  ///   - snapPoint: Where the object comes to rest; its current position if `nil`.
+  ///   - damping: The snap damping, 0...1 (see ``Snap``).
+  ///   - bounds: A rectangle the centre may not leave, or `nil`.
+  ///   - attachment: The spring tying the object to the finger; rigid by default.
+  ///   - world: The dynamics world that moves the object.
+  /// - Returns: The controller now attached to `host`.
+  @discardableResult
+  public static func attach<Host: AnyObject>(
+    to host: Host, position: any ReferenceWritableKeyPath<Host, CGPoint> & Sendable,
+    snapPoint: CGPoint? = nil, damping: Double = Snap.defaultDamping, bounds: CGRect? = nil,
+    attachment: Spring = .rigid, world: DynamicsWorld = .shared
+  ) -> DragController {
+    let reference = WeakReference(host)
+    let start = host[keyPath: position]
+    let body = world.makeBody(at: start, bounds: bounds) { point in
+      guard let host = reference.object else { return false }
+      host[keyPath: position] = point
+      return true
+    }
+    var snap = Snap(to: snapPoint ?? start, damping: damping)
+    if !snap.point.isFinite {
+      Diagnostics.report(
+        subsystem, "snap point \(snap.point) is not finite; snapping to \(start) instead")
+      snap.point = start
+    }
+    snap = snap.validated()
+    let controller = DragController(
+      body: body,
+      state: State(
+        snapPoint: snap.point, damping: snap.damping,
+        attachment: attachment.validated("attachment")),
+      hostName: "\(Host.self)",
+      readPosition: { reference.object?[keyPath: position] })
+    return Associations(of: host).attach(controller)
+  }
+
+  /// Whether a finger holds the object.
+  public var isDragging: Bool { state.withLock { $0.isDragging } }
+
+  /// Where the object snaps back to. Setting it while the object snaps sends it to the new
+  /// point; a non-finite point is reported and ignored.
+  public var snapPoint: CGPoint {
+    get { state.withLock { $0.snapPoint } }
+    set {
+      guard newValue.isFinite else {
+        Diagnostics.report(Self.subsystem, "snap point \(newValue) is not finite; ignored")
+        return
+      }
+      let snap = state.withLock { state -> Snap? in
+        state.snapPoint = newValue
+        return state.isDragging ? nil : Snap(to: newValue, damping: state.damping)
+      }
+      if let snap, case .snap = body.behavior { body.snap(snap) }
+    }
+  }
+
+  /// The snap damping, 0...1 (see ``Snap``). Values outside are clamped, with a diagnostic.
+  public var damping: Double {
+    get { state.withLock { $0.damping } }
+    set {
+      let damping = Snap(to: .zero, damping: newValue).validated().damping
+      state.withLock { $0.damping = damping }
+    }
+  }
+
+  /// Handles one event of a pan gesture (see ``DragEvent``).
+  ///
+  /// Events out of order (a change or an end with no drag in progress), non-finite locations
+  /// and events for an object that has died are reported as diagnostics. A second `began`
+  /// restarts the drag at the new location; an `ended` with a non-finite velocity ends the
+  /// drag without a fling.
+  public func handle(_ event: DragEvent) {
+    guard !body.isRemoved else {
+      report("\(event): the drag was removed; ignored")
+      return
+    }
+    guard let centre = readPosition() else {
+      report("\(event): the \(hostName) has died; removing its body")
+      state.withLock { $0.isDragging = false }
+      body.remove()
+      return
+    }
+    switch event {
+    case .began(let location):
+      begin(at: location, centre: centre)
+    case .changed(let location):
+      guard isFinite(location, in: event), isDraggingOrReport(event) else { return }
+      body.moveAnchor(to: location)
+    case .ended(var velocity):
+      guard let snap = endDrag(event) else { return }
+      if !velocity.isFinite {
+        report("\(event): the release velocity is not finite; snapping back without a fling")
+        velocity = .zero
+      }
+      letGo(velocity: velocity, snap: snap)
+    case .cancelled, .failed:
+      guard let snap = endDrag(event) else { return }
+      letGo(velocity: .zero, snap: snap)
+    }
+  }
+
+  /// Takes the body out of its world. Called when the controller is detached or replaced.
+  public func didDetach() {
+    state.withLock { $0.isDragging = false }
+    body.remove()
+  }
+
+  /// Whether a drag is in progress, and where the body is.
+  public var description: String {
+    "DragController(\(hostName), \(isDragging ? "dragging" : "released"), \(body))"
+  }
+
+  private func begin(at location: CGPoint, centre: CGPoint) {
+    let event = DragEvent.began(at: location)
+    guard isFinite(location, in: event) else { return }
+    let (wasDragging, spring) = state.withLock { state in
+      defer { state.isDragging = true }
+      return (state.isDragging, state.attachment)
+    }
+    if wasDragging {
+      report("\(event) while a drag is in progress; restarting the drag there")
+    }
+    // The object is authoritative: other code may have moved it since the last frame.
+    body.position = centre
+    let grabbed = body.position
+    body.attach(Attachment(offset: location - grabbed, anchor: location, spring: spring))
+  }
+
+  private func letGo(velocity: Vector2D, snap: Snap) {
+    body.velocity = velocity
+    body.snap(snap)
+  }
+
+  /// Ends the drag; returns the snap to perform, or `nil` (reported) with no drag in progress.
+  private func endDrag(_ event: DragEvent) -> Snap? {
+    let snap = state.withLock { state -> Snap? in
+      guard state.isDragging else { return nil }
+      state.isDragging = false
+      return Snap(to: state.snapPoint, damping: state.damping)
+    }
+    if snap == nil { report("\(event) with no drag in progress; ignored") }
+    return snap
+  }
+
+  private func isDraggingOrReport(_ event: DragEvent) -> Bool {
+    guard isDragging else {
+      report("\(event) with no drag in progress; ignored")
+      return false
+    }
+    return true
+  }
+
+  private func isFinite(_ location: CGPoint, in event: DragEvent) -> Bool {
+    guard location.isFinite else {
+      report("\(event): the location is not finite; ignored")
+      return false
+    }
+    return true
+  }
+
+  private func report(_ message: String) {
+    Diagnostics.report(Self.subsystem, message)
+  }
+}

@@ -1,0 +1,104 @@
+import AffixScheduling
+public import Foundation
+
+/// A recorded drag and snap: where the object's centre was at every frame, for plots.
+///
+/// ``record(from:path:releaseVelocity:damping:framesPerSecond:)`` runs the real mixin on
+/// virtual time: a finger grabs the object, moves along a path one point a frame, lets go
+/// with a fling, and the object snaps back until it rests.
+///
+/// ```swift
+/// for sample in DragTrajectory.record().samples {
+///   print(sample.time, sample.position.x, sample.position.y, sample.phase)
+/// }
+/// ```
+public struct DragTrajectory: Sendable {
+  /// What the object was doing at a sample.
+  public enum Phase: String, Sendable, Hashable {
+    /// Held by the finger.
+    case dragging
+    /// Let go, springing to the snap point.
+    case snapping
+  }
+
+  /// One frame of the trajectory.
+  public struct Sample: Sendable, Hashable {
+    /// Seconds since the finger went down.
+    public var time: Double
+    /// The object's centre.
+    public var position: CGPoint
+    /// The finger, while it holds the object.
+    public var finger: CGPoint?
+    /// What the object was doing.
+    public var phase: Phase
+  }
+
+  /// Every frame, from the first movement to rest.
+  public var samples: [Sample]
+  /// Where the object snaps back to (and started).
+  public var snapPoint: CGPoint
+
+  /// Records a drag along `path` that ends with a fling, and the snap that follows.
+  ///
+  /// - Parameters:
+  ///   - start: The object's centre and snap point.
+  ///   - path: The finger, one point a frame; the first point is where it grabs the object.
+  ///     The default grabs the object off-centre and pulls it down and right along an arc.
+  ///   - releaseVelocity: The fling, in points per second.
+  ///   - damping: The snap damping, 0...1.
+  ///   - framesPerSecond: The frame rate of the recording.
+  /// - Returns: The trajectory, at most ten seconds of snapping after the release.
+  public static func record(
+    from start: CGPoint = CGPoint(x: 0, y: 0), path: [CGPoint]? = nil,
+    releaseVelocity: Vector2D = Vector2D(dx: 900, dy: -600), damping: Double = Snap.defaultDamping,
+    framesPerSecond: Int = 60
+  ) -> DragTrajectory {
+    let scheduler = VirtualTimeScheduler()
+    let clock = FrameClock(scheduler: scheduler, framesPerSecond: framesPerSecond)
+    let world = DynamicsWorld(clock: clock)
+    let object = TracedObject(position: start)
+    object.makeDraggable(damping: damping, world: world)
+    let path = path ?? defaultPath(from: start)
+    let frame = clock.interval.seconds
+    var samples: [Sample] = []
+    var time = 0.0
+    func sample(_ finger: CGPoint?, _ phase: Phase) {
+      time += frame
+      samples.append(Sample(time: time, position: object.position, finger: finger, phase: phase))
+    }
+
+    guard let grab = path.first else {
+      return DragTrajectory(samples: [], snapPoint: start)
+    }
+    object.drag(.began(at: grab))
+    for finger in path.dropFirst() {
+      object.drag(.changed(to: finger))
+      scheduler.advance(by: clock.interval)
+      sample(finger, .dragging)
+    }
+    object.drag(.ended(velocity: releaseVelocity))
+    let limit = 10 * max(framesPerSecond, 1)
+    for _ in 0..<limit where world.needsFrames {
+      scheduler.advance(by: clock.interval)
+      sample(nil, .snapping)
+    }
+    object.removeDraggable()
+    return DragTrajectory(samples: samples, snapPoint: start)
+  }
+
+  /// A quarter-circle pull of 200 points over half a second, grabbed 20 points off-centre.
+  private static func defaultPath(from start: CGPoint) -> [CGPoint] {
+    let frames = 30
+    return (0...frames).map { frame in
+      let angle = Double(frame) / Double(frames) * Double.pi / 2
+      return CGPoint(
+        Double(start.x) + 20 + 200 * sin(angle), Double(start.y) + 10 + 200 * (1 - cos(angle)))
+    }
+  }
+}
+
+/// The object a recording drags.
+private final class TracedObject: Draggable {
+  var position: CGPoint
+  init(position: CGPoint) { self.position = position }
+}

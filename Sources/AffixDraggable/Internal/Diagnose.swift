@@ -1,0 +1,6 @@
+import Affix
+
+/// Reports bad input or a call in the wrong state under the "drag" subsystem.
+func diagnose(_ message: String) {
+  Diagnostics.report(DragController.subsystem, message)
+}

@@ -1,0 +1,256 @@
+public import Foundation
+
+/// A handle on one body of a ``DynamicsWorld``: its position and velocity, and the behaviour
+/// that moves it (an ``Attachment``, a ``Snap``, or none).
+///
+/// Every change wakes the body; it then steps with the world until it comes to rest. The
+/// body leaves the world when the handle is released or ``remove()`` is called. Calls on a
+/// removed body are reported as diagnostics and change nothing.
+///
+/// ```swift
+/// let body = world.makeBody(at: CGPoint(x: 50, y: 50))
+/// body.attach(Attachment(anchor: CGPoint(x: 60, y: 50)))  // grabbed
+/// body.moveAnchor(to: CGPoint(x: 90, y: 70))            // dragged
+/// body.velocity = Vector2D(dx: 400, dy: 0)             // released with a fling
+/// body.snap(Snap(to: CGPoint(x: 50, y: 50)))           // springs home
+/// ```
+public final class DynamicBody: Sendable, CustomStringConvertible {
+  /// The world the body lives in.
+  public let world: DynamicsWorld
+  let id: Int
+
+  init(world: DynamicsWorld, id: Int) {
+    self.world = world
+    self.id = id
+  }
+
+  deinit {
+    world.forget(id)
+  }
+
+  /// The current behaviour of a body.
+  public enum Behavior: Sendable, Hashable {
+    /// Attached to an anchor, as while dragged.
+    case attachment(Attachment)
+    /// Snapping to a point.
+    case snap(Snap)
+  }
+
+  /// The position of the body's centre. Setting it moves the body there at once (a teleport,
+  /// keeping its velocity) and wakes it; a non-finite position is reported and ignored.
+  public var position: CGPoint {
+    get { read { $0.position } }
+    set {
+      guard newValue.isFinite else {
+        diagnose("body position \(newValue) is not finite; ignored")
+        return
+      }
+      update("set the position") { body in
+        body.x = Double(newValue.x)
+        body.y = Double(newValue.y)
+        if body.hasBounds {
+          body.x = min(max(body.x, body.minX), body.maxX)
+          body.y = min(max(body.y, body.minY), body.maxY)
+        }
+        return nil
+      }
+    }
+  }
+
+  /// The velocity of the body's centre, in points per second. Setting it (a fling) wakes the
+  /// body; a body with no behaviour keeps the velocity until one is added, and the snap or
+  /// attachment then starts from it. A non-finite velocity is reported and ignored.
+  public var velocity: Vector2D {
+    get { read { Vector2D(dx: $0.vx, dy: $0.vy) } }
+    set {
+      guard newValue.isFinite else {
+        diagnose("body velocity \(newValue) is not finite; ignored")
+        return
+      }
+      update("set the velocity") { body in
+        body.vx = newValue.dx
+        body.vy = newValue.dy
+        return nil
+      }
+    }
+  }
+
+  /// A rectangle the body's centre may not leave, or `nil`. Setting it moves a body outside
+  /// into the rectangle; walls stop the body's motion into them. Snap points and anchors
+  /// outside the bounds pull the body to the nearest point inside. An unusable rectangle
+  /// (null, infinite, non-finite or negative in size) is reported and ignored.
+  public var bounds: CGRect? {
+    get {
+      read { body in
+        body.hasBounds
+          ? CGRect(
+            x: body.minX, y: body.minY, width: body.maxX - body.minX, height: body.maxY - body.minY)
+          : nil
+      }
+    }
+    set {
+      if let rect = newValue, !rect.isUsableBounds {
+        diagnose("bounds \(rect) are not a finite, non-negative rectangle; ignored")
+        return
+      }
+      update("set the bounds") { body in
+        guard let rect = newValue?.standardized else {
+          body.hasBounds = false
+          return nil
+        }
+        body.hasBounds = true
+        (body.minX, body.minY) = (Double(rect.minX), Double(rect.minY))
+        (body.maxX, body.maxY) = (Double(rect.maxX), Double(rect.maxY))
+        body.x = min(max(body.x, body.minX), body.maxX)
+        body.y = min(max(body.y, body.minY), body.maxY)
+        return nil
+      }
+    }
+  }
+
+  /// The behaviour moving the body, if any.
+  public var behavior: Behavior? {
+    read { body in
+      switch body.kind {
+      case .free: return nil
+      case .snap: return .snap(body.snapBehavior)
+      case .attachment: return .attachment(body.attachmentBehavior)
+      }
+    }
+  }
+
+  /// Whether the body is at rest (not stepping).
+  public var isResting: Bool { read { !$0.isMoving } }
+
+  /// Whether the body has left its world.
+  public var isRemoved: Bool { world.state.withLock { $0.slots[id] == nil } }
+
+  /// Attaches the body to an anchor, replacing its behaviour.
+  ///
+  /// A non-finite anchor or offset is reported and the call ignored; a negative or
+  /// non-finite length is reported and replaced by zero; see ``Spring`` for its values.
+  public func attach(_ attachment: Attachment) {
+    guard attachment.anchor.isFinite, attachment.offset.isFinite else {
+      diagnose(
+        "attachment anchor \(attachment.anchor) or offset \(attachment.offset) is not finite; ignored"
+      )
+      return
+    }
+    var length = attachment.length
+    if !length.isFinite || length < 0 {
+      diagnose("attachment length \(length) is not a finite value >= 0; using 0")
+      length = 0
+    }
+    let spring = attachment.spring.validated("attachment")
+    let transition = spring.isRigid ? .identity : SpringTransition(spring: spring, dt: world.dt)
+    update("attach") { body in
+      body.kind = .attachment
+      body.isRigid = spring.isRigid
+      body.transition = transition
+      body.spring = spring
+      (body.targetX, body.targetY) = (Double(attachment.anchor.x), Double(attachment.anchor.y))
+      (body.offsetX, body.offsetY) = (attachment.offset.dx, attachment.offset.dy)
+      body.length = length
+      return nil
+    }
+  }
+
+  /// Moves the anchor of the body's attachment, as a finger moving.
+  ///
+  /// Reported and ignored when the anchor is not finite or the body is not attached.
+  public func moveAnchor(to anchor: CGPoint) {
+    guard anchor.isFinite else {
+      diagnose("anchor \(anchor) is not finite; ignored")
+      return
+    }
+    update("move the anchor") { body in
+      guard body.kind == .attachment else {
+        return "cannot move the anchor of a body that is not attached; ignored"
+      }
+      (body.targetX, body.targetY) = (Double(anchor.x), Double(anchor.y))
+      return nil
+    }
+  }
+
+  /// Makes the body snap to a point, replacing its behaviour. The body starts from its current
+  /// velocity, so set ``velocity`` first for a fling.
+  ///
+  /// A non-finite point is reported and the call ignored; see ``Snap`` for its other values.
+  /// A point outside the bounds is reported and the body snaps to the nearest point inside.
+  public func snap(_ snap: Snap) {
+    guard snap.point.isFinite else {
+      diagnose("snap point \(snap.point) is not finite; ignored")
+      return
+    }
+    let snap = snap.validated()
+    let spring = snap.spring
+    let transition = SpringTransition(spring: spring, dt: world.dt)
+    update("snap") { body in
+      body.kind = .snap
+      body.isRigid = false
+      body.transition = transition
+      body.spring = spring
+      body.snapDamping = snap.damping
+      (body.targetX, body.targetY) = (Double(snap.point.x), Double(snap.point.y))
+      (body.offsetX, body.offsetY, body.length) = (0, 0, 0)
+      if body.hasBounds,
+        body.targetX < body.minX || body.targetX > body.maxX || body.targetY < body.minY
+          || body.targetY > body.maxY
+      {
+        return
+          "snap point \(snap.point) is outside the bounds; snapping to the nearest point inside"
+      }
+      return nil
+    }
+  }
+
+  /// Removes the body's behaviour; it stops where it is and keeps its velocity for the next
+  /// behaviour.
+  public func removeBehavior() {
+    update("remove the behaviour") { body in
+      body.kind = .free
+      return nil
+    }
+  }
+
+  /// Takes the body out of its world. Idempotent.
+  public func remove() {
+    world.removeBodies([id])
+  }
+
+  /// The body's position, velocity and whether it rests.
+  public var description: String {
+    let (position, velocity, resting) = read {
+      ($0.position, Vector2D(dx: $0.vx, dy: $0.vy), !$0.isMoving)
+    }
+    return "DynamicBody(at \(position), velocity \(velocity)\(resting ? ", resting" : ""))"
+  }
+
+  /// Reads the body's state, or its last state once it has left the world.
+  private func read<T>(_ body: (BodyState) -> T) -> T {
+    world.state.withLock { state in
+      if let index = state.slots[id] { return body(state.bodies[index]) }
+      // `retired` keeps every removed body until its handle dies; the fallback is unreachable.
+      return body(state.retired[id] ?? BodyState(id: id, x: 0, y: 0, onMove: nil))
+    }
+  }
+
+  /// Applies `change` and wakes the body; `change` returns a problem to report instead of
+  /// reporting it, as diagnostics run user code and must not run under the world's lock.
+  private func update(_ action: String, _ change: (inout BodyState) -> String?) {
+    let problem = world.state.withLock { state -> String? in
+      guard let index = state.slots[id] else {
+        return "cannot \(action): the body has left its world"
+      }
+      if let problem = change(&state.bodies[index]) { return problem }
+      state.bodies[index].hasMoved = true
+      state.wake(index: index)
+      return nil
+    }
+    if let problem {
+      diagnose(problem)
+    } else {
+      world.bodyDidWake()
+    }
+  }
+}

@@ -1,0 +1,231 @@
+import Affix
+public import AffixScheduling
+public import Foundation
+import Synchronization
+
+/// A small dynamics world: bodies under attachment and snap springs, stepped at a fixed time
+/// step whatever the rhythm of the frames that drive it.
+///
+/// Time arrives through ``advance(by:)`` (normally from a frame clock) and is spent in whole
+/// steps of ``timeStep``; the remainder waits for the next frame, so the same total time gives
+/// the same trajectory however it is cut into frames. Each step moves a body exactly along the
+/// closed-form solution of its damped spring (see ``Spring``). A body that comes to rest stops
+/// stepping; a world with nothing moving needs no frames.
+///
+/// A world given a `FrameClock` subscribes to it when a body starts moving and drops the
+/// subscription when every body is at rest, so an idle world costs no wake-ups at all. A world
+/// without a clock is advanced by hand, which is what tests, plots and benchmarks do.
+///
+/// Bodies report their new positions through the handler given to
+/// ``makeBody(at:bounds:onMove:)``, after each advance, on the thread that advanced the world
+/// and outside the world's lock.
+///
+/// ```swift
+/// let world = DynamicsWorld(clock: nil)  // stepped by hand
+/// let body = world.makeBody(at: CGPoint(x: 0, y: 0))
+/// body.snap(Snap(to: CGPoint(x: 100, y: 0)))
+/// world.advance(by: .seconds(3))
+/// body.position  // (100, 0), at rest
+/// ```
+public final class DynamicsWorld: Sendable {
+  /// The world that draggable objects use unless told otherwise: driven by
+  /// `FrameClock/shared` (the main queue, 60 frames a second).
+  public static let shared = DynamicsWorld(clock: .shared)
+
+  /// The clock that drives the world while something moves, or `nil` for a world advanced by
+  /// hand.
+  public let clock: FrameClock?
+  /// The fixed physics time step.
+  public let timeStep: Duration
+  /// When bodies count as at rest.
+  public let restThreshold: RestThreshold
+  /// The most time one advance simulates; a longer gap (a stalled frame, a suspended app) is
+  /// dropped rather than replayed in one burst.
+  public let maximumAdvance: Duration
+
+  let dt: Double
+  let state = Mutex(WorldState())
+
+  /// Creates a world.
+  ///
+  /// - Parameters:
+  ///   - clock: The frame clock to advance the world while something moves, or `nil` to
+  ///     advance it by hand with ``advance(by:)``.
+  ///   - timeStep: The fixed step, 1/120 s by default (two steps per 60 Hz frame). A step that
+  ///     is not positive is reported and replaced by the default.
+  ///   - restThreshold: When bodies count as at rest.
+  ///   - maximumAdvance: The most time one advance simulates; a quarter second by default.
+  public init(
+    clock: FrameClock?, timeStep: Duration = .seconds(1) / 120,
+    restThreshold: RestThreshold = .standard,
+    maximumAdvance: Duration = .milliseconds(250)
+  ) {
+    var step = timeStep
+    if step <= .zero {
+      diagnose("time step \(timeStep) is not positive; using 1/120 s")
+      step = .seconds(1) / 120
+    }
+    self.clock = clock
+    self.timeStep = step
+    self.restThreshold = restThreshold
+    self.maximumAdvance = max(maximumAdvance, step)
+    dt = step.seconds
+  }
+
+  /// Adds a body with its centre at `position`, at rest and with no behaviour.
+  ///
+  /// The body stays in the world as long as the returned handle lives (or until
+  /// ``DynamicBody/remove()``, or until `onMove` returns `false`).
+  ///
+  /// - Parameters:
+  ///   - position: The centre of the body. A non-finite position is reported and replaced
+  ///     by the origin.
+  ///   - bounds: A rectangle the centre may not leave, or `nil`.
+  ///   - onMove: Receives the body's centre after each advance that moved it, outside the
+  ///     world's lock. Returning `false` (say, because the object it moves has died) removes
+  ///     the body.
+  /// - Returns: The handle on the new body.
+  public func makeBody(
+    at position: CGPoint, bounds: CGRect? = nil,
+    onMove: (@Sendable (CGPoint) -> Bool)? = nil
+  ) -> DynamicBody {
+    var start = position
+    if !start.isFinite {
+      diagnose("body position \(position) is not finite; using the origin")
+      start = .zero
+    }
+    let id = state.withLock { state in
+      defer { state.nextID += 1 }
+      state.insert(
+        BodyState(id: state.nextID, x: Double(start.x), y: Double(start.y), onMove: onMove))
+      return state.nextID
+    }
+    let body = DynamicBody(world: self, id: id)
+    if let bounds { body.bounds = bounds }
+    return body
+  }
+
+  /// The number of bodies in the world.
+  public var bodyCount: Int { state.withLock { $0.bodies.count } }
+
+  /// The number of bodies that are not at rest.
+  public var movingBodyCount: Int { state.withLock { $0.movingCount } }
+
+  /// Whether anything moves, so that the world needs frames.
+  public var needsFrames: Bool { movingBodyCount > 0 }
+
+  /// Whether the world holds a subscription to its clock. True only while something moves
+  /// (and briefly after the last body came to rest, until the frame that noticed it ends).
+  public var isReceivingFrames: Bool { state.withLock { $0.subscription != nil } }
+
+  /// The number of physics steps taken so far.
+  public var stepCount: Int { state.withLock { $0.steps } }
+
+  /// Spends `elapsed` on whole physics steps, then tells the bodies that moved where they are.
+  ///
+  /// Time left over, less than one step, waits for the next call. When nothing moves, the call
+  /// does nothing and the leftover is cleared, so motion that starts later starts on a fresh
+  /// step. A negative or non-finite duration is reported and ignored.
+  ///
+  /// - Complexity: O(*steps* × *moving bodies*) plus one handler call per moved body.
+  public func advance(by elapsed: Duration) {
+    guard elapsed >= .zero else {
+      diagnose("cannot advance the world by a negative duration \(elapsed)")
+      return
+    }
+    let (timeStep, maximumAdvance, dt, threshold) = (
+      self.timeStep, self.maximumAdvance, self.dt, restThreshold
+    )
+    typealias Outcome = (moved: [MovedBody], idleSubscription: CancellationToken?)
+    let (moved, idleSubscription) = state.withLock { state -> Outcome in
+      if state.movingCount > 0 {
+        state.accumulator += min(elapsed, maximumAdvance)
+        while state.accumulator >= timeStep && state.movingCount > 0 {
+          state.accumulator -= timeStep
+          state.stepAll(dt: dt, threshold: threshold)
+        }
+      }
+      guard state.movingCount == 0 else { return (state.collectMoved(), nil as CancellationToken?) }
+      state.accumulator = .zero
+      // Everything rests: stop the frames (cancelled outside the lock).
+      return (state.collectMoved(), state.takeSubscription())
+    }
+    idleSubscription?.cancel()
+    guard !moved.isEmpty else { return }
+    var abandoned: [Int] = []
+    for (id, position, onMove) in moved where !onMove(position) {
+      abandoned.append(id)
+    }
+    if !abandoned.isEmpty { removeBodies(abandoned) }
+  }
+
+  func removeBodies(_ ids: [Int], forever: Bool = false) {
+    let (removed, idleSubscription) = state.withLock { state in
+      let removed = ids.compactMap { id in
+        defer { if forever { state.retired[id] = nil } }
+        return state.remove(id: id)
+      }
+      return (removed, state.movingCount == 0 ? state.takeSubscription() : nil)
+    }
+    // The bodies (and their move handlers) and the subscription are released here, outside
+    // the lock.
+    idleSubscription?.cancel()
+    withExtendedLifetime(removed) {}
+  }
+
+  /// Removes a body for good, when its handle dies.
+  func forget(_ id: Int) {
+    removeBodies([id], forever: true)
+  }
+
+  /// Called after a body woke up, outside the lock: subscribes to the clock if the world is
+  /// not receiving frames yet.
+  func bodyDidWake() {
+    guard let clock else { return }
+    let shouldSubscribe = state.withLock { state in
+      guard state.movingCount > 0, state.subscription == nil, !state.isSubscribing else {
+        return false
+      }
+      state.isSubscribing = true
+      return true
+    }
+    guard shouldSubscribe else { return }
+    // Subscribing runs the clock's code, so it happens outside the lock; a frame may even
+    // arrive before the token is stored, and may find everything at rest already.
+    let subscription = clock.subscribe { [weak self] frame in
+      self?.advance(by: frame.delta)
+    }
+    let unwanted = state.withLock { state -> CancellationToken? in
+      state.isSubscribing = false
+      guard state.movingCount > 0 else { return subscription }
+      state.subscription = subscription
+      return nil
+    }
+    unwanted?.cancel()
+  }
+}
+
+/// A body that moved during an advance: its identifier, new centre and move handler.
+typealias MovedBody = (id: Int, position: CGPoint, onMove: @Sendable (CGPoint) -> Bool)
+
+extension WorldState {
+  /// The bodies whose position changed since the last report, with their handlers.
+  mutating func collectMoved() -> [MovedBody] {
+    var moved: [MovedBody] = []
+    moved.reserveCapacity(movingCount)
+    for index in bodies.indices where bodies[index].hasMoved {
+      bodies[index].hasMoved = false
+      if let onMove = bodies[index].onMove {
+        moved.append((bodies[index].id, bodies[index].position, onMove))
+      }
+    }
+    return moved
+  }
+}
+
+extension Duration {
+  var seconds: Double {
+    let (seconds, attoseconds) = components
+    return Double(seconds) + Double(attoseconds) * 1e-18
+  }
+}

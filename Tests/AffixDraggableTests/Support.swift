@@ -1,0 +1,59 @@
+import Affix
+import AffixDraggable
+import AffixScheduling
+import Foundation
+import Synchronization
+
+/// A stand-in for a view: a draggable object with a centre.
+final class Card: Draggable {
+  var position: CGPoint
+  init(at position: CGPoint) { self.position = position }
+}
+
+/// An object that does not conform to `Draggable`, made draggable at runtime.
+final class Marker {
+  var centre: CGPoint
+  init(at centre: CGPoint) { self.centre = centre }
+}
+
+/// A world on virtual time: frames arrive only when the test advances the scheduler.
+struct VirtualWorld {
+  let scheduler = VirtualTimeScheduler()
+  let clock: FrameClock
+  let world: DynamicsWorld
+
+  init() {
+    clock = FrameClock(scheduler: scheduler, framesPerSecond: 60)
+    world = DynamicsWorld(clock: clock)
+  }
+
+  /// Advances virtual time by `count` frames.
+  func frames(_ count: Int) {
+    scheduler.advance(by: clock.interval * count)
+  }
+
+  /// Runs frames until the world needs none; returns how many frames that took.
+  @discardableResult
+  func settle() -> Int {
+    scheduler.runUntilIdle(maxSteps: 60 * 30)
+  }
+}
+
+/// Collects diagnostics across the `@Sendable` boundary.
+final class DiagnosticLog: Sendable {
+  private let entries = Mutex<[Diagnostic]>([])
+
+  func record(_ diagnostic: Diagnostic) {
+    entries.withLock { $0.append(diagnostic) }
+  }
+
+  var messages: [String] { entries.withLock { $0.map(\.message) } }
+  var subsystems: Set<String> { entries.withLock { Set($0.map(\.subsystem)) } }
+
+  /// Runs `body`, collecting the diagnostics it reports.
+  static func capture(_ body: () throws -> Void) rethrows -> DiagnosticLog {
+    let log = DiagnosticLog()
+    try Diagnostics.withHandler(log.record) { try body() }
+    return log
+  }
+}
