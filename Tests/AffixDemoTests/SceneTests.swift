@@ -17,11 +17,26 @@ struct SceneTests {
       "alive: 0 Sprite, 0 Badge, 0 Glow",
       "alive: 0 Card, 0 Card's Badge",
       "No leaks: all 5000 tracked objects were released.",
+      "alive: 100 Widget, 100 DragController",
+      "Dropped the widgets, and swept 100 dead hosts",
+      "alive: 0 Widget, 0 DragController",
+      "frame clock: 0 subscribers, running: false; bodies in the world: 0",
       "retain cycle: Document.inspector -> Inspector.document -> Document",
       "Fixed with a weak back-reference",
       "LEAK: Sprite \"sprite with a strong note\"",
       "Fixed by holding the host weakly in the value: No leaks",
-    ]
+      "Both deliberate leaks broken; the table after a sweep: 0 live hosts with 0 values",
+    ],
+    "draggable": [
+      "makeDraggable(damping: 0.35): the card rests at its snap point (60.0, 30.0)",
+      "drag(.began(at: (64.0, 32.0)))",
+      "the card's centre at (96.0, 42.0): it keeps the touch offset",
+      "drag(.ended(velocity:",
+      "springs back and rests at (60.0, 30.0)",
+      "the world has stopped its frames: no subscription",
+      "affix[drag]: changed(to:",
+      "affix[drag]: began(at:",
+    ],
   ]
 
   @Test(arguments: steps.keys.sorted())
@@ -38,5 +53,17 @@ struct SceneTests {
       }
       rest = rest[found.upperBound...]
     }
+  }
+}
+
+extension SceneTests {
+  @Test func withNoSceneNamedEverySceneRunsInTurn() throws {
+    let run = try DemoRun.run(["--speed", Self.speed])
+    #expect(run.status == 0, "\(run.summary)")
+    #expect(!run.hasControlCodes, "\(run.summary)")
+    let titles = ["== loading", "== dancing", "== draggable", "== leaks"]
+    let positions = titles.map { run.output.range(of: $0)?.lowerBound }
+    #expect(positions.allSatisfy { $0 != nil }, "\(run.summary)")
+    #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "\(run.summary)")
   }
 }

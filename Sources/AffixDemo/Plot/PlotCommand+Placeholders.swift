@@ -1,4 +1,3 @@
 extension PlotCommand {
   static func timingCurvePictures() -> [Picture] { [] }
-  static func dragPictures() -> [Picture] { [] }
 }
