@@ -19,9 +19,11 @@ if arguments.contains("-h") || arguments.contains("--help") {
 
 switch selection {
 case "core": CoreBenchmark.run(quick: quick)
+case "dancing": DancingBenchmark.run()
 case "draggable": DraggableBenchmark.run()
 case "all":
   CoreBenchmark.run(quick: quick)
+  DancingBenchmark.run()
   DraggableBenchmark.run()
 default:
   print(usage)

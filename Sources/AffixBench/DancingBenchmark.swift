@@ -1,0 +1,100 @@
+import AffixDancing
+import AffixScheduling
+import Dispatch
+import Foundation
+
+/// `affix-bench dancing`: the per-frame cost of animated properties, and an idle clock's
+/// wake-ups.
+enum DancingBenchmark {
+  private final class Layer {
+    var x = 0.0
+    var y = 0.0
+    var opacity = 1.0
+    var scale = 1.0
+  }
+
+  static let animations = 10_000
+  static let frames = 120
+
+  static func run() {
+    let one = nanosecondsPerPropertyFrame(propertiesPerAnimation: 1)
+    let four = nanosecondsPerPropertyFrame(propertiesPerAnimation: 4)
+    let direct = directWriteNanoseconds()
+    print("dancing.ns_per_property_frame: \(format(one)) ns")
+    print("dancing.ns_per_property_frame_4_properties: \(format(four)) ns")
+    print("dancing.baseline_direct_write_ns: \(format(direct)) ns")
+    print("dancing.ratio_vs_direct_write: \(format(one / direct))x")
+    print("dancing.target_ns_per_property_frame: 100 ns")
+    print("dancing.idle_wakeups_per_s: \(format(idleWakeUpsPerSecond()))")
+  }
+
+  /// 10,000 animations on one frame clock driven by virtual time, so that only the per-frame
+  /// work is timed.
+  static func nanosecondsPerPropertyFrame(propertiesPerAnimation: Int) -> Double {
+    let scheduler = VirtualTimeScheduler()
+    let clock = FrameClock(scheduler: scheduler, framesPerSecond: 60)
+    let layers = (0..<animations).map { _ in Layer() }
+    for (index, layer) in layers.enumerated() {
+      Dance.of(layer, clock: clock).animate(duration: 1_000, curve: .easeInOut) {
+        $0.x = Double(index)
+        if propertiesPerAnimation > 1 {
+          $0.y = 100
+          $0.opacity = 0
+          $0.scale = 2
+        }
+      }.start()
+    }
+    for _ in 0..<10 { scheduler.advance(by: clock.interval) }
+    let start = ContinuousClock.now
+    for _ in 0..<frames { scheduler.advance(by: clock.interval) }
+    let elapsed = ContinuousClock.now - start
+    withExtendedLifetime(layers) {}
+    return nanoseconds(elapsed) / Double(frames * animations * propertiesPerAnimation)
+  }
+
+  /// The same writes without the framework: solve the curve and store the value.
+  static func directWriteNanoseconds() -> Double {
+    let layers = (0..<animations).map { _ in Layer() }
+    let curve = CubicBezier.easeInOut
+    let start = ContinuousClock.now
+    for frame in 0..<frames {
+      let fraction = Double(frame + 10) / 60_000
+      for (index, layer) in layers.enumerated() {
+        layer.x = Double.interpolate(
+          from: 0, to: Double(index), fraction: curve.value(at: fraction))
+      }
+    }
+    let elapsed = ContinuousClock.now - start
+    withExtendedLifetime(layers) {}
+    return nanoseconds(elapsed) / Double(frames * animations)
+  }
+
+  /// A real Dispatch clock after its only animation has ended, watched for about a second.
+  static func idleWakeUpsPerSecond() -> Double {
+    let queue = DispatchQueue(label: "affix-bench.dancing")
+    let clock = FrameClock(scheduler: DispatchScheduler(queue: queue), framesPerSecond: 60)
+    let layer = Layer()
+    let ended = DispatchSemaphore(value: 0)
+    _ = queue.sync {
+      Dance.of(layer, clock: clock).animate(duration: 0.1) { $0.x = 1 }
+        .addCompletion { _ in ended.signal() }.start()
+    }
+    ended.wait()
+    queue.sync { _ = 0 }  // lets the frame that ran the completion finish
+    let before = clock.wakeUps
+    let start = ContinuousClock.now
+    Thread.sleep(forTimeInterval: 1)
+    let seconds = nanoseconds(ContinuousClock.now - start) / 1e9
+    withExtendedLifetime(layer) {}
+    return Double(clock.wakeUps - before) / seconds
+  }
+
+  private static func nanoseconds(_ duration: Duration) -> Double {
+    let components = duration.components
+    return Double(components.seconds) * 1e9 + Double(components.attoseconds) / 1e9
+  }
+
+  private static func format(_ value: Double) -> String {
+    String(format: "%.1f", value)
+  }
+}

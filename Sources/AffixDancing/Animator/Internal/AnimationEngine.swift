@@ -1,0 +1,460 @@
+/// A handler told where an animation ended.
+package typealias AnimationCompletion = @Sendable (AnimatingPosition) -> Void
+
+/// A call the engine refused because it made no sense in the current state or with the given
+/// argument; the engine is left exactly as it was.
+package struct AnimatorMisuse: Error, Equatable, CustomStringConvertible {
+  package let description: String
+
+  package init(_ description: String) {
+    self.description = description
+  }
+}
+
+/// What a call on the engine asks its owner to do once the owner's lock is released.
+package struct AnimationEffects: Sendable {
+  package enum Outcome: Sendable {
+    /// The animation goes on (or has not ended on this call).
+    case none
+    /// The animation ended at a position: run these completions with it.
+    case completed(AnimatingPosition, [AnimationCompletion])
+    /// The animation was stopped without finishing: its completions never run.
+    case abandoned
+  }
+
+  /// Values to write into the host, if they changed.
+  package var values: FrameValues?
+  package var outcome: Outcome = .none
+
+  package init() {}
+
+  package var completedPosition: AnimatingPosition? {
+    if case .completed(let position, _) = outcome { return position }
+    return nil
+  }
+}
+
+/// The `UIViewPropertyAnimator` state machine, driven by explicit time in seconds and free of
+/// any clock, host or lock.
+///
+/// Every mutating call takes the current time, returns the effects to apply after unlocking
+/// (values to write, completions to run), and throws `AnimatorMisuse` without changing
+/// anything when the call is illegal in the current state.
+///
+/// The time line: `fractionComplete` is the fraction of the forward animation elapsed (0 shows
+/// the start values, 1 the end values, also when reversed). `progress` is the fraction of the
+/// change shown, the timing curve of `fractionComplete`, unless scrubbing or new timing
+/// parameters moved it off the curve; then the rest of the way is retimed from where it is.
+package struct AnimationEngine: Sendable {
+  private struct Segment {
+    var startTime: Double
+    var startFraction: Double
+    var endFraction: Double
+    var startProgress: Double
+    var length: Double
+    /// The timing over this segment when progress is off the main curve.
+    var retiming: ResolvedTiming?
+  }
+
+  package private(set) var state: AnimationState = .inactive
+  /// Active and not paused; also true while waiting out a start delay.
+  package private(set) var isRunning = false
+  package private(set) var isReversed = false
+  package var pausesOnCompletion = false
+  package var scrubsLinearly = true
+  package private(set) var fractionComplete = 0.0
+  package private(set) var progress = 0.0
+  package private(set) var entries: [TrackEntry]
+  package private(set) var repeatCount: Int? = 1
+  package private(set) var autoreverses = false
+  let timing: ResolvedTiming
+
+  private var completions: [AnimationCompletion] = []
+  private var segment: Segment?
+  private var startTime: Double?
+  private var pauseTime: Double?
+  private var continuation: (timing: ResolvedTiming, durationFactor: Double)?
+  /// Traversals still to run after the current one; nil repeats forever.
+  private var traversalsLeft: Int? = 0
+
+  /// Creates an inactive engine for `tracks`, lasting `duration` seconds (or a physical
+  /// spring's own settling time).
+  package init(tracks: [any AnimationTrack], timing: TimingParameters, duration: Double) {
+    entries = tracks.map { TrackEntry($0) }
+    self.timing = timing.resolved(duration: duration)
+  }
+
+  /// The animation's length in seconds.
+  package var duration: Double { timing.duration }
+
+  /// Whether a start delay is being waited out.
+  package var isWaitingToStart: Bool { startTime != nil }
+
+  /// The values shown now.
+  package var values: FrameValues {
+    FrameValues(entries: entries, fraction: fractionComplete, progress: progress, timing: timing)
+  }
+
+  // MARK: Time
+
+  /// Moves the animation to `now`: on, to its end (completing, repeating or pausing there),
+  /// or to a scheduled pause.
+  package mutating func advance(to now: Double) -> AnimationEffects {
+    guard state == .active, isRunning else { return AnimationEffects() }
+    var time = now
+    var pausing = false
+    if let pauseTime, pauseTime <= now {
+      time = pauseTime
+      pausing = true
+    }
+    if let startTime {
+      guard time >= startTime else {
+        if pausing { freeze() }
+        return AnimationEffects()
+      }
+      self.startTime = nil
+      begin(at: startTime)
+    }
+    var effects = AnimationEffects()
+    while let segment {
+      let elapsed = segment.length > 0 ? (time - segment.startTime) / segment.length : 1
+      if elapsed < 1 {
+        move(along: segment, to: max(elapsed, 0))
+        break
+      }
+      fractionComplete = segment.endFraction
+      progress = segment.endFraction
+      self.segment = nil
+      continuation = nil
+      if traversalsLeft != 0 {
+        repeatTraversal(endedAt: segment.startTime + segment.length, now: time)
+        if segment.length == 0 && traversalsLeft == nil { break }
+        continue
+      }
+      isRunning = false
+      pauseTime = nil
+      pausing = false
+      if !pausesOnCompletion {
+        state = .inactive
+        effects.outcome = .completed(isReversed ? .start : .end, takeCompletions())
+      }
+    }
+    if pausing { freeze() }
+    effects.values = values
+    return effects
+  }
+
+  // MARK: Control
+
+  /// Starts or resumes the animation, now or after `delay` seconds.
+  package mutating func start(at now: Double, after delay: Double = 0) throws(AnimatorMisuse)
+    -> AnimationEffects
+  {
+    guard delay.isFinite, delay >= 0 else {
+      throw AnimatorMisuse("start delay \(delay) is not a finite number of seconds >= 0")
+    }
+    var effects = AnimationEffects()
+    switch state {
+    case .stopped:
+      throw AnimatorMisuse("cannot start a stopped animation; finish it first")
+    case .active where isRunning:
+      return effects
+    case .inactive:
+      state = .active
+      rewind()
+      effects.values = values
+    case .active:
+      break
+    }
+    isRunning = true
+    pauseTime = nil
+    if delay > 0 {
+      startTime = now + delay
+    } else {
+      begin(at: now)
+    }
+    return effects
+  }
+
+  /// Pauses the animation where it is; an inactive one becomes active and paused at its start.
+  package mutating func pause(at now: Double) throws(AnimatorMisuse) -> AnimationEffects {
+    switch state {
+    case .stopped:
+      throw AnimatorMisuse("cannot pause a stopped animation; finish it first")
+    case .inactive:
+      state = .active
+      rewind()
+      var effects = AnimationEffects()
+      effects.values = values
+      return effects
+    case .active:
+      guard isRunning else { return AnimationEffects() }
+      var effects = advance(to: now)
+      if state == .active && isRunning {
+        freeze()
+        effects.values = values
+      }
+      return effects
+    }
+  }
+
+  /// Schedules a pause `delay` seconds from now.
+  package mutating func pause(at now: Double, after delay: Double) throws(AnimatorMisuse)
+    -> AnimationEffects
+  {
+    guard delay.isFinite, delay >= 0 else {
+      throw AnimatorMisuse("pause delay \(delay) is not a finite number of seconds >= 0")
+    }
+    guard state == .active, isRunning else {
+      throw AnimatorMisuse("cannot schedule a pause: the animation is not running")
+    }
+    if delay == 0 { return try pause(at: now) }
+    pauseTime = now + delay
+    return AnimationEffects()
+  }
+
+  /// Stops the animation. Without finishing it becomes inactive and its completions never run;
+  /// otherwise it is stopped, its values frozen, waiting for `finish(at:now:)`.
+  package mutating func stop(withoutFinishing: Bool, at now: Double) throws(AnimatorMisuse)
+    -> AnimationEffects
+  {
+    guard state == .active else {
+      throw AnimatorMisuse(
+        state == .stopped
+          ? "the animation is already stopped" : "cannot stop an animation that is not active")
+    }
+    var effects = advance(to: now)
+    guard state == .active else { return effects }
+    freeze()
+    if withoutFinishing {
+      state = .inactive
+      completions = []
+      effects.outcome = .abandoned
+    } else {
+      state = .stopped
+    }
+    effects.values = values
+    return effects
+  }
+
+  /// Finishes a stopped animation at `position`, running its completions with it.
+  package mutating func finish(at position: AnimatingPosition) throws(AnimatorMisuse)
+    -> AnimationEffects
+  {
+    guard state == .stopped else {
+      throw AnimatorMisuse("cannot finish an animation that is \(state), only a stopped one")
+    }
+    switch position {
+    case .end:
+      fractionComplete = 1
+      progress = 1
+    case .start:
+      fractionComplete = 0
+      progress = 0
+    case .current:
+      break
+    }
+    state = .inactive
+    var effects = AnimationEffects()
+    effects.values = values
+    effects.outcome = .completed(position, takeCompletions())
+    return effects
+  }
+
+  /// Scrubs a paused (or inactive) animation to `fraction`; linearly if `scrubsLinearly`,
+  /// along the timing curve otherwise.
+  package mutating func setFractionComplete(_ fraction: Double) throws(AnimatorMisuse)
+    -> AnimationEffects
+  {
+    guard fraction.isFinite, (0...1).contains(fraction) else {
+      throw AnimatorMisuse("progress \(fraction) is outside 0...1")
+    }
+    switch state {
+    case .stopped:
+      throw AnimatorMisuse("cannot scrub a stopped animation; finish it first")
+    case .active where isRunning:
+      throw AnimatorMisuse("cannot scrub a running animation; pause it first")
+    case .inactive:
+      state = .active
+      rewind()
+    case .active:
+      break
+    }
+    fractionComplete = fraction
+    progress = scrubsLinearly ? fraction : timing.progress(at: fraction)
+    var effects = AnimationEffects()
+    effects.values = values
+    return effects
+  }
+
+  /// Sets the direction; a running animation turns round where it is.
+  package mutating func setReversed(_ reversed: Bool, at now: Double) throws(AnimatorMisuse)
+    -> AnimationEffects
+  {
+    guard state != .stopped else {
+      throw AnimatorMisuse("cannot reverse a stopped animation; finish it first")
+    }
+    guard reversed != isReversed else { return AnimationEffects() }
+    guard state == .active, isRunning, startTime == nil else {
+      isReversed = reversed
+      return AnimationEffects()
+    }
+    let effects = advance(to: now)
+    isReversed = reversed
+    if state == .active && isRunning {
+      begin(at: now)
+    }
+    return effects
+  }
+
+  /// Adds tracks that begin `delayFactor` of the remaining time from now and end with the
+  /// animation.
+  package mutating func addTracks(
+    _ tracks: [any AnimationTrack], delayFactor: Double, at now: Double
+  ) throws(AnimatorMisuse) -> AnimationEffects {
+    guard delayFactor.isFinite, (0...1).contains(delayFactor) else {
+      throw AnimatorMisuse("delay factor \(delayFactor) is outside 0...1")
+    }
+    guard state != .stopped else {
+      throw AnimatorMisuse("cannot add animations to a stopped animation")
+    }
+    let effects = advance(to: now)
+    let current = state == .active ? fractionComplete : 0
+    let start = current + delayFactor * (1 - current)
+    entries += tracks.map { TrackEntry($0, startFraction: start) }
+    return effects
+  }
+
+  /// Runs the rest of an active animation with new timing parameters (nil keeps the current
+  /// ones) over `durationFactor` times the remaining time, and resumes it if paused.
+  package mutating func continueAnimation(
+    timing parameters: TimingParameters?, durationFactor: Double, at now: Double
+  ) throws(AnimatorMisuse) -> AnimationEffects {
+    guard durationFactor.isFinite, durationFactor >= 0 else {
+      throw AnimatorMisuse("duration factor \(durationFactor) is not a finite number >= 0")
+    }
+    guard state == .active else {
+      throw AnimatorMisuse("cannot continue an animation that is \(state)")
+    }
+    let effects = advance(to: now)
+    guard state == .active else { return effects }
+    continuation = (parameters?.resolved(duration: timing.duration) ?? timing, durationFactor)
+    isRunning = true
+    startTime = nil
+    pauseTime = nil
+    begin(at: now)
+    return effects
+  }
+
+  /// Adds a completion; it runs once, with the final position, when the animation ends.
+  package mutating func addCompletion(_ completion: @escaping AnimationCompletion) {
+    completions.append(completion)
+  }
+
+  /// Plays the animation `count` times (nil: forever); with `autoreverses`, each play goes
+  /// there and back.
+  package mutating func setRepeat(count: Int?, autoreverses: Bool) throws(AnimatorMisuse) {
+    if let count, count < 1 {
+      throw AnimatorMisuse("repeat count \(count) is less than 1")
+    }
+    repeatCount = count
+    self.autoreverses = autoreverses
+    if state != .inactive { traversalsLeft = initialTraversalsLeft }
+  }
+
+  /// Ends the animation at once at `position`, whatever it is doing: an active one is
+  /// stopped and finished there (Dance's `finish(at:)`), a stopped one finished, an inactive
+  /// one that never ran only hands its completions the position.
+  package mutating func finishNow(at position: AnimatingPosition, now: Double) -> AnimationEffects {
+    if state == .active, let effects = try? stop(withoutFinishing: false, at: now),
+      effects.completedPosition != nil
+    {
+      return effects
+    }
+    if state == .stopped, let effects = try? finish(at: position) {
+      return effects
+    }
+    var effects = AnimationEffects()
+    effects.outcome = .completed(position, takeCompletions())
+    return effects
+  }
+
+  // MARK: Internals
+
+  private var initialTraversalsLeft: Int? {
+    guard let repeatCount else { return nil }
+    let (total, overflow) = repeatCount.multipliedReportingOverflow(by: autoreverses ? 2 : 1)
+    return overflow ? nil : total - 1
+  }
+
+  private mutating func takeCompletions() -> [AnimationCompletion] {
+    defer { completions = [] }
+    return completions
+  }
+
+  /// Puts an animation that leaves the inactive state at its beginning.
+  private mutating func rewind() {
+    fractionComplete = isReversed ? 1 : 0
+    progress = fractionComplete
+    traversalsLeft = initialTraversalsLeft
+    continuation = nil
+    segment = nil
+    startTime = nil
+    pauseTime = nil
+  }
+
+  private mutating func freeze() {
+    isRunning = false
+    segment = nil
+    startTime = nil
+    pauseTime = nil
+  }
+
+  private mutating func begin(at time: Double) {
+    let end = isReversed ? 0.0 : 1.0
+    let offCurve = abs(progress - timing.progress(at: fractionComplete)) > 1e-12
+    segment = Segment(
+      startTime: time,
+      startFraction: fractionComplete,
+      endFraction: end,
+      startProgress: progress,
+      length: timing.duration * abs(end - fractionComplete) * (continuation?.durationFactor ?? 1),
+      retiming: continuation?.timing ?? (offCurve ? timing : nil))
+  }
+
+  private mutating func move(along segment: Segment, to elapsed: Double) {
+    fractionComplete =
+      segment.startFraction + (segment.endFraction - segment.startFraction) * elapsed
+    if let retiming = segment.retiming {
+      progress =
+        segment.startProgress + (segment.endFraction - segment.startProgress)
+        * retiming.progress(at: elapsed)
+    } else {
+      progress = timing.progress(at: fractionComplete)
+    }
+  }
+
+  /// Starts the next traversal where the last one ended, skipping whole traversals that also
+  /// ended before `now` so a long gap costs O(1).
+  private mutating func repeatTraversal(endedAt end: Double, now: Double) {
+    let length = timing.duration
+    var starting = 1
+    if let left = traversalsLeft {
+      let more = left - 1
+      if length > 0 && more > 0 {
+        starting += min(more, Int(min((now - end) / length, Double(more))))
+      } else if length == 0 {
+        starting = left
+      }
+      traversalsLeft = left - starting
+    } else if length > 0 {
+      let whole = (now - end) / length
+      starting += whole < 1e15 ? Int(whole) : 0
+    }
+    let skippedTime = Double(starting - 1) * length
+    if autoreverses && starting % 2 == 1 { isReversed.toggle() }
+    fractionComplete = isReversed ? 1 : 0
+    progress = fractionComplete
+    begin(at: end + skippedTime)
+  }
+}

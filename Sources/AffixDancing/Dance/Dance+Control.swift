@@ -1,0 +1,107 @@
+extension Dance {
+  /// Starts (or resumes) the animation.
+  @discardableResult
+  public func start() -> Dance<Host> {
+    dancer.perform("start") { engine, now throws(AnimatorMisuse) in try engine.start(at: now) }
+    return self
+  }
+
+  /// Starts (or resumes) the animation after `delay` seconds; the animation is running (and
+  /// holds still) meanwhile. A negative delay is reported and ignored.
+  @discardableResult
+  public func start(after delay: Double) -> Dance<Host> {
+    dancer.perform("start(after:)") { engine, now throws(AnimatorMisuse) in
+      try engine.start(at: now, after: delay)
+    }
+    return self
+  }
+
+  /// Pauses the animation where it is; an animation not started yet becomes active and
+  /// paused at its start.
+  @discardableResult
+  public func pause() -> Dance<Host> {
+    dancer.perform("pause") { engine, now throws(AnimatorMisuse) in try engine.pause(at: now) }
+    return self
+  }
+
+  /// Pauses the running animation `delay` seconds from now.
+  @discardableResult
+  public func pause(after delay: Double) -> Dance<Host> {
+    dancer.perform("pause(after:)") { engine, now throws(AnimatorMisuse) in
+      try engine.pause(at: now, after: delay)
+    }
+    return self
+  }
+
+  /// Turns the animation round: a running one heads back where it is, a paused one will when
+  /// started.
+  @discardableResult
+  public func reverse() -> Dance<Host> {
+    dancer.perform("reverse") { engine, now throws(AnimatorMisuse) in
+      try engine.setReversed(!engine.isReversed, at: now)
+    }
+    return self
+  }
+
+  /// Scrubs the animation to `progress` (in `0...1`), pausing it first if it runs or has not
+  /// started. Values outside `0...1` are reported and clamped; non-finite ones are reported
+  /// and ignored. Any floating-point type works.
+  @discardableResult
+  public func setProgress(to progress: some BinaryFloatingPoint) -> Dance<Host> {
+    var fraction = Double(progress)
+    guard fraction.isFinite else {
+      dancer.report("setProgress ignored: progress \(fraction) is not finite")
+      return self
+    }
+    if !(0...1).contains(fraction) {
+      dancer.report("setProgress: progress \(fraction) is outside 0...1; clamped")
+      fraction = min(max(fraction, 0), 1)
+    }
+    dancer.perform("setProgress") { engine, now throws(AnimatorMisuse) in
+      var effects = AnimationEffects()
+      if engine.isRunning {
+        effects = try engine.pause(at: now)
+        guard engine.state == .active else { return effects }
+      }
+      return try engine.setFractionComplete(fraction)
+    }
+    return self
+  }
+
+  /// Ends the animation now at `position`, running its completions with it: the start
+  /// values, the end values, or the values it shows now. Valid while the animation is active
+  /// or stopped; anything chained after it is dropped.
+  @discardableResult
+  public func finish(at position: AnimatingPosition) -> Dance<Host> {
+    dancer.perform("finish(at:)", chaining: false) { engine, now throws(AnimatorMisuse) in
+      guard engine.state != .inactive else {
+        throw AnimatorMisuse("the animation has not started")
+      }
+      return engine.finishNow(at: position, now: now)
+    }
+    return self
+  }
+
+  /// Stops the animation. Without finishing, it ends where it is and its completions never
+  /// run; otherwise it is stopped, frozen where it is, until ``finish(at:)``.
+  @discardableResult
+  public func stop(withoutFinishing: Bool = false) -> Dance<Host> {
+    dancer.perform("stop", chaining: false) { engine, now throws(AnimatorMisuse) in
+      try engine.stop(withoutFinishing: withoutFinishing, at: now)
+    }
+    return self
+  }
+
+  /// Runs the rest of the animation with new timing parameters (nil keeps the current ones)
+  /// over `durationFactor` times the remaining time; a paused animation resumes.
+  @discardableResult
+  public func continueAnimation(
+    timingParameters: TimingParameters? = nil, durationFactor: Double = 1
+  ) -> Dance<Host> {
+    dancer.perform("continueAnimation") { engine, now throws(AnimatorMisuse) in
+      try engine.continueAnimation(
+        timing: timingParameters, durationFactor: durationFactor, at: now)
+    }
+    return self
+  }
+}

@@ -1,0 +1,205 @@
+import Affix
+public import AffixScheduling
+public import Foundation
+
+/// A host's animation handle: Dance's chainable API over a property animator.
+///
+/// A host has one ``Dancer`` in its associated storage; every `Dance` value for that host is a
+/// typed view on it, so `host.dance` can be written as often as you like. Every call returns
+/// the handle, so calls chain:
+///
+/// ```swift
+/// circle.dance.animate(duration: 2, curve: .easeInOut) {
+///   $0.transform = Transform(scaleX: 1.5, y: 1.5)
+///   $0.center = CGPoint(x: 160, y: 240)
+///   $0.backgroundColor = .blue
+/// }.addCompletion { _ in
+///   print("done")
+/// }.start(after: 5)
+///
+/// circle.dance.pause()
+/// circle.dance.setProgress(to: 0.25)
+/// circle.dance.reverse().start()
+/// ```
+///
+/// Errors never crash: a call that makes no sense now (starting with no animation, finishing
+/// an inactive one, a progress outside `0...1`, a negative delay, a dead host) is reported
+/// through `Diagnostics` (subsystem `"dance"`, naming the host type and its ``tag``) and
+/// leaves the animation as it was.
+public struct Dance<Host: AnyObject>: Sendable {
+  /// The capability this handle drives.
+  public let dancer: Dancer
+
+  init(dancer: Dancer) {
+    self.dancer = dancer
+  }
+
+  /// The handle of any object, conforming to ``Dancing`` or not.
+  ///
+  /// ```swift
+  /// Dance.of(label).animate(duration: 0.3) { $0.alpha = 0 }.start()
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - host: The object to animate; the handle holds it weakly.
+  ///   - clock: The frame clock to tick on. Used when the handle is made, or when it has no
+  ///     animation; asking for another clock while an animation exists is reported and ignored.
+  public static func of(_ host: Host, clock: FrameClock = .shared) -> Dance<Host> {
+    let dancer = Associations(of: host).capability(Dancer.self) {
+      Dancer(host: host, clock: clock)
+    }
+    dancer.useClock(clock)
+    return Dance(dancer: dancer)
+  }
+
+  // MARK: Creating animations
+
+  /// Creates an animation with one of UIKit's standard curves; it waits for ``start()``.
+  ///
+  /// The block runs at once, on a proxy of the host: each property written animates from its
+  /// current value to the value written. An animation that already exists is finished first,
+  /// where it stands (its completions get ``AnimatingPosition/current``).
+  @discardableResult
+  public func animate(
+    duration: Double, curve: TimingCurve = .easeInOut, _ animations: (DanceProxy<Host>) -> Void
+  ) -> Dance<Host> {
+    animate(duration: duration, timingParameters: .curve(curve), animations)
+  }
+
+  /// Creates an animation with any timing parameters: a curve or a spring.
+  @discardableResult
+  public func animate(
+    duration: Double, timingParameters: TimingParameters,
+    _ animations: (DanceProxy<Host>) -> Void
+  ) -> Dance<Host> {
+    dancer.animate(duration: duration, timing: timingParameters) { object in
+      guard let host = object as? Host else { return [] }
+      return TrackRecorder.record(host, animations)
+    }
+    return self
+  }
+
+  /// Creates an animation on a custom Bezier curve; control points' x must lie in `0...1`
+  /// (others are reported and clamped).
+  @discardableResult
+  public func animate(
+    duration: Double, controlPoint1: CGPoint, controlPoint2: CGPoint,
+    _ animations: (DanceProxy<Host>) -> Void
+  ) -> Dance<Host> {
+    let (x1, y1, x2, y2) = (
+      Double(controlPoint1.x), Double(controlPoint1.y), Double(controlPoint2.x),
+      Double(controlPoint2.y)
+    )
+    if !CubicBezier.isValid(x1: x1, y1: y1, x2: x2, y2: y2) {
+      dancer.report(
+        "animate: control points (\(x1), \(y1)), (\(x2), \(y2)) need x in 0...1 and finite y;"
+          + " clamped")
+    }
+    return animate(
+      duration: duration,
+      timingParameters: .bezier(controlPoint1: controlPoint1, controlPoint2: controlPoint2),
+      animations)
+  }
+
+  /// Creates a spring animation that settles within `duration`; a ratio below 1 bounces.
+  @discardableResult
+  public func animate(
+    duration: Double, dampingRatio: Double, _ animations: (DanceProxy<Host>) -> Void
+  ) -> Dance<Host> {
+    if !dampingRatio.isFinite || dampingRatio < Spring.minimumDampingRatio {
+      dancer.report(
+        "animate: damping ratio \(dampingRatio) raised to at least \(Spring.minimumDampingRatio)")
+    }
+    return animate(
+      duration: duration, timingParameters: .spring(dampingRatio: dampingRatio), animations)
+  }
+
+  /// Adds property animations to the current animation, even while it runs: they begin
+  /// `delayFactor` (in `0...1`) of the remaining time from now, from the properties' current
+  /// values, and end with it.
+  @discardableResult
+  public func addAnimations(
+    delayFactor: Double = 0, _ animations: (DanceProxy<Host>) -> Void
+  ) -> Dance<Host> {
+    guard let host = dancer.host.object as? Host else {
+      dancer.report("addAnimations ignored: the host is gone")
+      return self
+    }
+    let tracks = TrackRecorder.record(host, animations)
+    dancer.perform("addAnimations") { engine, now throws(AnimatorMisuse) in
+      try engine.addTracks(tracks, delayFactor: delayFactor, at: now)
+    }
+    return self
+  }
+
+  /// Runs `completion` once, with the final position, when the animation ends (by reaching
+  /// its end or by ``finish(at:)``; not when stopped without finishing or when the host dies).
+  /// After ``then(duration:curve:_:)``, it belongs to the chained animation.
+  @discardableResult
+  public func addCompletion(_ completion: @escaping @Sendable (AnimatingPosition) -> Void)
+    -> Dance<Host>
+  {
+    dancer.changeLatest("addCompletion") { engine throws(AnimatorMisuse) in
+      engine.addCompletion(completion)
+    } link: { link in
+      link.completions.append(completion)
+    }
+    return self
+  }
+
+  // MARK: State
+
+  /// The current animation's tag, unique over the process; a new animation gets a new tag.
+  /// Diagnostics name it.
+  public var tag: Int { dancer.state.withLock { $0.tag } }
+
+  /// Whether the host has an animation that has not ended.
+  public var hasAnimation: Bool { dancer.read { $0 != nil } }
+
+  /// The animation's state; `.inactive` when there is none.
+  public var state: AnimationState { dancer.read { $0?.state ?? .inactive } }
+
+  /// Whether the animation is running (or waiting out a start delay).
+  public var isRunning: Bool { dancer.read { $0?.isRunning ?? false } }
+
+  /// The fraction of the animation elapsed, 0...1 (0 shows the start values, also when
+  /// reversed). Setting it is ``setProgress(to:)``.
+  public var progress: Double {
+    get { dancer.read { $0?.fractionComplete ?? 0 } }
+    nonmutating set { setProgress(to: newValue) }
+  }
+
+  /// Whether the animation runs backwards, towards its start values. Setting it while
+  /// running turns the animation round where it is.
+  public var isReversed: Bool {
+    get { dancer.read { $0?.isReversed ?? false } }
+    nonmutating set {
+      dancer.perform("isReversed") { engine, now throws(AnimatorMisuse) in
+        try engine.setReversed(newValue, at: now)
+      }
+    }
+  }
+
+  /// Whether the animation stays active and paused at its end instead of completing.
+  public var pausesOnCompletion: Bool {
+    get { dancer.read { $0?.pausesOnCompletion ?? false } }
+    nonmutating set {
+      dancer.changeLatest("pausesOnCompletion") { engine throws(AnimatorMisuse) in
+        engine.pausesOnCompletion = newValue
+      } link: { _ in
+      }
+    }
+  }
+
+  /// Whether ``setProgress(to:)`` moves the values linearly (the default) rather than along
+  /// the timing curve.
+  public var scrubsLinearly: Bool {
+    get { dancer.read { $0?.scrubsLinearly ?? true } }
+    nonmutating set {
+      dancer.changeLatest("scrubsLinearly") { engine throws(AnimatorMisuse) in
+        engine.scrubsLinearly = newValue
+      } link: { _ in
+      }
+    }
+  }
+}

@@ -1,0 +1,7 @@
+extension Dancer {
+  /// How many `ended()` calls are waiting, so that tests can wait for one to register.
+  package var waiterCount: Int { state.withLock { $0.waiters.count } }
+
+  /// Whether the dancer holds a frame-clock subscription.
+  package var isSubscribed: Bool { state.withLock { $0.subscription != nil } }
+}

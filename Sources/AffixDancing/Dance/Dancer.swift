@@ -1,0 +1,264 @@
+public import Affix
+import AffixScheduling
+import Synchronization
+
+/// The capability behind a host's ``Dance`` handle: one per host, in the host's associated
+/// storage, holding the host weakly.
+///
+/// You rarely touch it: `host.dance` (for ``Dancing`` types) and ``Dance/of(_:clock:)`` (for
+/// any object) reach it. It is public so that it can be found and detached like any other
+/// capability:
+///
+/// ```swift
+/// Associations(of: view).detach(Dancer.self)  // stops its animation, nothing more is written
+/// ```
+///
+/// Isolation: the dancer is `Sendable` and keeps its state in a `Mutex`, so calls from any
+/// thread are safe for the dancer. The host's properties, however, are read and written on the
+/// frame clock's context (every frame), and on the calling thread for calls that change values
+/// at once (`animate`, `setProgress`, `finish`): make those calls on the clock's context too,
+/// the main queue for `FrameClock.shared`, as you would with UIKit.
+public final class Dancer: Capability {
+  private static let tags = Atomic(0)
+
+  let host: WeakReference<AnyObject>
+  let hostTypeName: String
+  let state: Mutex<State>
+
+  struct ChainLink: Sendable {
+    let duration: Double
+    let timing: TimingParameters
+    let record: @Sendable (AnyObject) -> [any AnimationTrack]
+    var completions: [AnimationCompletion] = []
+    var repeatCount: Int? = 1
+    var autoreverses = false
+  }
+
+  struct State {
+    var clock: FrameClock
+    var engine: AnimationEngine?
+    var tag = 0
+    var subscription: CancellationToken?
+    var chain: [ChainLink] = []
+    var waiters: [CheckedContinuation<AnimatingPosition?, Never>] = []
+    var isDetached = false
+  }
+
+  /// Work collected under the lock and done after unlocking.
+  struct Aftermath {
+    var values: FrameValues?
+    var completed: (AnimatingPosition, [AnimationCompletion])?
+    var waiters: [CheckedContinuation<AnimatingPosition?, Never>] = []
+    var waiterResult: AnimatingPosition?
+    var next: ChainLink?
+    var misuse: String?
+    var subscription: CancellationToken?
+  }
+
+  init(host: AnyObject, clock: FrameClock) {
+    self.host = WeakReference(host)
+    hostTypeName = String(describing: type(of: host))
+    state = Mutex(State(clock: clock))
+  }
+
+  /// Stops the animation without finishing it and unsubscribes from the frame clock; nothing
+  /// is written to the host afterwards. Idempotent.
+  public func didDetach() {
+    let aftermath = state.withLock { state -> Aftermath in
+      state.isDetached = true
+      return Self.abandon(&state)
+    }
+    finish(aftermath, host: nil)
+  }
+
+  static func nextTag() -> Int {
+    tags.add(1, ordering: .relaxed).newValue
+  }
+
+  var clock: FrameClock { state.withLock { $0.clock } }
+
+  var now: Double { clock.scheduler.now.seconds }
+
+  // MARK: Reporting
+
+  func report(_ message: String) {
+    let tag = state.withLock { $0.tag }
+    Diagnostics.report("dance", "\(hostTypeName) with dance.tag = \(tag): \(message)")
+  }
+
+  // MARK: Running engine calls
+
+  /// Runs `body` on the current animation under the lock, then applies its effects, runs
+  /// completions and chained animations, and (un)subscribes from the frame clock, in that
+  /// order, outside the lock. Reports a diagnostic instead when there is no animation, the
+  /// host is gone, or the engine refuses the call.
+  func perform(
+    _ call: String, chaining: Bool = true,
+    _ body: (inout AnimationEngine, Double) throws(AnimatorMisuse) -> AnimationEffects
+  ) {
+    guard let host = host.object else {
+      hostDied()
+      report("\(call) ignored: the host is gone")
+      return
+    }
+    let now = self.now
+    let aftermath = state.withLock { state -> Aftermath in
+      guard var engine = state.engine.take() else {
+        var aftermath = Aftermath()
+        aftermath.misuse = "\(call) ignored: there is no animation; call animate first"
+        return aftermath
+      }
+      // Taken out and put back so that the engine's arrays stay uniquely referenced.
+      do {
+        let effects = try body(&engine, now)
+        return Self.settle(effects, engine: engine, state: &state, chaining: chaining)
+      } catch {
+        state.engine = engine
+        var aftermath = Aftermath()
+        aftermath.misuse = "\(call) ignored: \(error)"
+        return aftermath
+      }
+    }
+    if let misuse = aftermath.misuse { report(misuse) }
+    finish(aftermath, host: host)
+  }
+
+  /// Turns an engine's effects into work to do after unlocking; an ended animation leaves
+  /// the state (and takes its waiters and, if it ran to its end, the next chained animation).
+  static func settle(
+    _ effects: AnimationEffects, engine: AnimationEngine, state: inout State,
+    chaining: Bool
+  ) -> Aftermath {
+    var aftermath = Aftermath()
+    aftermath.values = effects.values
+    switch effects.outcome {
+    case .none:
+      state.engine = engine
+    case .completed(let position, let completions):
+      aftermath.completed = (position, completions)
+      if chaining, !state.chain.isEmpty {
+        aftermath.next = state.chain.removeFirst()
+      } else {
+        state.chain = []
+        aftermath.waiters = state.waiters
+        aftermath.waiterResult = position
+        state.waiters = []
+      }
+    case .abandoned:
+      aftermath.waiters = state.waiters
+      state.waiters = []
+      state.chain = []
+    }
+    if !state.isRunning, let subscription = state.subscription {
+      aftermath.subscription = subscription
+      state.subscription = nil
+    }
+    return aftermath
+  }
+
+  /// Drops the animation and its chain without completions.
+  static func abandon(_ state: inout State) -> Aftermath {
+    var aftermath = Aftermath()
+    state.engine = nil
+    state.chain = []
+    aftermath.waiters = state.waiters
+    state.waiters = []
+    aftermath.subscription = state.subscription
+    state.subscription = nil
+    return aftermath
+  }
+
+  /// Does, outside the lock, what a call left to do.
+  func finish(_ aftermath: Aftermath, host: AnyObject?) {
+    aftermath.subscription?.cancel()
+    if let host, let values = aftermath.values {
+      values.apply(to: host)
+    }
+    if let (position, completions) = aftermath.completed {
+      for completion in completions { completion(position) }
+    }
+    for waiter in aftermath.waiters { waiter.resume(returning: aftermath.waiterResult) }
+    if let next = aftermath.next, let host {
+      begin(next, on: host)
+    }
+    subscribeIfRunning()
+  }
+
+  /// Starts a chained animation right away.
+  func begin(_ link: ChainLink, on host: AnyObject) {
+    let tracks = link.record(host)
+    let now = self.now
+    let aftermath = state.withLock { state -> Aftermath in
+      guard !state.isDetached else { return Aftermath() }
+      var engine = AnimationEngine(tracks: tracks, timing: link.timing, duration: link.duration)
+      for completion in link.completions { engine.addCompletion(completion) }
+      try? engine.setRepeat(count: link.repeatCount, autoreverses: link.autoreverses)
+      state.tag = Self.nextTag()
+      let effects = (try? engine.start(at: now)) ?? AnimationEffects()
+      return Self.settle(effects, engine: engine, state: &state, chaining: true)
+    }
+    finish(aftermath, host: host)
+  }
+
+  // MARK: The frame clock
+
+  /// Subscribes to the clock if the animation runs and no subscription exists. Subscribing
+  /// happens outside the lock; a subscription that lost a race is cancelled at once.
+  func subscribeIfRunning() {
+    let clock = state.withLock { state -> FrameClock? in
+      state.isRunning && state.subscription == nil ? state.clock : nil
+    }
+    guard let clock else { return }
+    let token = clock.subscribe { [weak self] frame in
+      self?.tick(at: frame.timestamp.seconds)
+    }
+    let unwanted = state.withLock { state -> CancellationToken? in
+      guard state.isRunning, state.subscription == nil else { return token }
+      state.subscription = token
+      return nil
+    }
+    unwanted?.cancel()
+  }
+
+  func tick(at now: Double) {
+    guard let host = host.object else {
+      hostDied()
+      return
+    }
+    let aftermath = state.withLock { state -> Aftermath in
+      guard var engine = state.engine.take() else {
+        var aftermath = Aftermath()
+        aftermath.subscription = state.subscription
+        state.subscription = nil
+        return aftermath
+      }
+      let effects = engine.advance(to: now)
+      return Self.settle(effects, engine: engine, state: &state, chaining: true)
+    }
+    // The common frame writes values and changes nothing else.
+    if aftermath.completed == nil, aftermath.subscription == nil, aftermath.waiters.isEmpty,
+      aftermath.next == nil
+    {
+      aftermath.values?.apply(to: host)
+      return
+    }
+    finish(aftermath, host: host)
+  }
+
+  /// The host died: stop, unsubscribe, write nothing, run no completions.
+  func hostDied() {
+    let aftermath = state.withLock { Self.abandon(&$0) }
+    finish(aftermath, host: nil)
+  }
+}
+
+extension Dancer.State {
+  var isRunning: Bool { engine?.isRunning == true && !isDetached }
+}
+
+extension SchedulerInstant {
+  var seconds: Double {
+    let components = sinceEpoch.components
+    return Double(components.seconds) + Double(components.attoseconds) * 1e-18
+  }
+}

@@ -1,0 +1,35 @@
+public import AffixScheduling
+
+/// A class whose instances get a ``Dance`` handle, `dance`, to animate their properties.
+///
+/// Conform any class and it can dance; nothing else to implement:
+///
+/// ```swift
+/// final class Sprite: Dancing {
+///   var position = CGPoint.zero
+///   var tint = Color.white
+/// }
+///
+/// sprite.dance.animate(duration: 2, curve: .easeInOut) {
+///   $0.position = CGPoint(x: 100, y: 40)
+///   $0.tint = .red
+/// }.addCompletion { position in
+///   print("ended at the \(position)")
+/// }.start(after: 0.5)
+/// ```
+///
+/// For an object whose class you cannot conform, ``Dance/of(_:clock:)`` reaches the same
+/// handle. Either way a host has exactly one handle, kept in its associated storage.
+public protocol Dancing: AnyObject {
+  /// The frame clock the host's animations run on; `FrameClock.shared` (the main queue at
+  /// 60 frames a second) unless the type says otherwise. Read once, when the handle is made.
+  var danceClock: FrameClock { get }
+}
+
+extension Dancing {
+  /// The shared frame clock: animations tick on the main queue.
+  public var danceClock: FrameClock { .shared }
+
+  /// The host's animation handle; every call on it chains.
+  public var dance: Dance<Self> { Dance.of(self, clock: danceClock) }
+}

@@ -1,0 +1,105 @@
+/// A timing curve from (0, 0) to (1, 1) shaped by two control points, as in UIKit and CSS.
+///
+/// The curve maps the fraction of time elapsed (x) to the fraction of the change made (y).
+/// ``value(at:)`` solves x(t) = time for the curve parameter t (Newton's method, with a
+/// bisection fallback where the slope is too flat), then returns y(t), within 1e-5 of the exact
+/// curve. The control points' y may leave `0...1` for overshoot; their x is clamped to `0...1`
+/// so that the curve stays a function of time.
+///
+/// ```swift
+/// let ease = CubicBezier(x1: 0.25, y1: 0.1, x2: 0.25, y2: 1)  // CSS "ease"
+/// ease.value(at: 0.5)  // 0.8024...
+/// ```
+public struct CubicBezier: Sendable, Hashable, CustomStringConvertible {
+  /// The first control point's x, in `0...1`.
+  public let x1: Double
+  /// The first control point's y.
+  public let y1: Double
+  /// The second control point's x, in `0...1`.
+  public let x2: Double
+  /// The second control point's y.
+  public let y2: Double
+
+  /// Creates a curve from the coordinates of its two control points.
+  ///
+  /// Each x outside `0...1` is clamped into it (a non-finite one becomes the linear curve's
+  /// value); a non-finite y becomes the linear curve's value.
+  public init(x1: Double, y1: Double, x2: Double, y2: Double) {
+    self.x1 = Self.clampedX(x1, fallback: 0)
+    self.y1 = y1.isFinite ? y1 : 0
+    self.x2 = Self.clampedX(x2, fallback: 1)
+    self.y2 = y2.isFinite ? y2 : 1
+  }
+
+  /// Whether the control points were usable as given: x in `0...1`, everything finite.
+  public static func isValid(x1: Double, y1: Double, x2: Double, y2: Double) -> Bool {
+    (0...1).contains(x1) && (0...1).contains(x2) && y1.isFinite && y2.isFinite
+  }
+
+  /// UIKit's `.easeInOut`: slow at both ends.
+  public static let easeInOut = CubicBezier(x1: 0.42, y1: 0, x2: 0.58, y2: 1)
+  /// UIKit's `.easeIn`: slow at the start.
+  public static let easeIn = CubicBezier(x1: 0.42, y1: 0, x2: 1, y2: 1)
+  /// UIKit's `.easeOut`: slow at the end.
+  public static let easeOut = CubicBezier(x1: 0, y1: 0, x2: 0.58, y2: 1)
+  /// Constant speed.
+  public static let linear = CubicBezier(x1: 0, y1: 0, x2: 1, y2: 1)
+  /// CSS's `ease`, the web's default.
+  public static let ease = CubicBezier(x1: 0.25, y1: 0.1, x2: 0.25, y2: 1)
+
+  /// Returns the fraction of the change made when `time` (a fraction of the duration) has
+  /// elapsed. Times outside `0...1` are clamped.
+  ///
+  /// - Complexity: O(1): a few Newton steps, at most 47 bisection steps.
+  public func value(at time: Double) -> Double {
+    if time <= 0 || time.isNaN { return 0 }
+    if time >= 1 { return 1 }
+    return y(parameter(forX: time))
+  }
+
+  /// The point on the curve at parameter `t` in `0...1`, for plotting.
+  public func point(atParameter t: Double) -> (x: Double, y: Double) {
+    (x(t), y(t))
+  }
+
+  /// The control points, for logs.
+  public var description: String { "CubicBezier(\(x1), \(y1), \(x2), \(y2))" }
+
+  // Bernstein form, each coordinate as ((a t + b) t + c) t.
+  private func x(_ t: Double) -> Double {
+    ((1 + 3 * x1 - 3 * x2) * t + (3 * x2 - 6 * x1)) * t * t + 3 * x1 * t
+  }
+
+  private func y(_ t: Double) -> Double {
+    ((1 + 3 * y1 - 3 * y2) * t + (3 * y2 - 6 * y1)) * t * t + 3 * y1 * t
+  }
+
+  private func slopeX(_ t: Double) -> Double {
+    (3 * (1 + 3 * x1 - 3 * x2) * t + 2 * (3 * x2 - 6 * x1)) * t + 3 * x1
+  }
+
+  private func parameter(forX target: Double) -> Double {
+    var t = target
+    for _ in 0..<8 {
+      let slope = slopeX(t)
+      // Near a flat spot x barely moves while y may not: leave it to bisection.
+      if abs(slope) < 1e-6 { break }
+      let step = (x(t) - target) / slope
+      t -= step
+      if t < 0 || t > 1 { break }
+      if abs(step) < 1e-12 { return t }
+    }
+    // x(t) is non-decreasing on 0...1 because both control x lie in 0...1.
+    var low = 0.0
+    var high = 1.0
+    while high - low > 1e-14 {
+      let middle = (low + high) / 2
+      if x(middle) < target { low = middle } else { high = middle }
+    }
+    return (low + high) / 2
+  }
+
+  private static func clampedX(_ x: Double, fallback: Double) -> Double {
+    x.isFinite ? min(max(x, 0), 1) : fallback
+  }
+}

@@ -1,0 +1,162 @@
+public import Foundation
+
+/// How an animation's progress follows time: a Bezier curve or a spring.
+///
+/// Bezier curves and damping-ratio springs stretch over the duration the animation is given; a
+/// spring from physical constants (``spring(_:)``) runs on its own clock and lasts its
+/// ``Spring/settlingDuration``, as `UISpringTimingParameters(mass:stiffness:damping:initialVelocity:)`
+/// does in UIKit.
+///
+/// ```swift
+/// let timing = TimingParameters.curve(.easeInOut)
+/// timing.progress(atTime: 0.5, duration: 1)  // 0.5
+/// TimingParameters.spring(dampingRatio: 0.5).progress(atTime: 0.3, duration: 1)
+/// ```
+public struct TimingParameters: Sendable, Hashable, CustomStringConvertible {
+  enum Kind: Sendable, Hashable {
+    case bezier(CubicBezier)
+    case spring(Spring)
+    case fittedSpring(dampingRatio: Double, initialVelocity: Double)
+  }
+
+  let kind: Kind
+
+  init(_ kind: Kind) {
+    self.kind = kind
+  }
+
+  /// One of UIKit's four standard curves.
+  public static func curve(_ curve: TimingCurve) -> TimingParameters {
+    TimingParameters(.bezier(curve.bezier))
+  }
+
+  /// A custom Bezier curve.
+  public static func bezier(_ bezier: CubicBezier) -> TimingParameters {
+    TimingParameters(.bezier(bezier))
+  }
+
+  /// A custom Bezier curve from its control points (x clamped to `0...1`).
+  public static func bezier(controlPoint1: CGPoint, controlPoint2: CGPoint) -> TimingParameters {
+    .bezier(
+      CubicBezier(
+        x1: Double(controlPoint1.x), y1: Double(controlPoint1.y),
+        x2: Double(controlPoint2.x), y2: Double(controlPoint2.y)))
+  }
+
+  /// A spring from physical constants; the animation lasts as long as the spring takes to
+  /// settle, whatever duration it was given.
+  public static func spring(_ spring: Spring) -> TimingParameters {
+    TimingParameters(.spring(spring))
+  }
+
+  /// A spring with the given damping ratio (below 1 it bounces), stiff enough to settle
+  /// within the animation's duration, like `UISpringTimingParameters(dampingRatio:)`.
+  ///
+  /// - Parameters:
+  ///   - dampingRatio: 1 is critical damping; it is raised to at least
+  ///     ``Spring/minimumDampingRatio``.
+  ///   - initialVelocity: In fractions of the distance per second.
+  public static func spring(dampingRatio: Double, initialVelocity: Double = 0) -> TimingParameters {
+    let ratio = dampingRatio.isFinite ? max(dampingRatio, Spring.minimumDampingRatio) : 1
+    return TimingParameters(
+      .fittedSpring(
+        dampingRatio: ratio, initialVelocity: initialVelocity.isFinite ? initialVelocity : 0))
+  }
+
+  /// UIKit's default curve.
+  public static let easeInOut = curve(.easeInOut)
+  /// Constant speed.
+  public static let linear = curve(.linear)
+
+  /// How long an animation with these timing parameters lasts when it is asked to last
+  /// `duration` seconds: `duration` itself, except for a physical spring.
+  public func duration(forRequested duration: Double) -> Double {
+    resolved(duration: duration).duration
+  }
+
+  /// The progress (0 at the start, 1 at the end; springs and some curves pass beyond)
+  /// `time` seconds into an animation asked to last `duration` seconds.
+  public func progress(atTime time: Double, duration: Double) -> Double {
+    let timing = resolved(duration: duration)
+    return timing.progress(at: timing.duration > 0 ? time / timing.duration : 1)
+  }
+
+  /// What the timing is, for logs.
+  public var description: String {
+    switch kind {
+    case .bezier(let bezier): "TimingParameters.bezier(\(bezier))"
+    case .spring(let spring): "TimingParameters.spring(\(spring))"
+    case .fittedSpring(let ratio, let velocity):
+      "TimingParameters.spring(dampingRatio: \(ratio), initialVelocity: \(velocity))"
+    }
+  }
+
+  func resolved(duration requested: Double) -> ResolvedTiming {
+    let requested = requested.isFinite ? max(requested, 0) : 0
+    switch kind {
+    case .bezier(let bezier):
+      return ResolvedTiming(
+        duration: requested, curve: bezier == .linear ? .linear : .bezier(bezier))
+    case .spring(let spring):
+      return ResolvedTiming(duration: spring.settlingDuration, curve: .spring(spring))
+    case .fittedSpring(let ratio, let velocity):
+      guard requested > 0 else { return ResolvedTiming(duration: 0, curve: .linear) }
+      return ResolvedTiming(
+        duration: requested,
+        curve: .spring(Self.spring(dampingRatio: ratio, velocity: velocity, settling: requested)))
+    }
+  }
+
+  /// The spring of this damping ratio whose settling time is `settling` seconds.
+  private static func spring(dampingRatio ratio: Double, velocity: Double, settling: Double)
+    -> Spring
+  {
+    // Without a velocity the motion scales exactly with 1 / w0.
+    let unit = Spring(dampingRatio: ratio, naturalFrequency: 1).settlingDuration
+    var frequency = unit / settling
+    if velocity != 0 {
+      var low = frequency / 1000
+      var high = frequency * 1000
+      for _ in 0..<60 {
+        frequency = (low * high).squareRoot()
+        let spring = Spring(
+          dampingRatio: ratio, naturalFrequency: frequency, initialVelocity: velocity)
+        if spring.settlingDuration > settling { low = frequency } else { high = frequency }
+      }
+      frequency = high
+    }
+    return Spring(dampingRatio: ratio, naturalFrequency: frequency, initialVelocity: velocity)
+  }
+}
+
+/// Timing parameters bound to a duration: maps the fraction of time elapsed to progress.
+struct ResolvedTiming: Sendable {
+  enum Curve: Sendable {
+    case linear
+    case bezier(CubicBezier)
+    case spring(Spring)
+  }
+
+  let duration: Double
+  let curve: Curve
+
+  static let linear = ResolvedTiming(duration: 0, curve: .linear)
+
+  var isLinear: Bool {
+    if case .linear = curve { return true }
+    return false
+  }
+
+  /// Exactly 0 at or before the start and exactly 1 at or after the end, so that an animation
+  /// always lands on its target values.
+  @inline(__always)
+  func progress(at fraction: Double) -> Double {
+    if fraction >= 1 { return 1 }
+    if !(fraction > 0) { return 0 }
+    switch curve {
+    case .linear: return fraction
+    case .bezier(let bezier): return bezier.value(at: fraction)
+    case .spring(let spring): return spring.value(at: fraction * duration)
+    }
+  }
+}
