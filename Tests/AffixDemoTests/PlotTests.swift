@@ -8,7 +8,7 @@ import Testing
 @Suite("Pictures")
 struct PlotTests {
   static let pictures = [
-    "draggable-trajectory.svg", "draggable-distance.svg",
+    "timing-curves.svg", "springs.svg", "draggable-trajectory.svg", "draggable-distance.svg",
   ]
 
   @Test func plotWritesEveryPictureAsWellFormedSVG() throws {

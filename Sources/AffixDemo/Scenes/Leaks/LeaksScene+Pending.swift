@@ -1,5 +1,18 @@
-extension LeaksScene {
-  static let capabilityKinds = ["DragController"]
+import AffixDancing
+import Foundation
 
-  static func attachMore(to widget: Widget, on stage: Stage, census: Census) {}
+extension LeaksScene {
+  static let capabilityKinds = ["DragController", "Dancer"]
+
+  static func attachMore(to widget: Widget, on stage: Stage, census: Census) {
+    let dance = Dance.of(widget, clock: stage.frameClock)
+    census.track(dance.dancer, as: "Dancer")
+    let start = widget.position
+    stage.run {
+      dance.animate(duration: 10, curve: .linear) {
+        $0.opacity = 0
+        $0.position = CGPoint(x: start.x, y: 50)
+      }.start()
+    }
+  }
 }

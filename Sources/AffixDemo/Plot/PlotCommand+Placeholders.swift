@@ -1,3 +1,0 @@
-extension PlotCommand {
-  static func timingCurvePictures() -> [Picture] { [] }
-}
