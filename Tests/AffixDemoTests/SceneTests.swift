@@ -21,6 +21,7 @@ struct SceneTests {
       "Dropped the widgets, and swept 100 dead hosts",
       "alive: 0 Widget, 0 DragController",
       "frame clock: 0 subscribers, running: false; bodies in the world: 0",
+      "The leak checker agrees: No leaks: all 300 tracked objects were released.",
       "retain cycle: Document.inspector -> Inspector.document -> Document",
       "Fixed with a weak back-reference",
       "LEAK: Sprite \"sprite with a strong note\"",

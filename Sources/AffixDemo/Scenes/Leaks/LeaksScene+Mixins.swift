@@ -1,7 +1,9 @@
 import Affix
 import AffixDraggable
+import AffixTesting
 import Foundation
 import Synchronization
+import Testing
 
 extension LeaksScene {
   static let workingHostCount = 100
@@ -12,44 +14,52 @@ extension LeaksScene {
     let screen = stage.screen
     let census = Census()
     let world = DynamicsWorld(clock: stage.frameClock)
-    var widgets: [Widget] = []
-    for index in 0..<workingHostCount {
-      let widget = Widget(position: CGPoint(x: Double(index), y: 0))
-      census.track(widget, as: "Widget")
-      let drag = DragController.attach(to: widget, position: \.position, world: world)
-      census.track(drag, as: "DragController")
-      attachMore(to: widget, on: stage, census: census)
-      widgets.append(widget)
-    }
-    // Fling each one, so that each is moving when it dies.
-    for widget in widgets {
-      let drag = Associations(of: widget).capability(DragController.self)
-      let start = widget.position
-      stage.run {
-        drag?.handle(.began(at: start))
-        drag?.handle(.ended(velocity: Vector2D(dx: 300, dy: 0)))
-      }
-    }
     let kinds = ["Widget"] + capabilityKinds
-    screen.step(
-      "Attached \(capabilityKinds.joined(separator: ", ")) at work to \(workingHostCount) "
-        + "short-lived widgets that conform to nothing:")
-    screen.detail(census.summary(kinds))
-    screen.detail(
-      "frame clock: \(stage.frameClock.subscriberCount) subscribers, "
-        + "running: \(stage.frameClock.isRunning); bodies in the world: \(world.bodyCount)")
-    stage.pause(.milliseconds(600))
+    let (_, report) = checkForLeaks { tracker in
+      let count: (AnyObject, String) -> Void = { object, kind in
+        census.track(object, as: kind)
+        tracker.track(object, kind)
+      }
+      var widgets: [Widget] = []
+      for index in 0..<workingHostCount {
+        let widget = Widget(position: CGPoint(x: Double(index), y: 0))
+        count(widget, "Widget")
+        count(
+          DragController.attach(to: widget, position: \.position, world: world), "DragController")
+        attachMore(to: widget, on: stage, count: count)
+        widgets.append(widget)
+      }
+      // Fling each one, so that each is moving when it dies.
+      for widget in widgets {
+        let drag = Associations(of: widget).capability(DragController.self)
+        let start = widget.position
+        stage.run {
+          drag?.handle(.began(at: start))
+          drag?.handle(.ended(velocity: Vector2D(dx: 300, dy: 0)))
+        }
+      }
+      screen.step(
+        "Attached \(capabilityKinds.joined(separator: ", ")) at work to \(workingHostCount) "
+          + "short-lived widgets that conform to nothing:")
+      screen.detail(census.summary(kinds))
+      screen.detail(clockSummary(stage, world))
+      stage.pause(.milliseconds(600))
 
-    widgets.removeAll()
-    // The capabilities notice at their next frame or timer that their host is gone.
-    stage.pause(.milliseconds(200))
-    let swept = AssociationTable.sweep()
-    screen.step("Dropped the widgets, and swept \(swept) dead hosts:")
-    screen.detail(census.summary(kinds))
-    screen.detail(
-      "frame clock: \(stage.frameClock.subscriberCount) subscribers, "
-        + "running: \(stage.frameClock.isRunning); bodies in the world: \(world.bodyCount)")
+      widgets.removeAll()
+      // The capabilities notice at their next frame or timer that their host is gone.
+      stage.pause(.milliseconds(200))
+      let swept = AssociationTable.sweep()
+      screen.step("Dropped the widgets, and swept \(swept) dead hosts:")
+      screen.detail(census.summary(kinds))
+      screen.detail(clockSummary(stage, world))
+    }
+    screen.step("The leak checker agrees: " + paint(report, on: screen))
     stage.pause(.milliseconds(600))
+  }
+
+  private static func clockSummary(_ stage: Stage, _ world: DynamicsWorld) -> String {
+    "frame clock: \(stage.frameClock.subscriberCount) subscribers, "
+      + "running: \(stage.frameClock.isRunning); bodies in the world: \(world.bodyCount)"
   }
 }
 

@@ -4,9 +4,9 @@ import Foundation
 extension LeaksScene {
   static let capabilityKinds = ["DragController", "Dancer"]
 
-  static func attachMore(to widget: Widget, on stage: Stage, census: Census) {
+  static func attachMore(to widget: Widget, on stage: Stage, count: (AnyObject, String) -> Void) {
     let dance = Dance.of(widget, clock: stage.frameClock)
-    census.track(dance.dancer, as: "Dancer")
+    count(dance.dancer, "Dancer")
     let start = widget.position
     stage.run {
       dance.animate(duration: 10, curve: .linear) {

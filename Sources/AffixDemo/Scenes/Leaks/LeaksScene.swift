@@ -134,7 +134,7 @@ enum LeaksScene {
     stage.pause(.milliseconds(600))
   }
 
-  private static func paint(_ report: LeakReport, on screen: Screen) -> String {
+  static func paint(_ report: LeakReport, on screen: Screen) -> String {
     paint(report.description, report.isClean ? .green : .red, on: screen)
   }
 
