@@ -1,0 +1,104 @@
+/// What the command line asked for.
+struct DemoOptions: Equatable, Sendable {
+  /// One thing to show, in the order given.
+  enum Command: Equatable, Sendable {
+    case scene(SceneName)
+    case plot(directory: String)
+  }
+
+  /// A usage mistake, described for the user.
+  struct UsageError: Error, Equatable, CustomStringConvertible {
+    let description: String
+  }
+
+  var commands: [Command] = SceneName.allCases.map(Command.scene)
+  var speed = 1.0
+  var plain = false
+  var showHelp = false
+
+  static let defaultPlotDirectory = "Docs/images"
+
+  static let usage = """
+    usage: affix-demo [loading] [dancing] [draggable] [leaks] [--speed <factor>] [--plain]
+           affix-demo plot [directory]
+
+    Shows each Affix capability at work in the terminal. With no scene named, plays
+    loading, dancing, draggable and leaks in turn (about half a minute at speed 1).
+
+    scenes:
+      loading      a spinner only for slow work: a fast task, a slow one, then a failure
+      dancing      a ball animated with an easing curve, paused, scrubbed, reversed and
+                   finished, then a spring
+      draggable    a card pressed off-centre, dragged, flung and springing back to its snap point
+      leaks        short-lived hosts with values and capabilities: live counts back to zero,
+                   and the leak checker's report, with a deliberate retain cycle
+      plot [dir]   writes SVG pictures of the timing curves and of a drag (default: Docs/images)
+
+    options:
+      --speed <factor>   plays scene time <factor> times as fast (default 1; 0.5 is slower)
+      --plain            plain lines without control codes, even on a terminal
+      -h, --help         shows this help
+
+    Output is plain, too, when standard output is not a terminal or NO_COLOR is set.
+    """
+
+  /// Parses the arguments after the program's name.
+  static func parse(_ arguments: [String]) -> Result<DemoOptions, UsageError> {
+    var options = DemoOptions()
+    var commands: [Command] = []
+    var index = 0
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      switch argument {
+      case "-h", "--help", "help":
+        options.showHelp = true
+      case "--plain":
+        options.plain = true
+      case "--speed":
+        guard index < arguments.count else {
+          return .failure(UsageError(description: "--speed needs a value, such as --speed 4"))
+        }
+        switch parseSpeed(arguments[index]) {
+        case .success(let speed): options.speed = speed
+        case .failure(let error): return .failure(error)
+        }
+        index += 1
+      case _ where argument.hasPrefix("--speed="):
+        switch parseSpeed(String(argument.dropFirst("--speed=".count))) {
+        case .success(let speed): options.speed = speed
+        case .failure(let error): return .failure(error)
+        }
+      case "plot":
+        var directory = defaultPlotDirectory
+        if index < arguments.count, !arguments[index].hasPrefix("-"),
+          SceneName(rawValue: arguments[index]) == nil, arguments[index] != "plot"
+        {
+          directory = arguments[index]
+          index += 1
+        }
+        commands.append(.plot(directory: directory))
+      default:
+        if let scene = SceneName(rawValue: argument) {
+          commands.append(.scene(scene))
+        } else if argument.hasPrefix("-") {
+          return .failure(UsageError(description: "unknown option '\(argument)'"))
+        } else {
+          let names = (SceneName.allCases.map(\.rawValue) + ["plot"]).joined(separator: ", ")
+          return .failure(
+            UsageError(description: "unknown scene '\(argument)' (the scenes: \(names))"))
+        }
+      }
+    }
+    if !commands.isEmpty { options.commands = commands }
+    return .success(options)
+  }
+
+  private static func parseSpeed(_ text: String) -> Result<Double, UsageError> {
+    guard let speed = Double(text), speed.isFinite, speed > 0 else {
+      return .failure(
+        UsageError(description: "--speed needs a positive number, such as 2 or 0.5, not '\(text)'"))
+    }
+    return .success(speed)
+  }
+}

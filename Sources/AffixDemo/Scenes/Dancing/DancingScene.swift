@@ -1,0 +1,72 @@
+import AffixDancing
+import AffixScheduling
+import Foundation
+
+/// A ball animated across the terminal with an easing curve, then paused, scrubbed, reversed,
+/// stopped and finished, with its progress and state live; then a spring.
+enum DancingScene {
+  static func play(on stage: Stage) {
+    let screen = stage.screen
+    screen.title("dancing: a property animator on any object")
+    let ball = Ball(clock: stage.frameClock)
+    let dance = ball.dance
+    let track = BallTrack(ball: ball, dance: dance, screen: screen)
+    let drawing = stage.frameClock.subscribe { _ in track.draw() }
+
+    stage.run {
+      dance.animate(duration: 2, curve: .easeInOut) {
+        $0.position = CGPoint(x: 100, y: 0)
+        $0.opacity = 0.3
+      }.addCompletion { position in
+        screen.detail("completion: the animation ended at the \(position)")
+      }.start()
+    }
+    screen.step(
+      "animate(duration: 2, curve: .easeInOut) { x 0 → 100, opacity 1 → 0.3 }.start()")
+
+    stage.run(after: .milliseconds(900)) { dance.pause() }
+    screen.step("pause(): \(track.reading)")
+    stage.pause(.milliseconds(500))
+
+    for progress in [0.25, 0.9, 0.5] {
+      stage.run { dance.setProgress(to: progress) }
+      screen.step("setProgress(to: \(progress)): \(track.reading)")
+      stage.pause(.milliseconds(500))
+    }
+
+    stage.run { dance.reverse().start() }
+    screen.step("reverse().start(): heading back towards x = 0")
+    stage.run(after: .milliseconds(500)) {}
+    screen.step("running reversed: \(track.reading)")
+
+    stage.run { dance.stop() }
+    screen.step("stop(): frozen where it is, \(track.reading)")
+    stage.pause(.milliseconds(500))
+    stage.run { dance.finish(at: .end) }
+    screen.step("finish(at: .end): \(track.reading)")
+    stage.pause(.milliseconds(400))
+
+    screen.step("Calls that make no sense now are diagnostics, not crashes:")
+    stage.run {
+      dance.finish(at: .end)
+      dance.setProgress(to: 1.5)
+    }
+    stage.pause(.milliseconds(400))
+
+    track.startMeasuringOvershoot()
+    stage.run {
+      dance.animate(duration: 1.5, dampingRatio: 0.3) {
+        $0.position = CGPoint(x: 20, y: 0)
+        $0.opacity = 1
+      }.start()
+    }
+    screen.step("animate(duration: 1.5, dampingRatio: 0.3) { x 100 → 20 }.start(): a spring")
+    stage.wait(upTo: .seconds(4)) { !dance.hasAnimation }
+    screen.step(
+      "the spring overshot to x = \(decimal(track.lowestX)) and settled at "
+        + "x = \(decimal(ball.position.x)) (state \(dance.state))")
+    stage.pause(.milliseconds(300))
+    drawing.cancel()
+    screen.clearLive()
+  }
+}

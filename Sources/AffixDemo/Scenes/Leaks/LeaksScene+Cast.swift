@@ -1,0 +1,73 @@
+import Affix
+
+// The objects the leaks scene creates and drops: plain classes that know nothing of Affix.
+
+/// A host from code we do not own: its values live in the shared table.
+final class Sprite {
+  static let nameKey = AssociatedKey<String>("name")
+  static let badgeKey = AssociatedKey<Badge>("badge")
+  static let noteKey = AssociatedKey<Note>("note")
+  static let weakNoteKey = AssociatedKey<WeakNote>("weak note")
+}
+
+/// A host that owns its storage, so its values go at its deinit.
+final class Card: AssociationOwner {
+  static let badgeKey = AssociatedKey<Badge>("badge")
+  let associationStorage = AssociationStorage()
+}
+
+/// An attached value with a life of its own to count.
+final class Badge {
+  let number: Int
+
+  init(_ number: Int) {
+    self.number = number
+  }
+}
+
+/// A capability with nothing to stop: what matters is that it dies with its host.
+final class Glow: Capability {
+  func didDetach() {}
+}
+
+/// A value that holds its host strongly: the documented way to keep a host alive forever.
+final class Note {
+  let host: AnyObject
+
+  init(about host: AnyObject) {
+    self.host = host
+  }
+}
+
+/// The same note with a weak back-reference, which lets the host go.
+final class WeakNote {
+  let host: WeakReference<AnyObject>
+
+  init(about host: AnyObject) {
+    self.host = WeakReference(host)
+  }
+}
+
+/// Half of a deliberate retain cycle.
+final class Document {
+  var inspector: Inspector?
+  var weakInspector: WeakInspector?
+}
+
+/// The other half: a strong reference back to its document.
+final class Inspector {
+  let document: Document?
+
+  init(document: Document?) {
+    self.document = document
+  }
+}
+
+/// The inspector done right: its document is held weakly.
+final class WeakInspector {
+  let document: WeakReference<Document>
+
+  init(document: Document) {
+    self.document = WeakReference(document)
+  }
+}

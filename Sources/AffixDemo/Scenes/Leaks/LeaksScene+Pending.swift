@@ -1,0 +1,18 @@
+import AffixDancing
+import Foundation
+
+extension LeaksScene {
+  static let capabilityKinds = ["DragController", "Dancer"]
+
+  static func attachMore(to widget: Widget, on stage: Stage, count: (AnyObject, String) -> Void) {
+    let dance = Dance.of(widget, clock: stage.frameClock)
+    count(dance.dancer, "Dancer")
+    let start = widget.position
+    stage.run {
+      dance.animate(duration: 10, curve: .linear) {
+        $0.opacity = 0
+        $0.position = CGPoint(x: start.x, y: 50)
+      }.start()
+    }
+  }
+}

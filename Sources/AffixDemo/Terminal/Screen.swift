@@ -1,0 +1,115 @@
+import Synchronization
+
+/// Draws the demo: a permanent line for each step, and a live region redrawn in place.
+///
+/// In ``OutputMode/plain`` only the permanent lines are written, without a single control
+/// code, so a log shows every step and nothing else. Safe from any thread: a frame-clock
+/// subscriber may draw while the scene's thread writes a step.
+final class Screen: Sendable {
+  /// A text attribute, drawn only in ``OutputMode/ansi``.
+  enum Style: String, Sendable {
+    case bold = "1"
+    case dim = "2"
+    case red = "31"
+    case green = "32"
+    case yellow = "33"
+    case blue = "34"
+    case magenta = "35"
+    case cyan = "36"
+  }
+
+  private struct State {
+    var liveLineCount = 0
+    var cursorHidden = false
+  }
+
+  let mode: OutputMode
+  private let state = Mutex(State())
+
+  init(mode: OutputMode) {
+    self.mode = mode
+  }
+
+  /// `text` in `styles` on a terminal, unchanged in plain mode.
+  func paint(_ text: String, _ styles: Style...) -> String {
+    guard mode == .ansi, !styles.isEmpty else { return text }
+    let codes = styles.map(\.rawValue).joined(separator: ";")
+    return "\u{1B}[\(codes)m\(text)\u{1B}[0m"
+  }
+
+  /// Hides the cursor while scenes draw; ``restore()`` shows it again.
+  func begin() {
+    guard mode == .ansi else { return }
+    state.withLock { state in
+      state.cursorHidden = true
+      Terminal.write("\u{1B}[?25l")
+    }
+  }
+
+  /// A scene's heading.
+  func title(_ text: String) {
+    permanent("\n" + paint("== \(text) ==", .bold, .cyan))
+  }
+
+  /// A line that says a step happened; it stays on screen.
+  func step(_ text: String) {
+    permanent(text)
+  }
+
+  /// A secondary line under a step.
+  func detail(_ text: String) {
+    permanent(paint("   \(text)", .dim))
+  }
+
+  /// Replaces the live region (the lines drawn by the previous call) with `lines`. Plain mode
+  /// draws nothing: its readers get the steps only.
+  func live(_ lines: [String]) {
+    guard mode == .ansi else { return }
+    state.withLock { state in
+      var output = Self.eraseLive(&state)
+      for line in lines {
+        output += line + "\n"
+      }
+      state.liveLineCount = lines.count
+      Terminal.write(output)
+    }
+  }
+
+  /// Removes the live region, so that the next step appears where it was.
+  func clearLive() {
+    guard mode == .ansi else { return }
+    state.withLock { state in
+      Terminal.write(Self.eraseLive(&state))
+    }
+  }
+
+  /// Writes `text` as it is: for an indicator that draws its own line, such as a spinner.
+  func raw(_ text: String) {
+    state.withLock { state in
+      Terminal.write(Self.eraseLive(&state) + text)
+    }
+  }
+
+  /// Shows the cursor and resets every attribute. Idempotent, and called on exit and on Ctrl-C.
+  func restore() {
+    guard mode == .ansi else { return }
+    state.withLock { state in
+      guard state.cursorHidden else { return }
+      state.cursorHidden = false
+      Terminal.write("\u{1B}[0m\u{1B}[?25h")
+    }
+  }
+
+  private func permanent(_ text: String) {
+    state.withLock { state in
+      Terminal.write(Self.eraseLive(&state) + text + "\n")
+    }
+  }
+
+  /// The codes that move back to the start of the live region and erase it.
+  private static func eraseLive(_ state: inout State) -> String {
+    guard state.liveLineCount > 0 else { return "" }
+    defer { state.liveLineCount = 0 }
+    return "\r\u{1B}[\(state.liveLineCount)A\u{1B}[J"
+  }
+}

@@ -1,0 +1,87 @@
+import Testing
+
+/// Each scene runs to its end in plain mode, fast, and prints a line for every step it shows.
+@Suite("The scenes")
+struct SceneTests {
+  static let speed = "100"
+
+  /// Lines, or parts of lines, that prove each step of a scene happened, in order.
+  static let steps: [String: [String]] = [
+    "leaks": [
+      "Attached a name, a Badge and a Glow capability to 1000 short-lived sprites.",
+      "alive: 1000 Sprite, 1000 Badge, 1000 Glow",
+      "Dropped the sprites",
+      "alive: 0 Sprite, 1000 Badge, 1000 Glow",
+      "1000 dead hosts with 3000 values awaiting a sweep",
+      "Swept the table: 1000 dead hosts",
+      "alive: 0 Sprite, 0 Badge, 0 Glow",
+      "alive: 0 Card, 0 Card's Badge",
+      "No leaks: all 5000 tracked objects were released.",
+      "alive: 100 Widget, 100 DragController",
+      "Dropped the widgets, and swept 100 dead hosts",
+      "alive: 0 Widget, 0 DragController",
+      "frame clock: 0 subscribers, running: false; bodies in the world: 0",
+      "The leak checker agrees: No leaks: all 300 tracked objects were released.",
+      "retain cycle: Document.inspector -> Inspector.document -> Document",
+      "Fixed with a weak back-reference",
+      "LEAK: Sprite \"sprite with a strong note\"",
+      "Fixed by holding the host weakly in the value: No leaks",
+      "Both deliberate leaks broken; the table after a sweep: 0 live hosts with 0 values",
+    ],
+    "dancing": [
+      "animate(duration: 2, curve: .easeInOut)",
+      "pause(): x = ",
+      "setProgress(to: 0.25): x = 25.0, opacity 0.8, progress 0.25, active",
+      "setProgress(to: 0.9): x = 90.0",
+      "setProgress(to: 0.5): x = 50.0",
+      "reverse().start()",
+      "running reversed: x = ",
+      "stop(): frozen where it is",
+      "stopped",
+      "completion: the animation ended at the end",
+      "finish(at: .end): x = 100.0, opacity 0.3",
+      "affix[dance]: Ball with dance.tag = 1: finish(at:) ignored",
+      "animate(duration: 1.5, dampingRatio: 0.3)",
+      "the spring overshot to x = -",
+      "settled at x = 20.0 (state inactive)",
+    ],
+    "draggable": [
+      "makeDraggable(damping: 0.35): the card rests at its snap point (60.0, 30.0)",
+      "drag(.began(at: (64.0, 32.0)))",
+      "the card's centre at (96.0, 42.0): it keeps the touch offset",
+      "drag(.ended(velocity:",
+      "springs back and rests at (60.0, 30.0)",
+      "the world has stopped its frames: no subscription",
+      "affix[drag]: changed(to:",
+      "affix[drag]: began(at:",
+    ],
+  ]
+
+  @Test(arguments: steps.keys.sorted())
+  func aSceneRunsToItsEndAndShowsEachStep(scene: String) throws {
+    let run = try DemoRun.run([scene, "--speed", Self.speed])
+    #expect(run.status == 0, "\(run.summary)")
+    #expect(!run.hasControlCodes, "\(run.summary)")
+    #expect(run.errorOutput.isEmpty, "\(run.summary)")
+    var rest = run.output[...]
+    for step in Self.steps[scene, default: []] {
+      guard let found = rest.range(of: step) else {
+        Issue.record("missing, or out of order: \(step)\n\(run.summary)")
+        return
+      }
+      rest = rest[found.upperBound...]
+    }
+  }
+}
+
+extension SceneTests {
+  @Test func withNoSceneNamedEverySceneRunsInTurn() throws {
+    let run = try DemoRun.run(["--speed", Self.speed])
+    #expect(run.status == 0, "\(run.summary)")
+    #expect(!run.hasControlCodes, "\(run.summary)")
+    let titles = ["== loading", "== dancing", "== draggable", "== leaks"]
+    let positions = titles.map { run.output.range(of: $0)?.lowerBound }
+    #expect(positions.allSatisfy { $0 != nil }, "\(run.summary)")
+    #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "\(run.summary)")
+  }
+}
