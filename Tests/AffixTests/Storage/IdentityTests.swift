@@ -146,9 +146,7 @@ import Testing
       #expect(Associations(of: host).keys.first?.policy == .weak)
     }
     #expect(Associations(of: host)[key] == nil)
-    withKnownIssue("keys lists a weak key whose value died, although it reads nil") {
-      #expect(Associations(of: host).keys.isEmpty)
-    }
+    #expect(Associations(of: host).keys.isEmpty)
   }
 
   @Test func capabilitiesListOnlyAttachedCapabilities() {

@@ -188,9 +188,8 @@ final class IDSet: Sendable {
 /// Sweeps, then tells whether `condition` holds, sweeping again (yielding in between) a bounded
 /// number of times while it does not.
 ///
-/// Other tests sweep too: a sweep on another thread may already have taken a dead host off the
-/// table and still be releasing its values when ours returns (see
-/// `aSweepReturnsBeforeAConcurrentSweepHasReleasedWhatItTook`).
+/// A sweep waits for any sweep in progress to finish releasing, so one is usually enough; the
+/// loop keeps tests robust against hosts that die on another thread a moment later.
 func sweepUntil(_ condition: () -> Bool) -> Bool {
   for _ in 0..<10_000 {
     AssociationTable.sweep()

@@ -1,9 +1,11 @@
 import AffixDancing
+import AffixLoading
 import Foundation
 
 extension LeaksScene {
-  static let capabilityKinds = ["DragController", "Dancer"]
+  static let capabilityKinds = ["DragController", "Dancer", "LoadingController"]
 
+  /// Attaches a running animation and a loading indicator that is about to appear.
   static func attachMore(to widget: Widget, on stage: Stage, count: (AnyObject, String) -> Void) {
     let dance = Dance.of(widget, clock: stage.frameClock)
     count(dance.dancer, "Dancer")
@@ -14,5 +16,9 @@ extension LeaksScene {
         $0.position = CGPoint(x: start.x, y: 50)
       }.start()
     }
+    let loading = LoadingController.attach(
+      to: widget, indicator: RecordingIndicator(), scheduler: stage.scheduler)
+    count(loading, "LoadingController")
+    loading.start(message: "working")
   }
 }

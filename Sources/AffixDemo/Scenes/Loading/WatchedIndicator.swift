@@ -1,0 +1,67 @@
+import AffixLoading
+import AffixScheduling
+import Synchronization
+
+/// Passes everything on to the indicator it shows, and remembers when it appeared, how often
+/// it ticked and how it ended, so the scene can say what happened.
+final class WatchedIndicator: LoadingIndicator {
+  /// One appearance of the indicator, in scene time.
+  struct Showing: Sendable {
+    var started: SchedulerInstant
+    var appeared: SchedulerInstant
+    var disappeared: SchedulerInstant
+    var ticks: Int
+    var outcome: LoadingOutcome
+  }
+
+  private struct State {
+    var appearances = 0
+    var started = SchedulerInstant.zero
+    var current: Showing?
+    var last: Showing?
+  }
+
+  private let shown: any LoadingIndicator
+  private let scheduler: any Scheduler
+  private let state = Mutex(State())
+
+  init(showing shown: any LoadingIndicator, scheduler: any Scheduler) {
+    self.shown = shown
+    self.scheduler = scheduler
+  }
+
+  var appearances: Int { state.withLock { $0.appearances } }
+  var lastShown: Showing? { state.withLock { $0.last } }
+
+  /// Notes that work started now, so that the next appearance can say how long it waited.
+  func noteStart() {
+    let now = scheduler.now
+    state.withLock { $0.started = now }
+  }
+
+  func appear(message: String?) {
+    let now = scheduler.now
+    state.withLock { state in
+      state.appearances += 1
+      state.current = Showing(
+        started: state.started, appeared: now, disappeared: now, ticks: 0, outcome: .success)
+    }
+    shown.appear(message: message)
+  }
+
+  func tick(frame: Int, angle: Double) {
+    state.withLock { $0.current?.ticks += 1 }
+    shown.tick(frame: frame, angle: angle)
+  }
+
+  func disappear(outcome: LoadingOutcome) {
+    let now = scheduler.now
+    state.withLock { state in
+      state.current?.disappeared = now
+      state.current?.outcome = outcome
+      state.last = state.current
+      state.current = nil
+    }
+    shown.disappear(outcome: outcome)
+  }
+}
