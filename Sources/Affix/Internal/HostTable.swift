@@ -223,8 +223,12 @@ struct SlotArray {
 
   @inlinable
   static func home(of address: UInt, mask: Int) -> Int {
-    // Fibonacci hashing: objects are 16-byte aligned, so the low bits carry nothing.
-    Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) &>> 32) & mask
+    // Objects are 16-byte aligned, so the low bits carry nothing. The rest is kept in order,
+    // so hosts allocated together sit in neighbouring slots and a loop over them walks the
+    // table instead of jumping through it; folding in the bits above 2 MiB spreads objects
+    // that share their low bits (such as page-aligned ones) over the table.
+    let bits = address &>> 4
+    return Int(truncatingIfNeeded: bits ^ (bits &>> 17)) & mask
   }
 
   /// The storage bits for `address`, or 0. Terminates even on a torn read.
