@@ -41,8 +41,7 @@ enum HostTable {
 
   /// The address of the storage of `host`, found without taking a lock, or 0.
   @inlinable @inline(__always)
-  static func storageBits(of host: AnyObject) -> UInt {
-    let address = UInt(bitPattern: ObjectIdentifier(host))
+  static func storageBits(at address: UInt) -> UInt {
     for _ in 0..<4 {
       let before = version.load(ordering: .acquiring)
       if before & 1 == 0 {

@@ -66,7 +66,7 @@ struct SpinLock: ~Copyable, Sendable {
 final class Locked<State>: @unchecked Sendable {
   // `@unchecked Sendable`: `state` is only reached through `withLock`, under `lock`.
   private let lock = SpinLock()
-  private var state: State
+  @exclusivity(unchecked) private var state: State
 
   init(_ state: State) {
     self.state = state

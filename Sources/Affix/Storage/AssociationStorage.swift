@@ -32,9 +32,19 @@ public final class AssociationStorage: Sendable {
   @usableFromInline
   let lock = SpinLock()
 
-  /// Observers and retired buffers. Only touched while `lock` is held.
-  @usableFromInline
-  nonisolated(unsafe) var writerState = WriterState()
+  // Observers and retired buffers: only touched while `lock` is held. Separate fields, not
+  // one struct, so that checking for observers copies nothing.
+
+  @exclusivity(unchecked)
+  nonisolated(unsafe) var observers: [Observer] = []
+
+  @exclusivity(unchecked)
+  nonisolated(unsafe) var nextObserverID: UInt = 0
+
+  /// Buffers replaced by larger ones. A lock-free reader may still be scanning one, so they
+  /// are freed only with the storage, which no reader can be using then.
+  @exclusivity(unchecked)
+  nonisolated(unsafe) var retired: [EntryBuffer] = []
 
   /// The address of the host this storage was created for by the shared table, or 0 for an
   /// owner's storage.
@@ -43,15 +53,6 @@ public final class AssociationStorage: Sendable {
   /// the storage lives, so no other object can appear at `hostAddress`, but its deinit still
   /// runs on time.
   let hostAddress: UInt
-
-  @usableFromInline
-  struct WriterState {
-    var observers: [Observer] = []
-    var nextObserverID: UInt = 0
-    /// Buffers replaced by larger ones. A lock-free reader may still be scanning one, so they
-    /// are freed only with the storage, which no reader can be using then.
-    var retired: [EntryBuffer] = []
-  }
 
   struct Observer {
     var id: UInt
@@ -78,7 +79,7 @@ public final class AssociationStorage: Sendable {
       entries.releasePayloads(count: count.load(ordering: .relaxed))
       entries.deallocate()
     }
-    for retired in writerState.retired { retired.deallocate() }
+    for retired in retired { retired.deallocate() }
     if hostAddress != 0 {
       affix_unpin(UnsafeMutableRawPointer(bitPattern: hostAddress))
     }
@@ -139,7 +140,7 @@ public final class AssociationStorage: Sendable {
     old: Payload?, observers: [@Sendable (Payload?) -> Void]?
   ) {
     lock.withLock {
-      let observers = writerState.observersOf(keyID)
+      let observers = observersOf(keyID)
       let old = replace(keyID, with: payload)
       return (old, observers)
     }
@@ -159,7 +160,7 @@ public final class AssociationStorage: Sendable {
         return (Payload(copying: bits, for: keyID), false, nil)
       }
       _ = replace(keyID, with: payload)
-      return (payload, true, writerState.observersOf(keyID))
+      return (payload, true, observersOf(keyID))
     }
   }
 
@@ -205,7 +206,7 @@ public final class AssociationStorage: Sendable {
       let larger = EntryBuffer(capacity: entries.isNull ? 2 : entries.capacity * 2)
       if !entries.isNull {
         larger.copy(from: entries, count: count)
-        writerState.retired.append(entries)
+        retired.append(entries)
       }
       entries = larger
       buffer.store(larger.bits, ordering: .relaxed)
@@ -268,28 +269,28 @@ public final class AssociationStorage: Sendable {
 
   func addObserver(for keyID: UInt, _ notify: @escaping @Sendable (Payload?) -> Void) -> UInt {
     lock.withLock {
-      writerState.nextObserverID &+= 1
-      writerState.observers.append(
-        Observer(id: writerState.nextObserverID, keyID: keyID, notify: notify))
-      return writerState.nextObserverID
+      nextObserverID &+= 1
+      observers.append(
+        Observer(id: nextObserverID, keyID: keyID, notify: notify))
+      return nextObserverID
     }
   }
 
   func removeObserver(_ id: UInt) {
     // The closure may capture user objects: it is released after unlocking.
     let removed = lock.withLock { () -> Observer? in
-      guard let index = writerState.observers.firstIndex(where: { $0.id == id }) else {
+      guard let index = observers.firstIndex(where: { $0.id == id }) else {
         return nil
       }
-      return writerState.observers.remove(at: index)
+      return observers.remove(at: index)
     }
     _ = removed
   }
 }
 
-extension AssociationStorage.WriterState {
+extension AssociationStorage {
   /// The observers to notify of a change to `keyID`, copied so they run after unlocking; nil
-  /// when there are none.
+  /// when there are none. Call with `lock` held.
   @usableFromInline
   func observersOf(_ keyID: UInt) -> [@Sendable (Payload?) -> Void]? {
     guard !observers.isEmpty else { return nil }

@@ -29,7 +29,7 @@ public struct Associations<Host: AnyObject> {
   /// A view on the values of any class instance, kept in the shared table.
   ///
   /// If the host turns out to be an ``AssociationOwner``, its own storage is used instead.
-  @inlinable
+  @inlinable @inline(__always)
   public init(of host: Host) {
     self.host = host
     self.ownStorage = nil
@@ -44,10 +44,10 @@ public struct Associations<Host: AnyObject> {
 
   /// Runs `body` on the host's storage, if it has one, without retaining the storage: the
   /// table keeps it alive as long as the host, which this view holds.
-  @inlinable
+  @inlinable @inline(__always)
   func withExistingStorage<R>(_ body: (AssociationStorage) throws -> R?) rethrows -> R? {
     if let ownStorage { return try body(ownStorage) }
-    let bits = HostTable.storageBits(of: host)
+    let bits = HostTable.storageBits(at: UInt(bitPattern: ObjectIdentifier(host)))
     if bits != 0 {
       // Nonzero storage bits are the address of a storage the table holds.
       return try Unmanaged<AssociationStorage>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
@@ -90,7 +90,7 @@ public struct Associations<Host: AnyObject> {
   ///
   /// - Complexity: Reading is O(*k*) for *k* keys on this host, with no lock on the shared
   ///   table; writing a host's first value may also sweep a few dead hosts (amortized O(1)).
-  @inlinable
+  @inlinable @inline(__always)
   public subscript<Value>(key: AssociatedKey<Value>) -> Value? {
     get {
       if key.representation == .inline {
