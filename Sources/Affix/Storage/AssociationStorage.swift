@@ -38,8 +38,8 @@ public final class AssociationStorage: Sendable {
   @exclusivity(unchecked)
   nonisolated(unsafe) var observers: [Observer] = []
 
-  @exclusivity(unchecked)
-  nonisolated(unsafe) var nextObserverID: UInt = 0
+  /// Observer IDs, shared by all storages so that a storage needs no counter of its own.
+  private static let observerIDs = Atomic<UInt>(0)
 
   /// Buffers replaced by larger ones. A lock-free reader may still be scanning one, so they
   /// are freed only with the storage, which no reader can be using then.
@@ -268,12 +268,11 @@ public final class AssociationStorage: Sendable {
   }
 
   func addObserver(for keyID: UInt, _ notify: @escaping @Sendable (Payload?) -> Void) -> UInt {
+    let id = Self.observerIDs.add(1, ordering: .relaxed).newValue
     lock.withLock {
-      nextObserverID &+= 1
-      observers.append(
-        Observer(id: nextObserverID, keyID: keyID, notify: notify))
-      return nextObserverID
+      observers.append(Observer(id: id, keyID: keyID, notify: notify))
     }
+    return id
   }
 
   func removeObserver(_ id: UInt) {
