@@ -111,8 +111,11 @@ enum DanceDriver {
       if registry.entries[key]?.hasRemovals == true { registry.entries[key]?.compact() }
       return registry.entries[key]?.members ?? []
     }
-    for member in members {
-      member.dancer.object?.tick(at: now)
+    // Borrowed from the buffer, so that no member's reference is retained and released.
+    members.withUnsafeBufferPointer { members in
+      for index in members.indices {
+        members[index].dancer.object?.tick(at: now)
+      }
     }
   }
 }
