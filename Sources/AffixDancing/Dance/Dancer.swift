@@ -228,10 +228,7 @@ public final class Dancer: Capability {
     // The common frame stays within the current segment: it only moves progress on and writes
     // the values, with no effects to collect.
     let values = state.withLock { state -> FrameValues? in
-      guard !state.isDetached, state.engine?.advanceWithinSegment(to: now) == true else {
-        return nil
-      }
-      return state.engine?.values
+      state.isDetached ? nil : state.engine?.advanceWithinSegment(to: now)
     }
     if let values {
       values.apply(to: host)

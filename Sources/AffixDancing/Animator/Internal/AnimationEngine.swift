@@ -145,16 +145,16 @@ package struct AnimationEngine: Sendable {
   }
 
   /// The common frame of a running animation: moves along the current segment when `now`
-  /// stays inside it and nothing is scheduled (a start delay, a pause), and returns whether it
-  /// did. Otherwise changes nothing, and `advance(to:)` does the work.
-  package mutating func advanceWithinSegment(to now: Double) -> Bool {
+  /// stays inside it and nothing is scheduled (a start delay, a pause), and returns the values
+  /// to write. Otherwise changes nothing and returns nil: `advance(to:)` does the work.
+  package mutating func advanceWithinSegment(to now: Double) -> FrameValues? {
     guard state == .active, isRunning, startTime == nil, pauseTime == nil, let segment,
       segment.length > 0
-    else { return false }
+    else { return nil }
     let elapsed = (now - segment.startTime) / segment.length
-    guard elapsed < 1 else { return false }
+    guard elapsed < 1 else { return nil }
     move(along: segment, to: max(elapsed, 0))
-    return true
+    return values
   }
 
   // MARK: Control
