@@ -61,6 +61,12 @@ public final class Dancer: Capability {
     state = Locked(State(clock: clock))
   }
 
+  // The clock's driver holds the state, not the dancer: leaving it releases the state (and the
+  // animation's closures) with the dancer.
+  deinit {
+    state.withLock { $0.subscription.take() }?.cancel()
+  }
+
   /// Stops the animation without finishing it and unsubscribes from the frame clock; nothing
   /// is written to the host afterwards. Idempotent.
   public func didDetach() {
@@ -218,8 +224,17 @@ public final class Dancer: Capability {
     unwanted?.cancel()
   }
 
-  /// Moves the animation to `now` and writes its values; called by the clock's driver once a
-  /// frame.
+  /// The values of the common frame, which stays within the current segment of a running
+  /// animation; nil when the frame needs the full `tick(at:)`.
+  @inline(__always)
+  static func advanceWithinSegment(_ state: Locked<State>, to now: Double) -> FrameValues? {
+    state.withLock { state in
+      state.isDetached ? nil : state.engine?.advanceWithinSegment(to: now)
+    }
+  }
+
+  /// Moves the animation to `now` and writes its values; called by the clock's driver when a
+  /// frame needs more than new values.
   func tick(at now: Double) {
     guard let host = host.object else {
       hostDied()
@@ -227,10 +242,7 @@ public final class Dancer: Capability {
     }
     // The common frame stays within the current segment: it only moves progress on and writes
     // the values, with no effects to collect.
-    let values = state.withLock { state -> FrameValues? in
-      state.isDetached ? nil : state.engine?.advanceWithinSegment(to: now)
-    }
-    if let values {
+    if let values = Self.advanceWithinSegment(state, to: now) {
       values.apply(to: host)
       return
     }

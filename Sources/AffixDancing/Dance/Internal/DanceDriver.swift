@@ -12,8 +12,14 @@ import AffixScheduling
 /// every clock's entry sits behind one lock, which also makes "first member subscribes, last
 /// member unsubscribes" race-free across clocks' entries being created and dropped.
 enum DanceDriver {
+  /// A running animation as the frame loop sees it. The loop reads the host and the dancer's
+  /// state directly, holding the state strongly, so that a frame touches neither the dancer nor
+  /// a weak reference to it; the dancer itself is reached only when the frame needs more than
+  /// new values. The dancer leaves at its deinit, which releases the state at once.
   private struct Member {
     let id: UInt64
+    let host: WeakReference<AnyObject>
+    var state: Locked<Dancer.State>?
     let dancer: WeakReference<Dancer>
   }
 
@@ -59,7 +65,9 @@ enum DanceDriver {
       var entry =
         registry.entries.removeValue(forKey: key) ?? Entry(id: registry.makeID(), clock: clock)
       entry.slots[memberID] = entry.members.count
-      entry.members.append(Member(id: memberID, dancer: WeakReference(dancer)))
+      entry.members.append(
+        Member(
+          id: memberID, host: dancer.host, state: dancer.state, dancer: WeakReference(dancer)))
       let subscribe = entry.subscription == nil && !entry.isSubscribing
       if subscribe { entry.isSubscribing = true }
       registry.entries[key] = entry
@@ -93,15 +101,20 @@ enum DanceDriver {
   }
 
   private static func remove(_ memberID: UInt64, from key: ObjectIdentifier, entryID: UInt64) {
-    let subscription = registry.withLock { registry -> CancellationToken? in
+    let (state, subscription) = registry.withLock {
+      registry -> (Locked<Dancer.State>?, CancellationToken?) in
       guard registry.entries[key]?.id == entryID,
-        registry.entries[key]?.slots.removeValue(forKey: memberID) != nil
-      else { return nil }
+        let slot = registry.entries[key]?.slots.removeValue(forKey: memberID)
+      else { return (nil, nil) }
+      // Copies the array once a frame at most, when a frame's snapshot still shares it.
+      let state = registry.entries[key]?.members[slot].state.take()
       registry.entries[key]?.hasRemovals = true
-      guard registry.entries[key]?.slots.isEmpty == true else { return nil }
-      return registry.entries.removeValue(forKey: key)?.subscription
+      guard registry.entries[key]?.slots.isEmpty == true else { return (state, nil) }
+      return (state, registry.entries.removeValue(forKey: key)?.subscription)
     }
-    // Also releases the entry's clock outside the lock.
+    // The state (and with it the animation's closures) and the entry's clock are released
+    // here, outside the lock.
+    withExtendedLifetime(state) {}
     subscription?.cancel()
   }
 
@@ -114,7 +127,14 @@ enum DanceDriver {
     // Borrowed from the buffer, so that no member's reference is retained and released.
     members.withUnsafeBufferPointer { members in
       for index in members.indices {
-        members[index].dancer.object?.tick(at: now)
+        guard let state = members[index].state else { continue }
+        if let host = members[index].host.object,
+          let values = Dancer.advanceWithinSegment(state, to: now)
+        {
+          values.apply(to: host)
+        } else {
+          members[index].dancer.object?.tick(at: now)
+        }
       }
     }
   }
