@@ -35,13 +35,14 @@ public final class Dancer: Capability {
   }
 
   struct State {
-    var clock: FrameClock
+    // First, next to the engine's first fields: each frame reads it.
+    var isDetached = false
     var engine: AnimationEngine?
+    var clock: FrameClock
     var tag = 0
     var subscription: CancellationToken?
     var chain: [ChainLink] = []
     var waiters: [CheckedContinuation<AnimatingPosition?, Never>] = []
-    var isDetached = false
   }
 
   /// Work collected under the lock and done after unlocking.

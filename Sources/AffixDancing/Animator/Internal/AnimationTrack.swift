@@ -57,11 +57,8 @@ package struct FrameValues: Sendable {
 
   /// Writes every track's value into `host`.
   package func apply(to host: AnyObject) {
-    // Borrowed from the buffer, so that no track is retained and released every frame.
-    entries.withUnsafeBufferPointer { entries in
-      for index in entries.indices {
-        entries[index].track.apply(progress: progress(of: entries[index]), to: host)
-      }
+    for entry in entries {
+      entry.track.apply(progress: progress(of: entry), to: host)
     }
   }
 }

@@ -124,17 +124,12 @@ enum DanceDriver {
       if registry.entries[key]?.hasRemovals == true { registry.entries[key]?.compact() }
       return registry.entries[key]?.members ?? []
     }
-    // Borrowed from the buffer, so that no member's reference is retained and released.
-    members.withUnsafeBufferPointer { members in
-      for index in members.indices {
-        guard let state = members[index].state else { continue }
-        if let host = members[index].host.object,
-          let values = Dancer.advanceWithinSegment(state, to: now)
-        {
-          values.apply(to: host)
-        } else {
-          members[index].dancer.object?.tick(at: now)
-        }
+    for member in members {
+      guard let state = member.state else { continue }
+      if let host = member.host.object, let values = Dancer.advanceWithinSegment(state, to: now) {
+        values.apply(to: host)
+      } else {
+        member.dancer.object?.tick(at: now)
       }
     }
   }

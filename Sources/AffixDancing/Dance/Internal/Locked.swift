@@ -18,7 +18,9 @@ import Synchronization
 final class Locked<State>: @unchecked Sendable {
   // `@unchecked Sendable`: `state` is only reached through `withLock`, under `word`.
   private let word = Atomic<UInt32>(0)
-  private var state: State
+  // The lock already makes every access exclusive; the runtime's exclusivity bookkeeping would
+  // add its cost to each frame of each animation.
+  @exclusivity(unchecked) private var state: State
 
   init(_ state: State) {
     self.state = state
