@@ -59,6 +59,46 @@ struct DancingLeakChecks {
   }
 
   @Test(.tags(.leakCheck))
+  func theClocksDriverLetsARunningAnimationGoWithItsDancer() {
+    expectNoLeaks { tracker in
+      do {
+        let puppet = OwningPuppet()
+        let captured = Marker()
+        tracker.track(captured, "captured by a running animation's completion")
+        let dance = Dance.of(puppet, clock: clock).animate(duration: 10) { $0.x = 100 }
+          .addCompletion { _ in withExtendedLifetime(captured) {} }
+          .start()
+        scheduler.advance(by: .milliseconds(100))
+        tracker.track(dance.dancer, "dancer")
+      }
+      // No frame runs after the owner's deinit: the driver must not hold the animation.
+      #expect(clock.subscriberCount == 0 && !clock.isRunning)
+      #expect(Dancer.runningCount(on: clock) == 0)
+    }
+  }
+
+  @Test(.tags(.leakCheck))
+  func detachingARunningDancerReleasesItsAnimation() {
+    let puppet = Puppet()
+    expectNoLeaks { tracker in
+      do {
+        let captured = Marker()
+        tracker.track(captured, "captured by a running animation's completion")
+        let dance = Dance.of(puppet, clock: clock).animate(duration: 10) { $0.x = 100 }
+          .addCompletion { _ in withExtendedLifetime(captured) {} }
+          .start()
+        scheduler.advance(by: .milliseconds(100))
+        tracker.track(dance.dancer, "dancer")
+        Associations(of: puppet).detach(Dancer.self)
+      }
+      #expect(clock.subscriberCount == 0 && Dancer.runningCount(on: clock) == 0)
+    }
+    let written = puppet.x
+    scheduler.advance(by: .seconds(1))
+    #expect(puppet.x == written)
+  }
+
+  @Test(.tags(.leakCheck))
   func aFinishedAnimationLeavesNothingBehind() {
     let puppet = Puppet()
     expectNoLeaks { tracker in

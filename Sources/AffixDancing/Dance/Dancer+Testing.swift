@@ -1,7 +1,16 @@
+package import AffixScheduling
+
 extension Dancer {
   /// How many `ended()` calls are waiting, so that tests can wait for one to register.
   package var waiterCount: Int { state.withLock { $0.waiters.count } }
 
   /// Whether the dancer holds a frame-clock subscription.
   package var isSubscribed: Bool { state.withLock { $0.subscription != nil } }
+}
+
+extension Dancer {
+  /// How many running animations the driver of `clock` steps each frame.
+  package static func runningCount(on clock: FrameClock) -> Int {
+    DanceDriver.memberCount(of: clock)
+  }
 }

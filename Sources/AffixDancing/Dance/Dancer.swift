@@ -13,7 +13,7 @@ import Synchronization
 /// Associations(of: view).detach(Dancer.self)  // stops its animation, nothing more is written
 /// ```
 ///
-/// Isolation: the dancer is `Sendable` and keeps its state in a `Mutex`, so calls from any
+/// Isolation: the dancer is `Sendable` and keeps its state behind a lock, so calls from any
 /// thread are safe for the dancer. The host's properties, however, are read and written on the
 /// frame clock's context (every frame), and on the calling thread for calls that change values
 /// at once (`animate`, `setProgress`, `finish`): make those calls on the clock's context too,
@@ -23,7 +23,7 @@ public final class Dancer: Capability {
 
   let host: WeakReference<AnyObject>
   let hostTypeName: String
-  let state: Mutex<State>
+  let state: Locked<State>
 
   struct ChainLink: Sendable {
     let duration: Double
@@ -35,13 +35,14 @@ public final class Dancer: Capability {
   }
 
   struct State {
-    var clock: FrameClock
+    // First, next to the engine's first fields: each frame reads it.
+    var isDetached = false
     var engine: AnimationEngine?
+    var clock: FrameClock
     var tag = 0
     var subscription: CancellationToken?
     var chain: [ChainLink] = []
     var waiters: [CheckedContinuation<AnimatingPosition?, Never>] = []
-    var isDetached = false
   }
 
   /// Work collected under the lock and done after unlocking.
@@ -58,7 +59,13 @@ public final class Dancer: Capability {
   init(host: AnyObject, clock: FrameClock) {
     self.host = WeakReference(host)
     hostTypeName = String(describing: type(of: host))
-    state = Mutex(State(clock: clock))
+    state = Locked(State(clock: clock))
+  }
+
+  // The clock's driver holds the state, not the dancer: leaving it releases the state (and the
+  // animation's closures) with the dancer.
+  deinit {
+    state.withLock { $0.subscription.take() }?.cancel()
   }
 
   /// Stops the animation without finishing it and unsubscribes from the frame clock; nothing
@@ -202,16 +209,14 @@ public final class Dancer: Capability {
 
   // MARK: The frame clock
 
-  /// Subscribes to the clock if the animation runs and no subscription exists. Subscribing
-  /// happens outside the lock; a subscription that lost a race is cancelled at once.
+  /// Joins the clock's driver if the animation runs and has not joined yet. Joining happens
+  /// outside the lock; a membership that lost a race is cancelled at once.
   func subscribeIfRunning() {
     let clock = state.withLock { state -> FrameClock? in
       state.isRunning && state.subscription == nil ? state.clock : nil
     }
     guard let clock else { return }
-    let token = clock.subscribe { [weak self] frame in
-      self?.tick(at: frame.timestamp.seconds)
-    }
+    let token = DanceDriver.add(self, to: clock)
     let unwanted = state.withLock { state -> CancellationToken? in
       guard state.isRunning, state.subscription == nil else { return token }
       state.subscription = token
@@ -220,9 +225,26 @@ public final class Dancer: Capability {
     unwanted?.cancel()
   }
 
+  /// The values of the common frame, which stays within the current segment of a running
+  /// animation; nil when the frame needs the full `tick(at:)`.
+  @inline(__always)
+  static func advanceWithinSegment(_ state: Locked<State>, to now: Double) -> FrameValues? {
+    state.withLock { state in
+      state.isDetached ? nil : state.engine?.advanceWithinSegment(to: now)
+    }
+  }
+
+  /// Moves the animation to `now` and writes its values; called by the clock's driver when a
+  /// frame needs more than new values.
   func tick(at now: Double) {
     guard let host = host.object else {
       hostDied()
+      return
+    }
+    // The common frame stays within the current segment: it only moves progress on and writes
+    // the values, with no effects to collect.
+    if let values = Self.advanceWithinSegment(state, to: now) {
+      values.apply(to: host)
       return
     }
     let aftermath = state.withLock { state -> Aftermath in
@@ -235,7 +257,6 @@ public final class Dancer: Capability {
       let effects = engine.advance(to: now)
       return Self.settle(effects, engine: engine, state: &state, chaining: true)
     }
-    // The common frame writes values and changes nothing else.
     if aftermath.completed == nil, aftermath.subscription == nil, aftermath.waiters.isEmpty,
       aftermath.next == nil
     {

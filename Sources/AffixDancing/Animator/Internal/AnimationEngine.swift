@@ -144,6 +144,19 @@ package struct AnimationEngine: Sendable {
     return effects
   }
 
+  /// The common frame of a running animation: moves along the current segment when `now`
+  /// stays inside it and nothing is scheduled (a start delay, a pause), and returns the values
+  /// to write. Otherwise changes nothing and returns nil: `advance(to:)` does the work.
+  package mutating func advanceWithinSegment(to now: Double) -> FrameValues? {
+    guard state == .active, isRunning, startTime == nil, pauseTime == nil, let segment,
+      segment.length > 0
+    else { return nil }
+    let elapsed = (now - segment.startTime) / segment.length
+    guard elapsed < 1 else { return nil }
+    move(along: segment, to: max(elapsed, 0))
+    return values
+  }
+
   // MARK: Control
 
   /// Starts or resumes the animation, now or after `delay` seconds.

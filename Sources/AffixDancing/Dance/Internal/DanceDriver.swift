@@ -1,0 +1,136 @@
+import Affix
+import AffixScheduling
+
+/// Steps every running animation of one frame clock from a single clock subscription.
+///
+/// A subscription per animation would cost each animation a subscriber call, a weak load and
+/// the clock's bookkeeping every frame; the driver instead takes its list of running dancers
+/// once a frame and ticks them in order. A clock's entry exists only while at least one
+/// animation on it runs, so an idle clock has no subscriber and never wakes up.
+///
+/// Membership changes (an animation starting, pausing or ending) are rare next to frames, so
+/// every clock's entry sits behind one lock, which also makes "first member subscribes, last
+/// member unsubscribes" race-free across clocks' entries being created and dropped.
+enum DanceDriver {
+  /// A running animation as the frame loop sees it. The loop reads the host and the dancer's
+  /// state directly, holding the state strongly, so that a frame touches neither the dancer nor
+  /// a weak reference to it; the dancer itself is reached only when the frame needs more than
+  /// new values. The dancer leaves at its deinit, which releases the state at once.
+  private struct Member {
+    let id: UInt64
+    let host: WeakReference<AnyObject>
+    var state: Locked<Dancer.State>?
+    let dancer: WeakReference<Dancer>
+  }
+
+  private struct Entry {
+    let id: UInt64
+    // Held strongly only while the entry exists, so that its identity cannot be reused.
+    let clock: FrameClock
+    var members: [Member] = []
+    /// Where each live member sits in `members`; removed members stay there until the next
+    /// frame compacts the array, so a removal costs O(1) and a frame at most one O(n) pass.
+    var slots: [UInt64: Int] = [:]
+    var hasRemovals = false
+    var subscription: CancellationToken?
+    var isSubscribing = false
+
+    mutating func compact() {
+      members.removeAll { slots[$0.id] == nil }
+      for (index, member) in members.enumerated() { slots[member.id] = index }
+      hasRemovals = false
+    }
+  }
+
+  private struct Registry {
+    var entries: [ObjectIdentifier: Entry] = [:]
+    var nextID: UInt64 = 0
+
+    mutating func makeID() -> UInt64 {
+      nextID += 1
+      return nextID
+    }
+  }
+
+  private static let registry = Locked(Registry())
+
+  /// Adds `dancer` to the animations `clock` steps each frame, subscribing to the clock if it
+  /// is the first; the returned token removes it (cancelled or dropped).
+  static func add(_ dancer: Dancer, to clock: FrameClock) -> CancellationToken {
+    let key = ObjectIdentifier(clock)
+    let (memberID, entryID, subscribe) = registry.withLock {
+      registry -> (UInt64, UInt64, Bool) in
+      let memberID = registry.makeID()
+      // Taken out and put back so that its arrays stay uniquely referenced.
+      var entry =
+        registry.entries.removeValue(forKey: key) ?? Entry(id: registry.makeID(), clock: clock)
+      entry.slots[memberID] = entry.members.count
+      entry.members.append(
+        Member(
+          id: memberID, host: dancer.host, state: dancer.state, dancer: WeakReference(dancer)))
+      let subscribe = entry.subscription == nil && !entry.isSubscribing
+      if subscribe { entry.isSubscribing = true }
+      registry.entries[key] = entry
+      return (memberID, entry.id, subscribe)
+    }
+    if subscribe { self.subscribe(clock, entryID: entryID) }
+    return CancellationToken {
+      remove(memberID, from: key, entryID: entryID)
+    }
+  }
+
+  /// The number of animations stepped by `clock` now.
+  static func memberCount(of clock: FrameClock) -> Int {
+    registry.withLock { $0.entries[ObjectIdentifier(clock)]?.slots.count ?? 0 }
+  }
+
+  // The clock's subscribe may call the scheduler, which may be user code: it runs outside the
+  // lock, and a subscription that arrives after its entry is gone is cancelled at once.
+  private static func subscribe(_ clock: FrameClock, entryID: UInt64) {
+    let key = ObjectIdentifier(clock)
+    let token = clock.subscribe { frame in
+      tick(key, entryID: entryID, now: frame.timestamp.seconds)
+    }
+    let unwanted = registry.withLock { registry -> CancellationToken? in
+      guard registry.entries[key]?.id == entryID else { return token }
+      registry.entries[key]?.subscription = token
+      registry.entries[key]?.isSubscribing = false
+      return nil
+    }
+    unwanted?.cancel()
+  }
+
+  private static func remove(_ memberID: UInt64, from key: ObjectIdentifier, entryID: UInt64) {
+    let (state, subscription) = registry.withLock {
+      registry -> (Locked<Dancer.State>?, CancellationToken?) in
+      guard registry.entries[key]?.id == entryID,
+        let slot = registry.entries[key]?.slots.removeValue(forKey: memberID)
+      else { return (nil, nil) }
+      // Copies the array once a frame at most, when a frame's snapshot still shares it.
+      let state = registry.entries[key]?.members[slot].state.take()
+      registry.entries[key]?.hasRemovals = true
+      guard registry.entries[key]?.slots.isEmpty == true else { return (state, nil) }
+      return (state, registry.entries.removeValue(forKey: key)?.subscription)
+    }
+    // The state (and with it the animation's closures) and the entry's clock are released
+    // here, outside the lock.
+    withExtendedLifetime(state) {}
+    subscription?.cancel()
+  }
+
+  private static func tick(_ key: ObjectIdentifier, entryID: UInt64, now: Double) {
+    let members = registry.withLock { registry -> [Member] in
+      guard registry.entries[key]?.id == entryID else { return [] }
+      if registry.entries[key]?.hasRemovals == true { registry.entries[key]?.compact() }
+      return registry.entries[key]?.members ?? []
+    }
+    for member in members {
+      guard let state = member.state else { continue }
+      if let host = member.host.object, let values = Dancer.advanceWithinSegment(state, to: now) {
+        values.apply(to: host)
+      } else {
+        member.dancer.object?.tick(at: now)
+      }
+    }
+  }
+}

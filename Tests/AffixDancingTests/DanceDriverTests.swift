@@ -1,0 +1,114 @@
+import Affix
+import AffixDancing
+import AffixScheduling
+import Foundation
+import Testing
+
+/// Many hosts on one virtual-time clock at 100 frames a second.
+private struct Crowd {
+  let scheduler = VirtualTimeScheduler()
+  let clock: FrameClock
+  let boxes: [Box]
+
+  init(count: Int) {
+    clock = FrameClock(scheduler: scheduler, framesPerSecond: 100)
+    boxes = (0..<count).map { _ in Box() }
+  }
+
+  func dance(_ index: Int) -> Dance<Box> {
+    Dance.of(boxes[index], clock: clock)
+  }
+
+  func advance(_ seconds: Double) {
+    scheduler.advance(by: .milliseconds(Int((seconds * 1000).rounded())))
+  }
+}
+
+struct DanceDriverTests {
+  @Test(arguments: [1, 2, 50])
+  func allAnimationsOnOneClockShareOneSubscription(count: Int) {
+    let crowd = Crowd(count: count)
+    for index in 0..<count {
+      crowd.dance(index).animate(duration: 1, curve: .linear) { $0.x = 100 }.start()
+    }
+    #expect(crowd.clock.subscriberCount == 1)
+    #expect(Dancer.runningCount(on: crowd.clock) == count)
+    crowd.advance(0.5)
+    #expect(crowd.boxes.allSatisfy { abs($0.x - 50) < 1e-9 })
+    crowd.advance(0.6)
+    #expect(crowd.boxes.allSatisfy { $0.x == 100 })
+    #expect(crowd.clock.subscriberCount == 0 && !crowd.clock.isRunning)
+    #expect(Dancer.runningCount(on: crowd.clock) == 0)
+    #expect(crowd.scheduler.pendingCount == 0)
+  }
+
+  @Test func eachClockHasItsOwnSubscription() {
+    let first = Crowd(count: 2)
+    let second = Crowd(count: 1)
+    first.dance(0).animate(duration: 1) { $0.x = 1 }.start()
+    first.dance(1).animate(duration: 1) { $0.x = 1 }.start()
+    second.dance(0).animate(duration: 1) { $0.x = 1 }.start()
+    #expect(first.clock.subscriberCount == 1 && second.clock.subscriberCount == 1)
+    #expect(Dancer.runningCount(on: first.clock) == 2)
+    #expect(Dancer.runningCount(on: second.clock) == 1)
+    second.dance(0).stop(withoutFinishing: true)
+    #expect(first.clock.subscriberCount == 1 && second.clock.subscriberCount == 0)
+  }
+
+  @Test func animationsLeavingMidwayDoNotDisturbTheOthers() {
+    let crowd = Crowd(count: 6)
+    for index in 0..<6 {
+      // Odd ones end after 0.2 s, even ones after 1 s.
+      let duration = index.isMultiple(of: 2) ? 1.0 : 0.2
+      crowd.dance(index).animate(duration: duration, curve: .linear) { $0.x = 100 }.start()
+    }
+    crowd.dance(2).pause()
+    crowd.advance(0.5)
+    #expect(Dancer.runningCount(on: crowd.clock) == 2)
+    #expect(crowd.boxes[0].x == 50 && crowd.boxes[4].x == 50)
+    #expect(crowd.boxes[2].x == 0)
+    #expect([1, 3, 5].allSatisfy { crowd.boxes[$0].x == 100 })
+    crowd.dance(2).start()
+    #expect(Dancer.runningCount(on: crowd.clock) == 3)
+    crowd.advance(0.5)
+    #expect(crowd.boxes[0].x == 100 && crowd.boxes[4].x == 100)
+    #expect(crowd.boxes[2].x == 50)
+    #expect(crowd.clock.subscriberCount == 1)
+    crowd.advance(1)
+    #expect(crowd.boxes[2].x == 100 && crowd.clock.subscriberCount == 0)
+  }
+
+  @Test func aCompletionCanStartAnotherHostsAnimationDuringAFrame() {
+    let crowd = Crowd(count: 2)
+    let second = crowd.dance(1)
+    crowd.dance(0).animate(duration: 0.2, curve: .linear) { $0.x = 10 }
+      .addCompletion { _ in
+        second.animate(duration: 1, curve: .linear) { $0.x = 100 }.start()
+      }
+      .start()
+    crowd.advance(0.2)
+    #expect(crowd.boxes[0].x == 10 && second.isRunning)
+    #expect(Dancer.runningCount(on: crowd.clock) == 1 && crowd.clock.subscriberCount == 1)
+    crowd.advance(0.5)
+    #expect(abs(crowd.boxes[1].x - 50) < 1e-9)
+    crowd.advance(0.5)
+    #expect(crowd.boxes[1].x == 100 && crowd.clock.subscriberCount == 0)
+  }
+
+  @Test func aDeadHostLeavesTheDriverWhileTheOthersGoOn() {
+    let scheduler = VirtualTimeScheduler()
+    let clock = FrameClock(scheduler: scheduler, framesPerSecond: 100)
+    let survivor = Box()
+    Dance.of(survivor, clock: clock).animate(duration: 1, curve: .linear) { $0.x = 100 }.start()
+    do {
+      let doomed = Box()
+      Dance.of(doomed, clock: clock).animate(duration: 1, curve: .linear) { $0.x = 100 }.start()
+      #expect(Dancer.runningCount(on: clock) == 2)
+    }
+    scheduler.advance(by: .milliseconds(500))
+    #expect(Dancer.runningCount(on: clock) == 1 && clock.subscriberCount == 1)
+    #expect(abs(survivor.x - 50) < 1e-9)
+    scheduler.advance(by: .milliseconds(600))
+    #expect(survivor.x == 100 && clock.subscriberCount == 0)
+  }
+}
