@@ -58,21 +58,30 @@ struct SpinLock: ~Copyable, Sendable {
   }
 }
 
-/// State guarded by a ``SpinLock``: the core's lock for shared state.
+/// State guarded by a ``SpinLock``: the lock for shared state in every Affix module.
 ///
-/// The core does not use `Synchronization.Mutex`: on Linux the thread sanitizer cannot see its
-/// locking and reports every critical section as a race, which would blind the sanitizer to
-/// real ones.
-final class Locked<State>: @unchecked Sendable {
+/// Affix does not use `Synchronization.Mutex` where it matters: on Linux the thread sanitizer
+/// cannot see its locking and reports every critical section as a race, which would blind the
+/// sanitizer to real ones, and on this toolchain it costs several times a compare-and-swap.
+/// For critical sections of a few dozen instructions that never block and run no user code.
+package final class Locked<State>: @unchecked Sendable {
   // `@unchecked Sendable`: `state` is only reached through `withLock`, under `lock`.
-  private let lock = SpinLock()
-  @exclusivity(unchecked) private var state: State
+  @usableFromInline
+  let lock = SpinLock()
 
-  init(_ state: State) {
+  // The lock already makes every access exclusive; the runtime's exclusivity bookkeeping
+  // would only add its cost.
+  @usableFromInline
+  @exclusivity(unchecked) var state: State
+
+  /// Creates the lock around `state`.
+  package init(_ state: State) {
     self.state = state
   }
 
-  func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+  /// Runs `body` with the state, under the lock. `body` must not block or run user code.
+  @inlinable @inline(__always)
+  package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
     lock.lock()
     defer { lock.unlock() }
     return try body(&state)
