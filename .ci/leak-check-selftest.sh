@@ -4,8 +4,13 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-output=$(AFFIX_DELIBERATE_LEAK=1 swift package leak-check "$@" 2>&1)
+# The report is read from standard output alone: SwiftPM writes its own error line to standard
+# error when the plugin fails, and merged streams can splice it into the middle of a report line.
+errors=$(mktemp)
+output=$(AFFIX_DELIBERATE_LEAK=1 swift package leak-check "$@" 2>"$errors")
 status=$?
+cat "$errors" >&2
+rm -f "$errors"
 printf '%s\n' "$output" | sed -n '/^leak-check summary/,$p'
 
 if [ "$status" -eq 0 ]; then
