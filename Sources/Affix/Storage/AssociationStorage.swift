@@ -122,15 +122,6 @@ public final class AssociationStorage: Sendable {
     }
   }
 
-  /// The payload under `keyID` in either representation, for generic code.
-  @inlinable
-  func payload(for keyID: UInt) -> Payload? {
-    if keyID & KeyID.representationMask == PayloadRepresentation.inline.rawValue {
-      return inlineBits(for: keyID).map(Payload.init(inline:))
-    }
-    return object(for: keyID)
-  }
-
   // MARK: Writing
 
   /// Stores `payload` (nil removes) and returns what it replaced, to be released after
