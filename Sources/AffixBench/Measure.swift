@@ -1,9 +1,14 @@
+import AffixBenchSupport
 import Dispatch
 
-/// Keeps the optimizer from discarding a benchmark's work.
+/// Keeps the optimizer from discarding a benchmark's work: the value's bytes go to a C function
+/// compiled apart, so whatever computed them must really run.
+///
+/// An empty Swift function is not enough: the optimizer sees that it ignores its argument and
+/// deletes the loop that computed it.
 @inline(never)
 func blackHole<T>(_ value: T) {
-  withExtendedLifetime(value) {}
+  withUnsafeBytes(of: value) { affix_bench_consume($0.baseAddress, $0.count) }
 }
 
 /// Nanoseconds per operation: the best of `rounds` runs of `body`, which performs

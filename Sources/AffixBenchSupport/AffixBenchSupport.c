@@ -2,6 +2,13 @@
 
 #include <stdlib.h>
 
+static volatile unsigned char affix_bench_sink;
+
+void affix_bench_consume(const void *value, size_t size) {
+  const unsigned char *bytes = value;
+  for (size_t index = 0; index < size; index++) affix_bench_sink ^= bytes[index];
+}
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 long affix_bench_allocated_bytes(void) {

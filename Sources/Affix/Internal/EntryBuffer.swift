@@ -29,14 +29,15 @@ struct EntryBuffer {
     words.map { Int($0[0].load(ordering: .relaxed)) } ?? 0
   }
 
-  /// The payload bits under `keyID` in the buffer at `bits`, or nil. Stays in bounds even when
-  /// `count` was read from a later buffer than `bits`.
+  /// The payload bits under `keyID` in the buffer at `bits`, or nil, scanning every entry up to
+  /// the buffer's capacity: entries past the count are zero, and no key has ID zero, so a
+  /// reader needs no count.
   @inlinable @inline(__always)
-  static func find(_ keyID: UInt, in bits: UInt, count: Int) -> UInt? {
+  static func find(_ keyID: UInt, in bits: UInt) -> UInt? {
     guard let words = UnsafeMutablePointer<Atomic<UInt>>(bitPattern: bits) else { return nil }
-    let limit = min(count, Int(words[0].load(ordering: .relaxed)))
+    let capacity = Int(bitPattern: words[0].load(ordering: .relaxed))
     var index = 0
-    while index < limit {
+    while index < capacity {
       if words[1 &+ 2 &* index].load(ordering: .relaxed) == keyID {
         return words[2 &+ 2 &* index].load(ordering: .relaxed)
       }

@@ -20,13 +20,19 @@ public import Synchronization
 /// reference count.
 @usableFromInline
 enum HostTable {
+  // The reader's three words are initialized statically, so reading them never calls a lazy
+  // initializer.
+
   /// Even while the slots are consistent, odd while a writer changes them.
-  @usableFromInline
   static let version = Atomic<UInt>(0)
 
-  /// The current slot array, as the bit pattern of a `SlotArray` base pointer.
-  @usableFromInline
-  static let currentSlots = Atomic<UInt>(writer.withLock { $0.slots.bits })
+  /// The current slot array, as the bit pattern of a `SlotArray` base pointer; 0 until the
+  /// first host gets storage.
+  static let currentSlots = Atomic<UInt>(0)
+
+  /// The current slot array's capacity mask, stored after `currentSlots` and loaded before it,
+  /// so that a reader's mask never exceeds its array.
+  static let currentMask = Atomic<UInt>(0)
 
   private static let writer = Locked(WriterState(slots: SlotArray(capacity: 64)))
 
@@ -39,25 +45,37 @@ enum HostTable {
 
   // MARK: Reading
 
-  /// The address of the storage of `host`, found without taking a lock, or 0.
-  @inlinable @inline(__always)
+  /// The inline bits stored under `keyID` on `host`, or nil, however long it takes: retries,
+  /// then the writer's lock, then the storage of an ``AssociationOwner``.
+  @usableFromInline
+  static func inlineBitsCarefully(for keyID: UInt, of host: AnyObject) -> UInt? {
+    let bits = storageBits(at: UInt(bitPattern: ObjectIdentifier(host)))
+    if bits != 0 {
+      // Nonzero storage bits are the address of a storage the table holds, and the caller
+      // holds the host.
+      return Unmanaged<AssociationStorage>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
+        ._withUnsafeGuaranteedRef { $0.inlineBits(for: keyID) }
+    }
+    return (host as? any AssociationOwner)?.associationStorage.inlineBits(for: keyID)
+  }
+
+  /// The address of the storage of the host at `address`, found without taking a lock, or 0.
+  @usableFromInline @_effects(releasenone)
   static func storageBits(at address: UInt) -> UInt {
     for _ in 0..<4 {
       let before = version.load(ordering: .acquiring)
       if before & 1 == 0 {
-        let found = SlotArray(bits: currentSlots.load(ordering: .relaxed)).find(address)
+        let mask = currentMask.load(ordering: .acquiring)
+        let slots = currentSlots.load(ordering: .relaxed)
+        let found =
+          slots == 0 ? 0 : SlotArray(bits: slots).find(address, mask: Int(bitPattern: mask))
         atomicMemoryFence(ordering: .acquiring)
         // A storage found in a consistent snapshot cannot be swept while the caller holds
         // its host.
         if version.load(ordering: .relaxed) == before { return found }
       }
     }
-    return lockedStorageBits(of: address)
-  }
-
-  @usableFromInline
-  static func lockedStorageBits(of address: UInt) -> UInt {
-    writer.withLock { $0.slots.find(address) }
+    return writer.withLock { $0.slots.find(address) }
   }
 
   // MARK: Writing
@@ -82,6 +100,9 @@ enum HostTable {
       }
       let storage = AssociationStorage(pinning: host, at: address)
       beginWrite()
+      if currentSlots.load(ordering: .relaxed) == 0 {
+        publish(state.slots)
+      }
       if (state.count + 1) * 2 > state.slots.capacity {
         grow(&state)
       }
@@ -152,6 +173,13 @@ enum HostTable {
     version.store(current &+ 1, ordering: .releasing)
   }
 
+  /// Makes `slots` the array readers probe: the array first, then its mask, so that a reader
+  /// that loads the mask first never probes past the end of the array it loads next.
+  private static func publish(_ slots: SlotArray) {
+    currentSlots.store(slots.bits, ordering: .relaxed)
+    currentMask.store(UInt(slots.mask), ordering: .releasing)
+  }
+
   private static func grow(_ state: inout WriterState) {
     let larger = SlotArray(capacity: state.slots.capacity * 2)
     for index in 0..<state.slots.capacity {
@@ -163,7 +191,7 @@ enum HostTable {
     state.retired.append(state.slots)
     state.slots = larger
     state.sweepCursor = 0
-    currentSlots.store(larger.bits, ordering: .relaxed)
+    publish(larger)
   }
 
   private static func sweepIncrementally(
@@ -188,6 +216,49 @@ enum HostTable {
       storage.release()
     }
   }
+}
+
+/// The inline bits stored under `keyID` on `host`, or nil.
+///
+/// The read of every inline value: one optimistic pass through the table and the host's
+/// storage, each validated by its version, with the careful path behind it. Out of line, so that
+/// it reaches the table's words directly, and a free function, so that no thunk stands in
+/// front of it. It releases nothing it did not retain itself and says so (`releasenone`), so that
+/// a caller whose host sits in memory (in an array, say) need not retain the host around the
+/// call. The caller holds the host, so a storage found in a consistent snapshot of the table
+/// cannot be swept during the read.
+@usableFromInline @_effects(releasenone)
+func inlineBits(for keyID: UInt, of host: AnyObject) -> UInt? {
+  let before = HostTable.version.load(ordering: .acquiring)
+  let mask = HostTable.currentMask.load(ordering: .acquiring)
+  let slots = HostTable.currentSlots.load(ordering: .relaxed)
+  // An odd version means a writer is at work; no slots, that the table is still empty.
+  guard before & 1 == 0 else { return HostTable.inlineBitsCarefully(for: keyID, of: host) }
+  guard slots != 0 else { return HostTable.inlineBitsCarefully(for: keyID, of: host) }
+  let bits = SlotArray(bits: slots).find(
+    UInt(bitPattern: ObjectIdentifier(host)), mask: Int(bitPattern: mask))
+  atomicMemoryFence(ordering: .acquiring)
+  guard bits != 0 else { return HostTable.inlineBitsCarefully(for: keyID, of: host) }
+  guard HostTable.version.load(ordering: .relaxed) == before else {
+    return HostTable.inlineBitsCarefully(for: keyID, of: host)
+  }
+  // The table holds the storage. Its fields are read one by one: small closures inline, and a
+  // retained reference would cost two atomic operations.
+  let storage = Unmanaged<AssociationStorage>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
+  let storageVersion = storage._withUnsafeGuaranteedRef { $0.version.load(ordering: .acquiring) }
+  let buffer = storage._withUnsafeGuaranteedRef { $0.buffer.load(ordering: .relaxed) }
+  let found = EntryBuffer.find(keyID, in: buffer)
+  atomicMemoryFence(ordering: .acquiring)
+  let unchanged = storage._withUnsafeGuaranteedRef {
+    $0.version.load(ordering: .relaxed) == storageVersion
+  }
+  guard storageVersion & 1 == 0 else {
+    return storage._withUnsafeGuaranteedRef { $0.inlineBitsCarefully(for: keyID) }
+  }
+  guard unchanged else {
+    return storage._withUnsafeGuaranteedRef { $0.inlineBitsCarefully(for: keyID) }
+  }
+  return found
 }
 
 /// A power-of-two array of (host address, storage) slots, read with relaxed atomic loads.
@@ -216,7 +287,7 @@ struct SlotArray {
   var bits: UInt { UInt(bitPattern: words) }
 
   @inlinable
-  var mask: Int { Int(words[0].load(ordering: .relaxed)) }
+  var mask: Int { Int(bitPattern: words[0].load(ordering: .relaxed)) }
 
   var capacity: Int { mask + 1 }
 
@@ -231,17 +302,23 @@ struct SlotArray {
   }
 
   /// The storage bits for `address`, or 0. Terminates even on a torn read.
-  @inlinable @inline(__always)
   func find(_ address: UInt) -> UInt {
-    let mask = self.mask
+    find(address, mask: mask)
+  }
+
+  /// The storage bits for `address`, probing with `mask`, which must not exceed this array's
+  /// own. Terminates even on a torn read.
+  @inline(__always)
+  func find(_ address: UInt, mask: Int) -> UInt {
     var index = Self.home(of: address, mask: mask)
-    for _ in 0...mask {
+    var probes = 0
+    while true {
       let candidate = words[1 &+ 2 &* index].load(ordering: .relaxed)
       if candidate == address { return words[2 &+ 2 &* index].load(ordering: .relaxed) }
-      if candidate == 0 { return 0 }
+      if candidate == 0 || probes == mask { return 0 }
       index = (index &+ 1) & mask
+      probes &+= 1
     }
-    return 0
   }
 
   func address(at index: Int) -> UInt {

@@ -82,9 +82,16 @@ enum PayloadRepresentation: UInt, Sendable {
 
   static func of<Value>(_ type: Value.Type) -> PayloadRepresentation {
     if type is AnyObject.Type { return .object }
-    // `_isPOD`: no references to count, so the bits can be copied without a lock.
-    if _isPOD(type) && MemoryLayout<Value>.size <= MemoryLayout<UInt>.size { return .inline }
+    if isInline(type) { return .inline }
     return .boxed
+  }
+
+  /// Whether values of `type` are stored inline. A property of the type alone, so that a
+  /// specialized read knows it at compile time.
+  @inlinable @inline(__always)
+  static func isInline<Value>(_ type: Value.Type) -> Bool {
+    // `_isPOD`: no references to count, so the bits can be copied without a lock.
+    _isPOD(type) && MemoryLayout<Value>.size <= MemoryLayout<UInt>.size
   }
 }
 

@@ -88,13 +88,26 @@ public final class AssociationStorage: Sendable {
   // MARK: Reading
 
   /// The inline bits stored under `keyID`, read without a lock, or nil.
+  ///
+  /// One optimistic pass, validated by the version, inlined into the caller; the careful
+  /// path behind it stays out of line.
   @inlinable @inline(__always)
   func inlineBits(for keyID: UInt) -> UInt? {
-    for _ in 0..<4 {
+    let before = version.load(ordering: .acquiring)
+    let found = EntryBuffer.find(keyID, in: buffer.load(ordering: .relaxed))
+    atomicMemoryFence(ordering: .acquiring)
+    if before & 1 == 0, version.load(ordering: .relaxed) == before { return found }
+    return inlineBitsCarefully(for: keyID)
+  }
+
+  /// The inline bits stored under `keyID`, or nil, when a writer got in the way of the first
+  /// pass: a few more passes, then the lock.
+  @usableFromInline
+  func inlineBitsCarefully(for keyID: UInt) -> UInt? {
+    for _ in 0..<3 {
       let before = version.load(ordering: .acquiring)
       if before & 1 == 0 {
-        let found = EntryBuffer.find(
-          keyID, in: buffer.load(ordering: .relaxed), count: count.load(ordering: .relaxed))
+        let found = EntryBuffer.find(keyID, in: buffer.load(ordering: .relaxed))
         atomicMemoryFence(ordering: .acquiring)
         if version.load(ordering: .relaxed) == before { return found }
       }
@@ -105,8 +118,7 @@ public final class AssociationStorage: Sendable {
   @usableFromInline
   func lockedPayloadBits(for keyID: UInt) -> UInt? {
     lock.withLock {
-      EntryBuffer.find(
-        keyID, in: buffer.load(ordering: .relaxed), count: count.load(ordering: .relaxed))
+      EntryBuffer.find(keyID, in: buffer.load(ordering: .relaxed))
     }
   }
 
@@ -115,8 +127,7 @@ public final class AssociationStorage: Sendable {
   func object(for keyID: UInt) -> Payload? {
     lock.withLock {
       guard
-        let bits = EntryBuffer.find(
-          keyID, in: buffer.load(ordering: .relaxed), count: count.load(ordering: .relaxed))
+        let bits = EntryBuffer.find(keyID, in: buffer.load(ordering: .relaxed))
       else { return nil }
       return Payload(retaining: bits)
     }
@@ -147,7 +158,7 @@ public final class AssociationStorage: Sendable {
   ) {
     lock.withLock {
       let current = buffer.load(ordering: .relaxed)
-      if let bits = EntryBuffer.find(keyID, in: current, count: count.load(ordering: .relaxed)) {
+      if let bits = EntryBuffer.find(keyID, in: current) {
         return (Payload(copying: bits, for: keyID), false, nil)
       }
       _ = replace(keyID, with: payload)
@@ -162,7 +173,7 @@ public final class AssociationStorage: Sendable {
   {
     lock.withLock {
       let current = buffer.load(ordering: .relaxed)
-      guard let bits = EntryBuffer.find(keyID, in: current, count: count.load(ordering: .relaxed)),
+      guard let bits = EntryBuffer.find(keyID, in: current),
         bits == expected.bits
       else { return nil }
       return replace(keyID, with: payload)
@@ -188,6 +199,9 @@ public final class AssociationStorage: Sendable {
           entries.setKeyID(entries.keyID(at: last), at: index)
           entries.setPayloadBits(entries.payloadBits(at: last), at: index)
         }
+        // Entries past the count stay zero, so that a reader may scan the whole buffer.
+        entries.setKeyID(0, at: last)
+        entries.setPayloadBits(0, at: last)
         self.count.store(last, ordering: .relaxed)
       }
       return old

@@ -93,8 +93,13 @@ public struct Associations<Host: AnyObject> {
   @inlinable @inline(__always)
   public subscript<Value>(key: AssociatedKey<Value>) -> Value? {
     get {
-      if key.representation == .inline {
-        guard let bits = withExistingStorage({ $0.inlineBits(for: key.id) }) else { return nil }
+      if PayloadRepresentation.isInline(Value.self) {
+        // Known at compile time once specialized, so the other paths compile away.
+        let found =
+          if let ownStorage { ownStorage.inlineBits(for: key.id) } else {
+            inlineBits(for: key.id, of: host)
+          }
+        guard let bits = found else { return nil }
         return key.decode(Payload(inline: bits))
       }
       guard let payload = withExistingStorage({ $0.object(for: key.id) }) else { return nil }
