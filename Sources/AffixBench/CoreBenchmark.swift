@@ -178,7 +178,7 @@ enum CoreBenchmark {
     reportRatio("core.get_vs_b0", get / b0Get)
     reportRatio("core.get_object_vs_b0", getObject / b0GetObject)
 
-    scaling(quick: quick, get1k: get)
+    scaling(quick: quick, get1k: get, b0Get1k: b0Get)
     memory(quick: quick)
     twoThreads(quick: quick)
   }
@@ -188,18 +188,32 @@ enum CoreBenchmark {
   }
 
   /// Get at many hosts against get at 1,000, and the time to sweep them all once dead.
-  static func scaling(quick: Bool, get1k: Double) {
+  ///
+  /// B0 at as many hosts is measured too: past the caches, any read slows down by how much
+  /// memory it touches, and B0 touches one line a host where the core touches three.
+  static func scaling(quick: Bool, get1k: Double, b0Get1k: Double) {
     let count = quick ? 100_000 : 1_000_000
     var hosts: [Host] = (0..<count).map { _ in Host() }
-    for host in hosts { Associations(of: host)[number] = 1 }
+    for host in hosts {
+      host.number = 1
+      Associations(of: host)[number] = 1
+    }
+    let b0Get = nanosecondsPerOperation(operations: count, rounds: 3) {
+      var sum = 0
+      for host in hosts { sum &+= readNumber(host) }
+      blackHole(sum)
+    }
     let get = nanosecondsPerOperation(operations: count, rounds: 3) {
       var sum = 0
+      let number = Self.number  // as `core.get` reads it
       for host in hosts { sum &+= Associations(of: host)[number] ?? 0 }
       blackHole(sum)
     }
     let label = quick ? "100k" : "1m"
     report("core.get_\(label)_hosts", get, "ns/op")
+    report("core.b0_get_\(label)_hosts", b0Get, "ns/op")
     reportRatio("core.get_\(label)_vs_1k", get / get1k)
+    reportRatio("core.b0_get_\(label)_vs_1k", b0Get / b0Get1k)
 
     hosts = []
     let start = DispatchTime.now().uptimeNanoseconds
@@ -261,6 +275,7 @@ enum CoreBenchmark {
       let hosts = (0..<1_000).map { _ in Host() }
       for host in hosts { Associations(of: host)[number] = 1 }
       var sum = 0
+      let number = Self.number  // as `core.get` reads it
       for _ in 0..<passes {
         for host in hosts { sum &+= Associations(of: host)[number] ?? 0 }
       }

@@ -2,14 +2,19 @@ public import Synchronization
 
 /// A host's entries: a capacity word, then (key ID, payload bits) pairs, read with relaxed
 /// atomic loads under the storage's sequence lock.
+///
+/// A buffer always has room for at least one entry, and entries past the storage's count are
+/// zero. No key has ID zero, so a reader scans the whole buffer and needs neither a null check
+/// nor the count.
 @usableFromInline
 struct EntryBuffer {
   @usableFromInline
-  let words: UnsafeMutablePointer<Atomic<UInt>>?
+  let words: UnsafeMutablePointer<Atomic<UInt>>
 
   @inlinable
   init(bits: UInt) {
-    words = UnsafeMutablePointer(bitPattern: bits)
+    // Buffer bits always come from a storage's `buffer`, which is never 0.
+    words = UnsafeMutablePointer(bitPattern: bits).unsafelyUnwrapped
   }
 
   init(capacity: Int) {
@@ -21,28 +26,24 @@ struct EntryBuffer {
     self.words = words
   }
 
-  var isNull: Bool { words == nil }
-
   var bits: UInt { UInt(bitPattern: words) }
 
-  var capacity: Int {
-    words.map { Int($0[0].load(ordering: .relaxed)) } ?? 0
-  }
+  var capacity: Int { Int(words[0].load(ordering: .relaxed)) }
 
   /// The payload bits under `keyID` in the buffer at `bits`, or nil, scanning every entry up to
-  /// the buffer's capacity: entries past the count are zero, and no key has ID zero, so a
-  /// reader needs no count.
+  /// the buffer's capacity. Stays in bounds on a torn read: any buffer a storage ever had is
+  /// still allocated and holds its own capacity.
   @inlinable @inline(__always)
   static func find(_ keyID: UInt, in bits: UInt) -> UInt? {
-    guard let words = UnsafeMutablePointer<Atomic<UInt>>(bitPattern: bits) else { return nil }
+    let words = EntryBuffer(bits: bits).words
     let capacity = Int(bitPattern: words[0].load(ordering: .relaxed))
     var index = 0
-    while index < capacity {
+    repeat {
       if words[1 &+ 2 &* index].load(ordering: .relaxed) == keyID {
         return words[2 &+ 2 &* index].load(ordering: .relaxed)
       }
       index &+= 1
-    }
+    } while index < capacity
     return nil
   }
 
@@ -51,19 +52,19 @@ struct EntryBuffer {
   }
 
   func keyID(at index: Int) -> UInt {
-    words![1 + 2 * index].load(ordering: .relaxed)
+    words[1 + 2 * index].load(ordering: .relaxed)
   }
 
   func payloadBits(at index: Int) -> UInt {
-    words![2 + 2 * index].load(ordering: .relaxed)
+    words[2 + 2 * index].load(ordering: .relaxed)
   }
 
   func setKeyID(_ keyID: UInt, at index: Int) {
-    words![1 + 2 * index].store(keyID, ordering: .relaxed)
+    words[1 + 2 * index].store(keyID, ordering: .relaxed)
   }
 
   func setPayloadBits(_ bits: UInt, at index: Int) {
-    words![2 + 2 * index].store(bits, ordering: .relaxed)
+    words[2 + 2 * index].store(bits, ordering: .relaxed)
   }
 
   func copy(from other: EntryBuffer, count: Int) {
@@ -83,6 +84,6 @@ struct EntryBuffer {
   }
 
   func deallocate() {
-    words?.deallocate()
+    words.deallocate()
   }
 }

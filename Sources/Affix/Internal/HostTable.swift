@@ -45,20 +45,6 @@ enum HostTable {
 
   // MARK: Reading
 
-  /// The inline bits stored under `keyID` on `host`, or nil, however long it takes: retries,
-  /// then the writer's lock, then the storage of an ``AssociationOwner``.
-  @usableFromInline
-  static func inlineBitsCarefully(for keyID: UInt, of host: AnyObject) -> UInt? {
-    let bits = storageBits(at: UInt(bitPattern: ObjectIdentifier(host)))
-    if bits != 0 {
-      // Nonzero storage bits are the address of a storage the table holds, and the caller
-      // holds the host.
-      return Unmanaged<AssociationStorage>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
-        ._withUnsafeGuaranteedRef { $0.inlineBits(for: keyID) }
-    }
-    return (host as? any AssociationOwner)?.associationStorage.inlineBits(for: keyID)
-  }
-
   /// The address of the storage of the host at `address`, found without taking a lock, or 0.
   @usableFromInline @_effects(releasenone)
   static func storageBits(at address: UInt) -> UInt {
@@ -233,14 +219,14 @@ func inlineBits(for keyID: UInt, of host: AnyObject) -> UInt? {
   let mask = HostTable.currentMask.load(ordering: .acquiring)
   let slots = HostTable.currentSlots.load(ordering: .relaxed)
   // An odd version means a writer is at work; no slots, that the table is still empty.
-  guard before & 1 == 0 else { return HostTable.inlineBitsCarefully(for: keyID, of: host) }
-  guard slots != 0 else { return HostTable.inlineBitsCarefully(for: keyID, of: host) }
+  guard before & 1 == 0 else { return inlineBitsCarefully(for: keyID, of: host) }
+  guard slots != 0 else { return inlineBitsCarefully(for: keyID, of: host) }
   let bits = SlotArray(bits: slots).find(
     UInt(bitPattern: ObjectIdentifier(host)), mask: Int(bitPattern: mask))
   atomicMemoryFence(ordering: .acquiring)
-  guard bits != 0 else { return HostTable.inlineBitsCarefully(for: keyID, of: host) }
+  guard bits != 0 else { return inlineBitsCarefully(for: keyID, of: host) }
   guard HostTable.version.load(ordering: .relaxed) == before else {
-    return HostTable.inlineBitsCarefully(for: keyID, of: host)
+    return inlineBitsCarefully(for: keyID, of: host)
   }
   // The table holds the storage. Its fields are read one by one: small closures inline, and a
   // retained reference would cost two atomic operations.
@@ -252,13 +238,24 @@ func inlineBits(for keyID: UInt, of host: AnyObject) -> UInt? {
   let unchanged = storage._withUnsafeGuaranteedRef {
     $0.version.load(ordering: .relaxed) == storageVersion
   }
-  guard storageVersion & 1 == 0 else {
-    return storage._withUnsafeGuaranteedRef { $0.inlineBitsCarefully(for: keyID) }
-  }
-  guard unchanged else {
-    return storage._withUnsafeGuaranteedRef { $0.inlineBitsCarefully(for: keyID) }
-  }
+  guard storageVersion & 1 == 0 else { return inlineBitsCarefully(for: keyID, of: host) }
+  guard unchanged else { return inlineBitsCarefully(for: keyID, of: host) }
   return found
+}
+
+/// The inline bits stored under `keyID` on `host`, or nil, however long it takes: retries,
+/// then the writer's lock, then the storage of an ``AssociationOwner``.
+/// Every fallback of ``inlineBits(for:of:)`` comes here with the same arguments, so that the
+/// call is a jump and the fast path needs no stack frame of its own.
+func inlineBitsCarefully(for keyID: UInt, of host: AnyObject) -> UInt? {
+  let bits = HostTable.storageBits(at: UInt(bitPattern: ObjectIdentifier(host)))
+  if bits != 0 {
+    // Nonzero storage bits are the address of a storage the table holds, and the caller
+    // holds the host.
+    return Unmanaged<AssociationStorage>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
+      ._withUnsafeGuaranteedRef { $0.inlineBits(for: keyID) }
+  }
+  return (host as? any AssociationOwner)?.associationStorage.inlineBits(for: keyID)
 }
 
 /// A power-of-two array of (host address, storage) slots, read with relaxed atomic loads.
@@ -297,8 +294,10 @@ struct SlotArray {
     // so hosts allocated together sit in neighbouring slots and a loop over them walks the
     // table instead of jumping through it; folding in the bits above 2 MiB spreads objects
     // that share their low bits (such as page-aligned ones) over the table.
-    let bits = address &>> 4
-    return Int(truncatingIfNeeded: bits ^ (bits &>> 17)) & mask
+    // Written as ((a ^ a >> 17) & mask << 4) >> 4, which equals ((a >> 4) ^ (a >> 21)) & mask,
+    // so that a probe's byte offset, 16 times the index, costs no shift at all.
+    let folded = (address ^ (address &>> 17)) & (UInt(bitPattern: mask) &<< 4)
+    return Int(bitPattern: folded &>> 4)
   }
 
   /// The storage bits for `address`, or 0. Terminates even on a torn read.

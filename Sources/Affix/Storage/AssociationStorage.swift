@@ -21,9 +21,10 @@ public final class AssociationStorage: Sendable {
   @usableFromInline
   let version = Atomic<UInt>(0)
 
-  /// The entry buffer's base address, or 0 before the first value.
+  /// The entry buffer's base address. Never 0: a storage is created with room for two
+  /// entries, so that a reader need not check.
   @usableFromInline
-  let buffer = Atomic<UInt>(0)
+  let buffer = Atomic<UInt>(EntryBuffer(capacity: 2).bits)
 
   /// The number of entries in `buffer`.
   @usableFromInline
@@ -73,12 +74,9 @@ public final class AssociationStorage: Sendable {
   deinit {
     // No reader can be inside this storage now: a reader holds the host, and a storage dies
     // only after its host. Values are released here, outside every lock.
-    let current = buffer.load(ordering: .relaxed)
-    if current != 0 {
-      let entries = EntryBuffer(bits: current)
-      entries.releasePayloads(count: count.load(ordering: .relaxed))
-      entries.deallocate()
-    }
+    let entries = EntryBuffer(bits: buffer.load(ordering: .relaxed))
+    entries.releasePayloads(count: count.load(ordering: .relaxed))
+    entries.deallocate()
     for retired in retired { retired.deallocate() }
     if hostAddress != 0 {
       affix_unpin(UnsafeMutableRawPointer(bitPattern: hostAddress))
@@ -185,7 +183,7 @@ public final class AssociationStorage: Sendable {
   private func replace(_ keyID: UInt, with payload: Payload?) -> Payload? {
     var entries = EntryBuffer(bits: buffer.load(ordering: .relaxed))
     let count = self.count.load(ordering: .relaxed)
-    let index = entries.isNull ? nil : entries.index(of: keyID, count: count)
+    let index = entries.index(of: keyID, count: count)
     if index == nil, payload == nil { return nil }
     beginWrite()
     defer { endWrite() }
@@ -207,12 +205,10 @@ public final class AssociationStorage: Sendable {
       return old
     }
     guard let payload else { return nil }
-    if entries.isNull || count == entries.capacity {
-      let larger = EntryBuffer(capacity: entries.isNull ? 2 : entries.capacity * 2)
-      if !entries.isNull {
-        larger.copy(from: entries, count: count)
-        retired.append(entries)
-      }
+    if count == entries.capacity {
+      let larger = EntryBuffer(capacity: entries.capacity * 2)
+      larger.copy(from: entries, count: count)
+      retired.append(entries)
       entries = larger
       buffer.store(larger.bits, ordering: .relaxed)
     }
@@ -241,7 +237,6 @@ public final class AssociationStorage: Sendable {
     // release could be the object's last, and run its deinit.
     let listed = lock.withLock { () -> [(UInt, WeakBox?)] in
       let entries = EntryBuffer(bits: buffer.load(ordering: .relaxed))
-      guard !entries.isNull else { return [] }
       return (0..<count.load(ordering: .relaxed)).map { index in
         let keyID = entries.keyID(at: index)
         guard keyID & KeyID.representationMask == PayloadRepresentation.weak.rawValue else {
@@ -259,7 +254,6 @@ public final class AssociationStorage: Sendable {
   func capabilityPayloads() -> [Payload] {
     lock.withLock {
       let entries = EntryBuffer(bits: buffer.load(ordering: .relaxed))
-      guard !entries.isNull else { return [] }
       return (0..<count.load(ordering: .relaxed)).compactMap { index in
         let keyID = entries.keyID(at: index)
         guard keyID & KeyID.serialBit == 0 else { return nil }
