@@ -1,36 +1,43 @@
-/// One property of one host, animated between two values.
-package protocol AnimationTrack: AnyObject, Sendable {
-  /// Writes the value at `progress` into `host`; does nothing if `host` is of another type.
-  func apply(progress: Double, to host: AnyObject)
-}
+/// One property of one host, animated between two values: writes the value at a given
+/// progress into the host.
+///
+/// How the write reaches the property is ``PropertyAccess``'s story; a track only remembers
+/// the two values and calls it.
+package struct AnimationTrack: Sendable {
+  private let write: @Sendable (AnyObject, Double) -> Void
 
-/// A track over a key path: the unit the `dance` proxy records.
-package final class PropertyTrack<Host: AnyObject, Value: Interpolatable>: AnimationTrack {
-  package let keyPath: any ReferenceWritableKeyPath<Host, Value> & Sendable
-  package let from: Value
-  package let to: Value
-
-  package init(
-    _ keyPath: any ReferenceWritableKeyPath<Host, Value> & Sendable, from: Value, to: Value
-  ) {
-    self.keyPath = keyPath
-    self.from = from
-    self.to = to
+  /// A track writing the property `access` reaches, from `from` at progress 0 to `to` at
+  /// progress 1.
+  package init<Value>(_ access: PropertyAccess<Value>, from: Value, to: Value) {
+    let ends = TrackEnds(from: from, to: to)
+    let body = access.body
+    write = { object, progress in
+      _ = body(object, .write, progress, ends.values)
+    }
   }
 
+  /// A track writing `keyPath`.
+  package init<Host: AnyObject, Value: Interpolatable>(
+    _ keyPath: ReferenceWritableKeyPath<Host, Value>, from: Value, to: Value
+  ) {
+    self.init(PropertyAccess(keyPath), from: from, to: to)
+  }
+
+  /// Writes the value at `progress` into `host`, which must be the host the track was recorded
+  /// on.
+  @inline(__always)
   package func apply(progress: Double, to host: AnyObject) {
-    guard let host = host as? Host else { return }
-    host[keyPath: keyPath] = Value.interpolate(from: from, to: to, fraction: progress)
+    write(host, progress)
   }
 }
 
 /// A track and where on the animation's time line (0...1) it begins: 0 for the animations an
 /// animator was created with, later for those added with a delay factor.
 package struct TrackEntry: Sendable {
-  package let track: any AnimationTrack
+  package let track: AnimationTrack
   package let startFraction: Double
 
-  package init(_ track: any AnimationTrack, startFraction: Double = 0) {
+  package init(_ track: AnimationTrack, startFraction: Double = 0) {
     self.track = track
     self.startFraction = startFraction
   }
