@@ -4,16 +4,20 @@
 /// How the write reaches the property is ``PropertyAccess``'s story; a track only remembers
 /// the two values and calls it.
 package struct AnimationTrack: Sendable {
-  private let write: @Sendable (AnyObject, Double) -> Void
+  // The property's closure and the values' address, called directly each frame: a closure of
+  // the track's own would cost a call and a reference count operation more per write.
+  fileprivate let body: @Sendable (AnyObject, PropertyOperation, Double, UnsafeMutableRawPointer) ->
+    AnyKeyPath?
+  fileprivate let values: ValuesAddress
+  /// Owns the memory at `values`.
+  private let owner: TrackValues
 
   /// A track writing the property `access` reaches, from `from` at progress 0 to `to` at
   /// progress 1.
   package init<Value>(_ access: PropertyAccess<Value>, from: Value, to: Value) {
-    let ends = TrackEnds(from: from, to: to)
-    let body = access.body
-    write = { object, progress in
-      _ = body(object, .write, progress, ends.values)
-    }
+    body = access.body
+    owner = TrackEnds(from: from, to: to)
+    values = ValuesAddress(raw: owner.address)
   }
 
   /// A track writing `keyPath`.
@@ -27,8 +31,17 @@ package struct AnimationTrack: Sendable {
   /// on.
   @inline(__always)
   package func apply(progress: Double, to host: AnyObject) {
-    write(host, progress)
+    _ = body(host, .write, progress, values.raw)
   }
+}
+
+/// The address of a track's values, read each frame without touching (or retaining) the
+/// object that owns them.
+///
+/// `@unchecked Sendable`: the values there are written once, before the track is shared, and
+/// only read after; they are `Sendable`.
+private struct ValuesAddress: @unchecked Sendable {
+  let raw: UnsafeMutableRawPointer
 }
 
 /// A track and where on the animation's time line (0...1) it begins: 0 for the animations an
@@ -64,8 +77,13 @@ package struct FrameValues: Sendable {
 
   /// Writes every track's value into `host`.
   package func apply(to host: AnyObject) {
-    for entry in entries {
-      entry.track.apply(progress: progress(of: entry), to: host)
+    // Reads only the fields a write needs: copying an entry would retain and release each of
+    // its references.
+    entries.withUnsafeBufferPointer { entries in
+      for index in entries.indices {
+        let progress = progress(of: entries[index])
+        _ = entries[index].track.body(host, .write, progress, entries[index].track.values.raw)
+      }
     }
   }
 }

@@ -23,9 +23,11 @@ package enum PropertyOperation: Sendable {
 /// naming and reading go through the closure too.
 @usableFromInline
 package struct PropertyAccess<Value: Interpolatable>: Sendable {
+  /// Values are passed as an untyped pointer so that a track, which holds no `Value`, can
+  /// call the closure directly.
   @usableFromInline
   package typealias Body =
-    @Sendable (AnyObject, PropertyOperation, Double, UnsafeMutablePointer<Value>) -> AnyKeyPath?
+    @Sendable (AnyObject, PropertyOperation, Double, UnsafeMutableRawPointer) -> AnyKeyPath?
 
   @usableFromInline
   let body: Body
@@ -35,7 +37,8 @@ package struct PropertyAccess<Value: Interpolatable>: Sendable {
   @inlinable
   package init<Host: AnyObject>(_ keyPath: ReferenceWritableKeyPath<Host, Value>) {
     let property = PropertyKeyPath(keyPath)
-    body = { object, operation, progress, values in
+    body = { object, operation, progress, raw in
+      let values = raw.assumingMemoryBound(to: Value.self)
       // Applied only to the host the track was recorded on, a `Host`: a dancer records and
       // writes its own host alone. Checked in debug builds.
       let host = unsafeDowncast(object, to: Host.self)
@@ -54,17 +57,16 @@ package struct PropertyAccess<Value: Interpolatable>: Sendable {
 
   /// The key path, as the identity of the property.
   func identity(on host: AnyObject) -> AnyKeyPath {
-    let scratch = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-    defer { scratch.deallocate() }
     // The closure returns the key path for `.identify` and touches no value.
-    return body(host, .identify, 0, scratch)!
+    // swift-format-ignore: NeverForceUnwrap
+    return body(host, .identify, 0, UnsafeMutableRawPointer(bitPattern: 1)!)!
   }
 
   /// The property's current value on `host`.
   func read(on host: AnyObject) -> Value {
     let scratch = UnsafeMutablePointer<Value>.allocate(capacity: 1)
     defer { scratch.deallocate() }
-    _ = body(host, .read, 0, scratch)
+    _ = body(host, .read, 0, UnsafeMutableRawPointer(scratch))
     return scratch.move()
   }
 }
@@ -84,22 +86,30 @@ struct PropertyKeyPath<Root, Value>: @unchecked Sendable {
   }
 }
 
-/// A track's start and end values at a fixed address, so that a frame hands the property's
-/// closure two pointers and copies no value.
+/// Where a track's start and end values are: a fixed address, so that a frame hands the
+/// property's closure a pointer and copies no value.
 ///
 /// `@unchecked Sendable`: the values are written once, at initialization, and only read after;
-/// `Value` is `Sendable`.
-final class TrackEnds<Value: Interpolatable>: @unchecked Sendable {
-  let values: UnsafeMutablePointer<Value>
+/// they are `Sendable`.
+class TrackValues: @unchecked Sendable {
+  let address: UnsafeMutableRawPointer
 
+  init(address: UnsafeMutableRawPointer) {
+    self.address = address
+  }
+}
+
+/// The start and end values of a track of `Value`s, which it owns.
+final class TrackEnds<Value: Interpolatable>: TrackValues, @unchecked Sendable {
   init(from: Value, to: Value) {
-    values = .allocate(capacity: 2)
+    let values = UnsafeMutablePointer<Value>.allocate(capacity: 2)
     values.initialize(to: from)
     (values + 1).initialize(to: to)
+    super.init(address: UnsafeMutableRawPointer(values))
   }
 
   deinit {
-    values.deinitialize(count: 2)
-    values.deallocate()
+    address.assumingMemoryBound(to: Value.self).deinitialize(count: 2)
+    address.deallocate()
   }
 }
