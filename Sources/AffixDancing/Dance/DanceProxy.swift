@@ -19,15 +19,8 @@ public struct DanceProxy<Host: AnyObject> {
   @usableFromInline
   let recorder: TrackRecorder
 
-  init(host: Host, recorder: TrackRecorder) {
-    self.host = host
-    self.recorder = recorder
-  }
-
   /// The target recorded for the property in this block, or the host's current value; setting
   /// records an animation from the current value to the new one.
-  // Inlinable, and the setter hands the key path to nothing but `PropertyAccess`: see there
-  // why that makes each frame's write a direct one.
   @inlinable
   public subscript<Value: Interpolatable>(
     dynamicMember keyPath: ReferenceWritableKeyPath<Host, Value>
@@ -36,6 +29,8 @@ public struct DanceProxy<Host: AnyObject> {
       recorder.target(of: keyPath) ?? host[keyPath: keyPath]
     }
     nonmutating set {
+      // Inlinable, and the key path goes to nothing but `PropertyAccess`: see there why that
+      // makes each frame's write a direct one.
       // Reserving first and then only storing leaves no call between making the closure and
       // the end of the key path's life at the call site, which lets the closure own the key
       // path alone (see `TrackRecorder.reserveWrite(of:)`).

@@ -6,8 +6,9 @@
 package struct AnimationTrack: Sendable {
   // The property's closure and the values' address, called directly each frame: a closure of
   // the track's own would cost a call and a reference count operation more per write.
-  fileprivate let body: @Sendable (AnyObject, PropertyOperation, Double, UnsafeMutableRawPointer) ->
-    AnyKeyPath?
+  fileprivate let body:
+    @Sendable (AnyObject, PropertyOperation, Double, UnsafeMutableRawPointer) ->
+      AnyKeyPath?
   fileprivate let values: ValuesAddress
   /// Owns the memory at `values`.
   private let owner: TrackValues
