@@ -11,7 +11,7 @@ private struct Harness {
 
   init(duration: Double = 1, timing: TimingParameters = .linear) {
     engine = AnimationEngine(
-      tracks: [PropertyTrack(\Box.x, from: 0, to: 100)], timing: timing, duration: duration)
+      tracks: [AnimationTrack(\Box.x, from: 0, to: 100)], timing: timing, duration: duration)
     let ended = ended
     engine.addCompletion { ended.record($0) }
   }
@@ -275,7 +275,7 @@ struct AnimationEngineBehaviourTests {
     try h.run { engine throws(AnimatorMisuse) in try engine.start(at: 0) }
     h.box.y = 10
     try h.run { engine throws(AnimatorMisuse) in
-      try engine.addTracks([PropertyTrack(\Box.y, from: 10, to: 20)], delayFactor: 0.5, at: 0.5)
+      try engine.addTracks([AnimationTrack(\Box.y, from: 10, to: 20)], delayFactor: 0.5, at: 0.5)
     }
     h.advance(to: 0.7)
     #expect(h.box.y == 10)
@@ -289,7 +289,7 @@ struct AnimationEngineBehaviourTests {
   func badDelayFactorsAreRefused(factor: Double) {
     var h = Harness()
     #expect(throws: AnimatorMisuse.self) {
-      try h.engine.addTracks([PropertyTrack(\Box.y, from: 0, to: 1)], delayFactor: factor, at: 0)
+      try h.engine.addTracks([AnimationTrack(\Box.y, from: 0, to: 1)], delayFactor: factor, at: 0)
     }
     #expect(h.engine.entries.count == 1)
   }

@@ -14,52 +14,124 @@
 /// ```
 @dynamicMemberLookup
 public struct DanceProxy<Host: AnyObject> {
+  @usableFromInline
   let host: Host
+  @usableFromInline
   let recorder: TrackRecorder
 
   /// The target recorded for the property in this block, or the host's current value; setting
   /// records an animation from the current value to the new one.
+  @inlinable
   public subscript<Value: Interpolatable>(
-    dynamicMember keyPath: any ReferenceWritableKeyPath<Host, Value> & Sendable
+    dynamicMember keyPath: ReferenceWritableKeyPath<Host, Value>
   ) -> Value {
     get {
       recorder.target(of: keyPath) ?? host[keyPath: keyPath]
     }
     nonmutating set {
-      recorder.record(keyPath, from: host[keyPath: keyPath], to: newValue)
+      // Inlinable, and the key path goes to nothing but `PropertyAccess`: see there why that
+      // makes each frame's write a direct one.
+      // Reserving first and then only storing leaves no call between making the closure and
+      // the end of the key path's life at the call site, which lets the closure own the key
+      // path alone (see `TrackRecorder.reserveWrite(of:)`).
+      recorder.reserveWrite(of: Value.self).initialize(
+        to: PendingWrite(access: PropertyAccess(keyPath), target: newValue))
     }
   }
 }
 
-/// Collects the tracks one `animate` block writes, one per property, in the order first written.
-final class TrackRecorder {
-  private var indices: [AnyKeyPath: Int] = [:]
-  private(set) var tracks: [any AnimationTrack] = []
+/// A property write of an `animate` block, stored by the proxy's setter and recorded at the
+/// recorder's next call.
+@usableFromInline
+struct PendingWrite<Value: Interpolatable> {
+  @usableFromInline
+  let access: PropertyAccess<Value>
+  @usableFromInline
+  let target: Value
 
-  func target<Host: AnyObject, Value: Interpolatable>(
-    of keyPath: any ReferenceWritableKeyPath<Host, Value> & Sendable
-  ) -> Value? {
-    guard let index = indices[keyPath] else { return nil }
-    return (tracks[index] as? PropertyTrack<Host, Value>)?.to
+  @inlinable
+  init(access: PropertyAccess<Value>, target: Value) {
+    self.access = access
+    self.target = target
+  }
+}
+
+/// Collects the tracks one `animate` block writes, one per property, in the order first written.
+@usableFromInline
+final class TrackRecorder {
+  private let host: AnyObject
+  private var indices: [AnyKeyPath: Int] = [:]
+  private var ends: [(start: any Sendable, target: any Sendable)] = []
+  private var tracks: [AnimationTrack] = []
+  /// Records the write the setter stored last (or, given nil, discards it).
+  private var pending: ((TrackRecorder?) -> Void)?
+
+  init(host: AnyObject) {
+    self.host = host
   }
 
-  func record<Host: AnyObject, Value: Interpolatable>(
-    _ keyPath: any ReferenceWritableKeyPath<Host, Value> & Sendable, from: Value, to: Value
-  ) {
-    if let index = indices[keyPath], let existing = tracks[index] as? PropertyTrack<Host, Value> {
-      tracks[index] = PropertyTrack(keyPath, from: existing.from, to: to)
+  deinit {
+    pending?(nil)
+  }
+
+  /// The value this block last wrote to the property.
+  @usableFromInline
+  func target<Value: Interpolatable>(of keyPath: AnyKeyPath) -> Value? {
+    recordPending()
+    return indices[keyPath].flatMap { ends[$0].target as? Value }
+  }
+
+  /// Records the write stored before, then returns room for the next one, which the caller
+  /// must initialize before calling the recorder again.
+  ///
+  /// The setter that stores the write holds the key path it was given for the length of the
+  /// call, and the closure that captures it takes a reference of its own. The optimizer drops
+  /// that pair of reference counting operations, leaving the closure the key path's only user
+  /// (the condition for specializing the closure on it), only when no call lies between them:
+  /// so the setter makes the closure after its last call, and the write is recorded later.
+  @usableFromInline
+  func reserveWrite<Value: Interpolatable>(of _: Value.Type)
+    -> UnsafeMutablePointer<PendingWrite<Value>>
+  {
+    recordPending()
+    let slot = UnsafeMutablePointer<PendingWrite<Value>>.allocate(capacity: 1)
+    pending = { recorder in
+      let write = slot.move()
+      slot.deallocate()
+      recorder?.record(write.access, to: write.target)
+    }
+    return slot
+  }
+
+  private func recordPending() {
+    if let pending {
+      self.pending = nil
+      pending(self)
+    }
+  }
+
+  /// Records an animation of the property to `target`: from its current value, or from where
+  /// an earlier write in this block started it, which this one replaces.
+  func record<Value: Interpolatable>(_ access: PropertyAccess<Value>, to target: Value) {
+    let keyPath = access.identity(on: host)
+    if let index = indices[keyPath], let start = ends[index].start as? Value {
+      ends[index].target = target
+      tracks[index] = AnimationTrack(access, from: start, to: target)
     } else {
+      let start = access.read(on: host)
       indices[keyPath] = tracks.count
-      tracks.append(PropertyTrack(keyPath, from: from, to: to))
+      ends.append((start, target))
+      tracks.append(AnimationTrack(access, from: start, to: target))
     }
   }
 
   /// Runs `animations` on a proxy of `host` and returns the tracks it wrote.
   static func record<Host: AnyObject>(
     _ host: Host, _ animations: (DanceProxy<Host>) throws -> Void
-  ) rethrows -> [any AnimationTrack] {
-    let recorder = TrackRecorder()
+  ) rethrows -> [AnimationTrack] {
+    let recorder = TrackRecorder(host: host)
     try animations(DanceProxy(host: host, recorder: recorder))
+    recorder.recordPending()
     return recorder.tracks
   }
 }

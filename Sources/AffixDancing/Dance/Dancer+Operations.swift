@@ -5,7 +5,7 @@ extension Dancer {
   /// Finishes the current animation where it is (running its completions with `.current`),
   /// then records and installs a new inactive one.
   func animate(
-    duration: Double, timing: TimingParameters, record: (AnyObject) -> [any AnimationTrack]
+    duration: Double, timing: TimingParameters, record: (AnyObject) -> [AnimationTrack]
   ) {
     guard let host = host.object else {
       hostDied()

@@ -28,7 +28,7 @@ public final class Dancer: Capability {
   struct ChainLink: Sendable {
     let duration: Double
     let timing: TimingParameters
-    let record: @Sendable (AnyObject) -> [any AnimationTrack]
+    let record: @Sendable (AnyObject) -> [AnimationTrack]
     var completions: [AnimationCompletion] = []
     var repeatCount: Int? = 1
     var autoreverses = false

@@ -79,7 +79,7 @@ package struct AnimationEngine: Sendable {
 
   /// Creates an inactive engine for `tracks`, lasting `duration` seconds (or a physical
   /// spring's own settling time).
-  package init(tracks: [any AnimationTrack], timing: TimingParameters, duration: Double) {
+  package init(tracks: [AnimationTrack], timing: TimingParameters, duration: Double) {
     entries = tracks.map { TrackEntry($0) }
     self.timing = timing.resolved(duration: duration)
   }
@@ -323,7 +323,7 @@ package struct AnimationEngine: Sendable {
   /// Adds tracks that begin `delayFactor` of the remaining time from now and end with the
   /// animation.
   package mutating func addTracks(
-    _ tracks: [any AnimationTrack], delayFactor: Double, at now: Double
+    _ tracks: [AnimationTrack], delayFactor: Double, at now: Double
   ) throws(AnimatorMisuse) -> AnimationEffects {
     guard delayFactor.isFinite, (0...1).contains(delayFactor) else {
       throw AnimatorMisuse("delay factor \(delayFactor) is outside 0...1")

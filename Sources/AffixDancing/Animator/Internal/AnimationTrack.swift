@@ -1,36 +1,57 @@
-/// One property of one host, animated between two values.
-package protocol AnimationTrack: AnyObject, Sendable {
-  /// Writes the value at `progress` into `host`; does nothing if `host` is of another type.
-  func apply(progress: Double, to host: AnyObject)
+/// One property of one host, animated between two values: writes the value at a given
+/// progress into the host.
+///
+/// How the write reaches the property is ``PropertyAccess``'s story; a track only remembers
+/// the two values and calls it.
+package struct AnimationTrack: Sendable {
+  // The property's closure and the values' address, called directly each frame: a closure of
+  // the track's own would cost a call and a reference count operation more per write.
+  fileprivate let body:
+    @Sendable (AnyObject, PropertyOperation, Double, UnsafeMutableRawPointer) ->
+      AnyKeyPath?
+  fileprivate let values: ValuesAddress
+  /// Owns the memory at `values`.
+  private let owner: TrackValues
+
+  /// A track writing the property `access` reaches, from `from` at progress 0 to `to` at
+  /// progress 1.
+  package init<Value>(_ access: PropertyAccess<Value>, from: Value, to: Value) {
+    body = access.body
+    owner = TrackEnds(from: from, to: to)
+    values = ValuesAddress(raw: owner.address)
+  }
+
+  /// A track writing `keyPath`.
+  package init<Host: AnyObject, Value: Interpolatable>(
+    _ keyPath: ReferenceWritableKeyPath<Host, Value>, from: Value, to: Value
+  ) {
+    self.init(PropertyAccess(keyPath), from: from, to: to)
+  }
+
+  /// Writes the value at `progress` into `host`, which must be the host the track was recorded
+  /// on.
+  @inline(__always)
+  package func apply(progress: Double, to host: AnyObject) {
+    _ = body(host, .write, progress, values.raw)
+  }
 }
 
-/// A track over a key path: the unit the `dance` proxy records.
-package final class PropertyTrack<Host: AnyObject, Value: Interpolatable>: AnimationTrack {
-  package let keyPath: any ReferenceWritableKeyPath<Host, Value> & Sendable
-  package let from: Value
-  package let to: Value
-
-  package init(
-    _ keyPath: any ReferenceWritableKeyPath<Host, Value> & Sendable, from: Value, to: Value
-  ) {
-    self.keyPath = keyPath
-    self.from = from
-    self.to = to
-  }
-
-  package func apply(progress: Double, to host: AnyObject) {
-    guard let host = host as? Host else { return }
-    host[keyPath: keyPath] = Value.interpolate(from: from, to: to, fraction: progress)
-  }
+/// The address of a track's values, read each frame without touching (or retaining) the
+/// object that owns them.
+///
+/// `@unchecked Sendable`: the values there are written once, before the track is shared, and
+/// only read after; they are `Sendable`.
+private struct ValuesAddress: @unchecked Sendable {
+  let raw: UnsafeMutableRawPointer
 }
 
 /// A track and where on the animation's time line (0...1) it begins: 0 for the animations an
 /// animator was created with, later for those added with a delay factor.
 package struct TrackEntry: Sendable {
-  package let track: any AnimationTrack
+  package let track: AnimationTrack
   package let startFraction: Double
 
-  package init(_ track: any AnimationTrack, startFraction: Double = 0) {
+  package init(_ track: AnimationTrack, startFraction: Double = 0) {
     self.track = track
     self.startFraction = startFraction
   }
@@ -57,8 +78,13 @@ package struct FrameValues: Sendable {
 
   /// Writes every track's value into `host`.
   package func apply(to host: AnyObject) {
-    for entry in entries {
-      entry.track.apply(progress: progress(of: entry), to: host)
+    // Reads only the fields a write needs: copying an entry would retain and release each of
+    // its references.
+    entries.withUnsafeBufferPointer { entries in
+      for index in entries.indices {
+        let progress = progress(of: entries[index])
+        _ = entries[index].track.body(host, .write, progress, entries[index].track.values.raw)
+      }
     }
   }
 }

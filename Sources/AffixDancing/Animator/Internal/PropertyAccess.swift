@@ -1,0 +1,115 @@
+/// What a track asks of the property it animates.
+@usableFromInline
+package enum PropertyOperation: Sendable {
+  /// Return the key path, which names the property.
+  case identify
+  /// Initialize `values[0]` with the property's current value.
+  case read
+  /// Write the value `progress` of the way from `values[0]` to `values[1]`.
+  case write
+}
+
+/// One property of a host, reached the three ways an animation needs it (named, read, written)
+/// through a single closure that captures the key path and nothing else.
+///
+/// It is made by the `dance` proxy's setter, which is inlined where the user writes
+/// `$0.x = ...`. There the key path is a literal and the host and value types are known, and a
+/// closure whose only capture is a literal key path is specialized on it (constant capture
+/// propagation) and its key-path reads and writes folded into calls of the property's accessors:
+/// a plain load and store for a stored property of a final class, the getter and setter (with
+/// their observers) otherwise. Per frame a write then costs a few nanoseconds instead of the
+/// 150-250 of `swift_setAtReferenceWritableKeyPath`. Any other use of the key path in the setter
+/// would defeat that (the optimizer requires the closure to be its only user), which is why
+/// naming and reading go through the closure too.
+@usableFromInline
+package struct PropertyAccess<Value: Interpolatable>: Sendable {
+  /// Values are passed as an untyped pointer so that a track, which holds no `Value`, can
+  /// call the closure directly.
+  @usableFromInline
+  package typealias Body =
+    @Sendable (AnyObject, PropertyOperation, Double, UnsafeMutableRawPointer) -> AnyKeyPath?
+
+  @usableFromInline
+  let body: Body
+
+  /// The property `keyPath` names on hosts of type `Host`; it may only be applied to such
+  /// hosts.
+  @inlinable
+  package init<Host: AnyObject>(_ keyPath: ReferenceWritableKeyPath<Host, Value>) {
+    let property = PropertyKeyPath(keyPath)
+    body = { object, operation, progress, raw in
+      let values = raw.assumingMemoryBound(to: Value.self)
+      // Applied only to the host the track was recorded on, a `Host`: a dancer records and
+      // writes its own host alone. Checked in debug builds.
+      let host = unsafeDowncast(object, to: Host.self)
+      switch operation {
+      case .identify:
+        return property.keyPath
+      case .read:
+        values.initialize(to: host[keyPath: property.keyPath])
+      case .write:
+        host[keyPath: property.keyPath] = Value.interpolate(
+          from: values[0], to: values[1], fraction: progress)
+      }
+      return nil
+    }
+  }
+
+  /// The key path, as the identity of the property.
+  func identity(on host: AnyObject) -> AnyKeyPath {
+    // The closure returns the key path for `.identify` and touches no value.
+    // swift-format-ignore: NeverForceUnwrap
+    return body(host, .identify, 0, UnsafeMutableRawPointer(bitPattern: 1)!)!
+  }
+
+  /// The property's current value on `host`.
+  func read(on host: AnyObject) -> Value {
+    let scratch = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+    defer { scratch.deallocate() }
+    _ = body(host, .read, 0, UnsafeMutableRawPointer(scratch))
+    return scratch.move()
+  }
+}
+
+/// A key path the frame clock's context may use.
+///
+/// `@unchecked Sendable`: key paths are immutable, and those the `dance` proxy receives name a
+/// property (dynamic member lookup makes no subscript components), so they capture no values.
+@usableFromInline
+struct PropertyKeyPath<Root, Value>: @unchecked Sendable {
+  @usableFromInline
+  let keyPath: ReferenceWritableKeyPath<Root, Value>
+
+  @inlinable
+  init(_ keyPath: ReferenceWritableKeyPath<Root, Value>) {
+    self.keyPath = keyPath
+  }
+}
+
+/// Where a track's start and end values are: a fixed address, so that a frame hands the
+/// property's closure a pointer and copies no value.
+///
+/// `@unchecked Sendable`: the values are written once, at initialization, and only read after;
+/// they are `Sendable`.
+class TrackValues: @unchecked Sendable {
+  let address: UnsafeMutableRawPointer
+
+  init(address: UnsafeMutableRawPointer) {
+    self.address = address
+  }
+}
+
+/// The start and end values of a track of `Value`s, which it owns.
+final class TrackEnds<Value: Interpolatable>: TrackValues, @unchecked Sendable {
+  init(from: Value, to: Value) {
+    let values = UnsafeMutablePointer<Value>.allocate(capacity: 2)
+    values.initialize(to: from)
+    (values + 1).initialize(to: to)
+    super.init(address: UnsafeMutableRawPointer(values))
+  }
+
+  deinit {
+    address.assumingMemoryBound(to: Value.self).deinitialize(count: 2)
+    address.deallocate()
+  }
+}
