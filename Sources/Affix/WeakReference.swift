@@ -20,8 +20,14 @@ public struct WeakReference<Object: AnyObject>: Sendable, CustomStringConvertibl
   private let pin: Pin?
 
   /// Creates a reference to `object` that does not keep it alive.
+  ///
+  /// A reference made to an object whose `deinit` has begun reads as `nil` from the start and
+  /// holds nothing: such an object may not live on the heap, where a pin could keep its memory.
   public init(_ object: Object?) {
-    pin = object.map { Pin(Unmanaged.passUnretained($0).toOpaque()) }
+    pin = object.flatMap { object in
+      let address = Unmanaged.passUnretained(object).toOpaque()
+      return affix_is_deallocating(address) ? nil : Pin(address)
+    }
   }
 
   /// The object, or `nil` once its `deinit` has begun.

@@ -40,8 +40,9 @@ private func collectingDiagnostics(_ body: () -> Void) -> [Diagnostic] {
   @Test func theCountFollowsTheInstancesThatHoldATokenAndRemembersThePeak() {
     do {
       let screens = [Screen(), Screen(), Screen()]
-      #expect(LiveInstances.count(of: Screen.self) == 3)
-      _ = screens
+      withExtendedLifetime(screens) {
+        #expect(LiveInstances.count(of: Screen.self) == 3)
+      }
     }
     #expect(LiveInstances.count(of: Screen.self) == 0)
     let count = LiveInstances.counts.first { $0.typeName == "Screen" }

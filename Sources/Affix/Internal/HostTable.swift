@@ -71,6 +71,17 @@ enum HostTable {
   @usableFromInline
   static func makeStorage(of host: AnyObject) -> AssociationStorage {
     let address = UInt(bitPattern: ObjectIdentifier(host))
+    // A host inside its deinit gets no entry: it may not even live on the heap (the optimizer
+    // places an object that escapes only from its own deinit on the stack, where no pin can
+    // hold its memory), and a value attached now would be released at the next sweep anyway.
+    // It gets storage of its own instead, released when the caller is done with it.
+    if affix_is_deallocating(Unmanaged.passUnretained(host).toOpaque()) {
+      Diagnostics.report(
+        "associations",
+        "a \(type(of: host)) attached its first value during its deinit; the value is released "
+          + "at once, as a host in its deinit can only change the values it already has")
+      return AssociationStorage()
+    }
     var swept: [Unmanaged<AssociationStorage>] = []
     // Sweep along only if no other sweep is releasing: a full sweep must find, when it gets
     // the permit, that every host swept before it has been released.

@@ -183,6 +183,24 @@ enum ReadPhase {
     #expect(sweepUntil { lifetimes.alive == 0 })
   }
 
+  @Test func aWeakReferenceMadeInADeinitReadsNilAndHoldsNothing() {
+    final class SelfReferencing: Sendable {
+      let seen: Recording<Bool>
+      init(seen: Recording<Bool>) { self.seen = seen }
+      deinit {
+        // The object may live on the stack (nothing else refers to it): a pin would outlive it.
+        seen.append(WeakReference(self).object == nil)
+      }
+    }
+    let seen = Recording<Bool>()
+    do { _ = SelfReferencing(seen: seen) }
+    do {
+      let kept = SelfReferencing(seen: seen)
+      Associations(of: kept)[number] = 1
+    }
+    #expect(seen.values == [true, true])
+  }
+
   @Test func aStrongValueReferencingItsHostKeepsItAlive() {
     final class BackReference {
       let host: Host
@@ -226,24 +244,40 @@ enum ReadPhase {
   @Test func aHostCanUseItsOwnValuesInItsDeinit() {
     final class SelfReadingHost: Sendable {
       static let count = AssociatedKey<Int>("count")
-      static let late = AssociatedKey<String>("late")
+      static let late = AssociatedKey<Tracked>("late")
       let seen: Recording<Int?>
-      init(seen: Recording<Int?>) { self.seen = seen }
+      let lateValue: Tracked
+      init(seen: Recording<Int?>, lateValue: Tracked) {
+        self.seen = seen
+        self.lateValue = lateValue
+      }
       deinit {
         seen.append(Associations(of: self)[Self.count])
-        Associations(of: self)[Self.late] = "written in deinit"
+        Associations(of: self)[Self.late] = lateValue
+        seen.append(Associations(of: self)[Self.late] == nil ? nil : 1)
       }
     }
+    let lifetimes = Lifetimes()
     let seen = Recording<Int?>()
-    do {
-      let host = SelfReadingHost(seen: seen)
-      Associations(of: host)[SelfReadingHost.count] = 3
+    let reports = Recording<Diagnostic>()
+    Diagnostics.withHandler({ reports.append($0) }) {
+      do {
+        // A host with values keeps them through its deinit, which may change them.
+        let host = SelfReadingHost(seen: seen, lateValue: lifetimes.make())
+        Associations(of: host)[SelfReadingHost.count] = 3
+      }
+      #expect(sweepUntil { lifetimes.alive == 0 })
+      do {
+        // A host without values cannot start keeping some in its deinit: the optimizer may
+        // have placed it on the stack, where nothing can outlive it. The value is released at
+        // once, with a diagnostic.
+        _ = SelfReadingHost(seen: seen, lateValue: lifetimes.make())
+      }
+      #expect(lifetimes.alive == 0)
     }
-    do {
-      // A first value written during deinit creates storage for a dying host.
-      _ = SelfReadingHost(seen: seen)
-    }
-    #expect(sweepUntil { seen.values == [3, nil] })
+    #expect(seen.values == [3, 1, nil, nil])
+    #expect(reports.values.count == 1)
+    #expect(reports.values.first?.message.contains("during its deinit") == true)
   }
 
   @Test func aSweepReturnsOnlyAfterAConcurrentSweepHasReleasedWhatItTook() {
