@@ -260,7 +260,8 @@ enum ReadPhase {
     let lifetimes = Lifetimes()
     let seen = Recording<Int?>()
     let reports = Recording<Diagnostic>()
-    Diagnostics.withHandler({ reports.append($0) }) {
+    let record: @Sendable (Diagnostic) -> Void = { reports.append($0) }
+    Diagnostics.withHandler(record) {
       do {
         // A host with values keeps them through its deinit, which may change them.
         let host = SelfReadingHost(seen: seen, lateValue: lifetimes.make())
