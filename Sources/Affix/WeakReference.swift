@@ -36,6 +36,23 @@ public struct WeakReference<Object: AnyObject>: Sendable, CustomStringConvertibl
     return Unmanaged<Object>.fromOpaque(address).takeRetainedValue()
   }
 
+  /// The address this reference pins, for a caller that keeps the reference alive and wants
+  /// to read it with no reference counting: see ``object(pinnedAt:)``.
+  package var pinnedAddress: UnsafeMutableRawPointer? { pin?.address }
+
+  /// The object at `address`, retained, or `nil` once its `deinit` has begun. `address` must
+  /// come from ``pinnedAddress`` of a reference the caller keeps alive meanwhile.
+  @inlinable
+  package static func object(pinnedAt address: UnsafeMutableRawPointer) -> Object? {
+    guard tryRetain(address) else { return nil }
+    return Unmanaged<Object>.fromOpaque(address).takeRetainedValue()
+  }
+
+  @usableFromInline
+  static func tryRetain(_ address: UnsafeMutableRawPointer) -> Bool {
+    affix_try_retain(address)
+  }
+
   /// `WeakReference(Type)` while the object lives, `WeakReference(nil)` after.
   public var description: String {
     object.map { "WeakReference(\(type(of: $0)))" } ?? "WeakReference(nil)"

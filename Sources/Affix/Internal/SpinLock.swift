@@ -15,15 +15,17 @@ public import Synchronization
 /// spins briefly, then yields the processor, so a preempted holder is not starved. Never held
 /// while user code runs.
 @usableFromInline
-struct SpinLock: ~Copyable, Sendable {
+package struct SpinLock: ~Copyable, Sendable {
   @usableFromInline
   let word = Atomic<UInt32>(0)
 
-  @usableFromInline
-  init() {}
+  /// An unlocked lock.
+  @inlinable
+  package init() {}
 
+  /// Takes the lock, spinning and then yielding while another thread holds it.
   @inlinable @inline(__always)
-  func lock() {
+  package func lock() {
     if !word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
       lockContended()
     }
@@ -45,13 +47,15 @@ struct SpinLock: ~Copyable, Sendable {
     }
   }
 
+  /// Releases the lock.
   @inlinable @inline(__always)
-  func unlock() {
+  package func unlock() {
     word.store(0, ordering: .releasing)
   }
 
+  /// Runs `body` under the lock.
   @inlinable @inline(__always)
-  func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+  package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
     lock()
     defer { unlock() }
     return try body()
@@ -86,4 +90,5 @@ package final class Locked<State>: @unchecked Sendable {
     defer { lock.unlock() }
     return try body(&state)
   }
+
 }

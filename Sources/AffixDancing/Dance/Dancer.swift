@@ -23,7 +23,7 @@ public final class Dancer: Capability {
 
   let host: WeakReference<AnyObject>
   let hostTypeName: String
-  let state: Locked<State>
+  let state: StateLock
 
   struct ChainLink: Sendable {
     let duration: Double
@@ -32,6 +32,27 @@ public final class Dancer: Capability {
     var completions: [AnimationCompletion] = []
     var repeatCount: Int? = 1
     var autoreverses = false
+  }
+
+  /// A dancer's state under a lock of the dancer's own module, so that every use of it,
+  /// the frame's among them, is specialized and inlined (a generic lock from another module
+  /// stays an unspecialized call).
+  final class StateLock: @unchecked Sendable {
+    // `@unchecked Sendable`: `state` is only reached through `withLock`, under `lock`.
+    private let lock = SpinLock()
+    @exclusivity(unchecked) private var state: State
+
+    init(_ state: State) {
+      self.state = state
+    }
+
+    /// Runs `body` with the state, under the lock; `body` must not block or run user code.
+    @inline(__always)
+    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+      lock.lock()
+      defer { lock.unlock() }
+      return try body(&state)
+    }
   }
 
   struct State {
@@ -59,7 +80,7 @@ public final class Dancer: Capability {
   init(host: AnyObject, clock: FrameClock) {
     self.host = WeakReference(host)
     hostTypeName = String(describing: type(of: host))
-    state = Locked(State(clock: clock))
+    state = StateLock(State(clock: clock))
   }
 
   // The clock's driver holds the state, not the dancer: leaving it releases the state (and the
@@ -228,7 +249,7 @@ public final class Dancer: Capability {
   /// The values of the common frame, which stays within the current segment of a running
   /// animation; nil when the frame needs the full `tick(at:)`.
   @inline(__always)
-  static func advanceWithinSegment(_ state: Locked<State>, to now: Double) -> FrameValues? {
+  static func advanceWithinSegment(_ state: StateLock, to now: Double) -> FrameValues? {
     state.withLock { state in
       state.isDetached ? nil : state.engine?.advanceWithinSegment(to: now)
     }

@@ -19,8 +19,21 @@ enum DanceDriver {
   private struct Member {
     let id: UInt64
     let host: WeakReference<AnyObject>
-    var state: Locked<Dancer.State>?
+    var state: Dancer.StateLock?
     let dancer: WeakReference<Dancer>
+    // What a frame reads, as plain words, so that walking the members costs no reference
+    // counting: the frame's snapshot of the array keeps `host`'s pin and `state` alive.
+    let hostAddress: UnsafeMutableRawPointer?
+    let stateReference: Unmanaged<Dancer.StateLock>
+
+    init(id: UInt64, dancer: Dancer) {
+      self.id = id
+      self.host = dancer.host
+      self.state = dancer.state
+      self.dancer = WeakReference(dancer)
+      self.hostAddress = dancer.host.pinnedAddress
+      self.stateReference = Unmanaged.passUnretained(dancer.state)
+    }
   }
 
   private struct Entry {
@@ -65,9 +78,7 @@ enum DanceDriver {
       var entry =
         registry.entries.removeValue(forKey: key) ?? Entry(id: registry.makeID(), clock: clock)
       entry.slots[memberID] = entry.members.count
-      entry.members.append(
-        Member(
-          id: memberID, host: dancer.host, state: dancer.state, dancer: WeakReference(dancer)))
+      entry.members.append(Member(id: memberID, dancer: dancer))
       let subscribe = entry.subscription == nil && !entry.isSubscribing
       if subscribe { entry.isSubscribing = true }
       registry.entries[key] = entry
@@ -102,7 +113,7 @@ enum DanceDriver {
 
   private static func remove(_ memberID: UInt64, from key: ObjectIdentifier, entryID: UInt64) {
     let (state, subscription) = registry.withLock {
-      registry -> (Locked<Dancer.State>?, CancellationToken?) in
+      registry -> (Dancer.StateLock?, CancellationToken?) in
       guard registry.entries[key]?.id == entryID,
         let slot = registry.entries[key]?.slots.removeValue(forKey: memberID)
       else { return (nil, nil) }
@@ -124,12 +135,20 @@ enum DanceDriver {
       if registry.entries[key]?.hasRemovals == true { registry.entries[key]?.compact() }
       return registry.entries[key]?.members ?? []
     }
-    for member in members {
-      guard let state = member.state else { continue }
-      if let host = member.host.object, let values = Dancer.advanceWithinSegment(state, to: now) {
-        values.apply(to: host)
-      } else {
-        member.dancer.object?.tick(at: now)
+    members.withUnsafeBufferPointer { members in
+      for index in members.indices {
+        // A member removed since the snapshot was taken has no state; its dancer is done.
+        guard members[index].state != nil else { continue }
+        if let address = members[index].hostAddress,
+          let host = WeakReference<AnyObject>.object(pinnedAt: address),
+          let values = members[index].stateReference._withUnsafeGuaranteedRef({
+            Dancer.advanceWithinSegment($0, to: now)
+          })
+        {
+          values.apply(to: host)
+        } else {
+          members[index].dancer.object?.tick(at: now)
+        }
       }
     }
   }
