@@ -256,6 +256,7 @@ func inlineBits(for keyID: UInt, of host: AnyObject) -> UInt? {
 
 /// The inline bits stored under `keyID` on `host`, or nil, however long it takes: retries,
 /// then the writer's lock, then the storage of an ``AssociationOwner``.
+///
 /// Every fallback of ``inlineBits(for:of:)`` comes here with the same arguments, so that the
 /// call is a jump and the fast path needs no stack frame of its own.
 func inlineBitsCarefully(for keyID: UInt, of host: AnyObject) -> UInt? {
