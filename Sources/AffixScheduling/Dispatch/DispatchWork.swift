@@ -1,5 +1,5 @@
+internal import Affix
 import Dispatch
-import Synchronization
 
 /// The state of one action scheduled on a ``DispatchScheduler``, shared by its token and the
 /// Dispatch object that fires it.
@@ -12,11 +12,11 @@ final class DispatchWork: Sendable {
     var handle = DispatchHandle()
   }
 
-  private let state: Mutex<State>
+  private let state: Locked<State>
   private let repeats: Bool
 
   init(action: @escaping @Sendable () -> Void, repeats: Bool) {
-    state = Mutex(State(action: action))
+    state = Locked(State(action: action))
     self.repeats = repeats
   }
 

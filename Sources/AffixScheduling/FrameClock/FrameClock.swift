@@ -1,5 +1,4 @@
 public import Affix
-import Synchronization
 
 /// One repeating timer shared by any number of subscribers; it runs only while it has
 /// subscribers.
@@ -27,7 +26,7 @@ public final class FrameClock: Sendable {
   /// The time between frames.
   public let interval: Duration
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// Creates a clock that ticks `framesPerSecond` times a second on `scheduler` while it has
   /// subscribers.

@@ -1,5 +1,4 @@
 public import Affix
-import Synchronization
 
 /// A scheduler whose clock moves only when you advance it: deterministic time for tests.
 ///
@@ -90,11 +89,11 @@ public final class VirtualTimeScheduler: Scheduler {
     }
   }
 
-  private let state: Mutex<State>
+  private let state: Locked<State>
 
   /// Creates a scheduler whose clock starts at `now` and stays there until advanced.
   public init(now: SchedulerInstant = .zero) {
-    state = Mutex(State(now: now))
+    state = Locked(State(now: now))
   }
 
   /// The scheduler's virtual time: while an action runs, the instant it was due.
