@@ -1,6 +1,5 @@
 public import Affix
 public import Foundation
-import Synchronization
 
 /// The drag state of one object: its body in a ``DynamicsWorld``, where it snaps back to,
 /// and whether a finger holds it. Attached to the object as a `Capability`.
@@ -31,7 +30,7 @@ public final class DragController: Capability, CustomStringConvertible {
 
   /// The body that moves the object.
   public let body: DynamicBody
-  private let state: Mutex<State>
+  private let state: Locked<State>
   /// Reads the object's position; `nil` once the object has died.
   private let readPosition: @Sendable () -> CGPoint?
   private let hostName: String
@@ -41,7 +40,7 @@ public final class DragController: Capability, CustomStringConvertible {
     readPosition: @escaping @Sendable () -> CGPoint?
   ) {
     self.body = body
-    self.state = Mutex(state)
+    self.state = Locked(state)
     self.hostName = hostName
     self.readPosition = readPosition
   }

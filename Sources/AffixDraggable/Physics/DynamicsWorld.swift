@@ -1,7 +1,6 @@
 import Affix
 public import AffixScheduling
 public import Foundation
-import Synchronization
 
 /// A small dynamics world: bodies under attachment and snap springs, stepped at a fixed time
 /// step whatever the rhythm of the frames that drive it.
@@ -44,7 +43,7 @@ public final class DynamicsWorld: Sendable {
   public let maximumAdvance: Duration
 
   let dt: Double
-  let state = Mutex(WorldState())
+  let state = Locked(WorldState())
 
   /// Creates a world.
   ///

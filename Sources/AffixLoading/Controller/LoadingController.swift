@@ -1,6 +1,5 @@
 public import Affix
 public import AffixScheduling
-import Synchronization
 
 /// The state and timing of one host's loading indicator: the capability behind ``Loading``.
 ///
@@ -33,7 +32,7 @@ public final class LoadingController: Capability {
   public let options: LoadingOptions
 
   private let host: WeakReference<AnyObject>?
-  private let locked = Mutex(State())
+  private let locked = Locked(State())
 
   /// Creates a controller.
   ///
