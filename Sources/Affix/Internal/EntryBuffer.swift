@@ -3,7 +3,7 @@ public import Synchronization
 /// A host's entries: a capacity word, then (key ID, payload bits) pairs, read with relaxed
 /// atomic loads under the storage's sequence lock.
 ///
-/// A buffer always has room for at least one entry, and entries past the storage's count are
+/// A buffer always has room for at least two entries, and entries past the storage's count are
 /// zero. No key has ID zero, so a reader scans the whole buffer and needs neither a null check
 /// nor the count.
 @usableFromInline
@@ -36,14 +36,18 @@ struct EntryBuffer {
   @inlinable @inline(__always)
   static func find(_ keyID: UInt, in bits: UInt) -> UInt? {
     let words = EntryBuffer(bits: bits).words
+    // Every buffer has room for two entries; most hosts have no more, so those two are read
+    // before the capacity is.
+    if words[1].load(ordering: .relaxed) == keyID { return words[2].load(ordering: .relaxed) }
+    if words[3].load(ordering: .relaxed) == keyID { return words[4].load(ordering: .relaxed) }
     let capacity = Int(bitPattern: words[0].load(ordering: .relaxed))
-    var index = 0
-    repeat {
+    var index = 2
+    while index < capacity {
       if words[1 &+ 2 &* index].load(ordering: .relaxed) == keyID {
         return words[2 &+ 2 &* index].load(ordering: .relaxed)
       }
       index &+= 1
-    } while index < capacity
+    }
     return nil
   }
 

@@ -23,18 +23,27 @@ enum HostTable {
   // The reader's three words are initialized statically, so reading them never calls a lazy
   // initializer.
 
-  /// Even while the slots are consistent, odd while a writer changes them.
-  static let version = Atomic<UInt>(0)
+  /// Even while the slots are consistent, odd while a writer changes them, and odd (1) until
+  /// the writer's state is first used and publishes the first slots, so that one parity check
+  /// also turns readers away from a table with no slots yet.
+  static let version = Atomic<UInt>(1)
 
   /// The current slot array, as the bit pattern of a `SlotArray` base pointer; 0 until the
-  /// first host gets storage.
+  /// writer's state is first used.
   static let currentSlots = Atomic<UInt>(0)
 
   /// The current slot array's capacity mask, stored after `currentSlots` and loaded before it,
   /// so that a reader's mask never exceeds its array.
   static let currentMask = Atomic<UInt>(0)
 
-  private static let writer = Locked(WriterState(slots: SlotArray(capacity: 64)))
+  /// The writer's state. Every path that writes or takes the lock goes through here first, so
+  /// its initializer publishes the first slots and makes the version even.
+  private static let writer: Locked<WriterState> = {
+    let slots = SlotArray(capacity: 64)
+    publish(slots)
+    version.store(0, ordering: .releasing)
+    return Locked(WriterState(slots: slots))
+  }()
 
   private struct WriterState {
     var slots: SlotArray
@@ -52,9 +61,9 @@ enum HostTable {
       let before = version.load(ordering: .acquiring)
       if before & 1 == 0 {
         let mask = currentMask.load(ordering: .acquiring)
-        let slots = currentSlots.load(ordering: .relaxed)
-        let found =
-          slots == 0 ? 0 : SlotArray(bits: slots).find(address, mask: Int(bitPattern: mask))
+        // An even version means the first slots are published.
+        let slots = SlotArray(bits: currentSlots.load(ordering: .relaxed))
+        let found = slots.find(address, mask: Int(bitPattern: mask))
         atomicMemoryFence(ordering: .acquiring)
         // A storage found in a consistent snapshot cannot be swept while the caller holds
         // its host.
@@ -97,9 +106,6 @@ enum HostTable {
       }
       let storage = AssociationStorage(pinning: host, at: address)
       beginWrite()
-      if currentSlots.load(ordering: .relaxed) == 0 {
-        publish(state.slots)
-      }
       if (state.count + 1) * 2 > state.slots.capacity {
         grow(&state)
       }
@@ -229,9 +235,8 @@ func inlineBits(for keyID: UInt, of host: AnyObject) -> UInt? {
   let before = HostTable.version.load(ordering: .acquiring)
   let mask = HostTable.currentMask.load(ordering: .acquiring)
   let slots = HostTable.currentSlots.load(ordering: .relaxed)
-  // An odd version means a writer is at work; no slots, that the table is still empty.
+  // An odd version means a writer is at work, or that the table has no slots yet.
   guard before & 1 == 0 else { return inlineBitsCarefully(for: keyID, of: host) }
-  guard slots != 0 else { return inlineBitsCarefully(for: keyID, of: host) }
   let bits = SlotArray(bits: slots).find(
     UInt(bitPattern: ObjectIdentifier(host)), mask: Int(bitPattern: mask))
   atomicMemoryFence(ordering: .acquiring)
@@ -289,8 +294,9 @@ struct SlotArray {
 
   @inlinable
   init(bits: UInt) {
-    // `bits` always comes from `currentSlots`, which only ever holds a live array's base.
-    words = UnsafeMutablePointer(bitPattern: bits)!
+    // `bits` always comes from `currentSlots` while the version is even, when it holds a live
+    // array's base.
+    words = UnsafeMutablePointer(bitPattern: bits).unsafelyUnwrapped
   }
 
   var bits: UInt { UInt(bitPattern: words) }

@@ -100,7 +100,9 @@ public struct Associations<Host: AnyObject> {
             inlineBits(for: key.id, of: host)
           }
         guard let bits = found else { return nil }
-        return key.decode(Payload(inline: bits))
+        // An inline type's keys always store inline payloads, so the bits are decoded without
+        // asking the key.
+        return withUnsafeBytes(of: bits) { $0.load(as: Value.self) }
       }
       guard let payload = withExistingStorage({ $0.object(for: key.id) }) else { return nil }
       return key.decode(payload)
