@@ -13,7 +13,7 @@ enum DancingBenchmark {
     var scale = 1.0
   }
 
-  static let animations = 10_000
+  static let animations = Int(ProcessInfo.processInfo.environment["DANCE_N"] ?? "") ?? 10_000
   static let frames = 120
   static let rounds = 5
 
@@ -39,6 +39,10 @@ enum DancingBenchmark {
 
   static func run() {
     let one = nanosecondsPerPropertyFrame(propertiesPerAnimation: 1)
+    if ProcessInfo.processInfo.environment["DANCE_ONLY"] != nil {
+      print(one)
+      return
+    }
     let four = nanosecondsPerPropertyFrame(propertiesPerAnimation: 4)
     let direct = directWriteNanoseconds()
     let keyPath = keyPathWriteNanoseconds()

@@ -255,6 +255,39 @@ public final class Dancer: Capability {
     }
   }
 
+  /// The common frame as the clock's driver runs it: moves a running animation on within its
+  /// segment and writes its values into `host`, through the track list `memo` keeps. Returns
+  /// false, having changed nothing, when the frame needs the full `tick(at:)`.
+  ///
+  /// The lock is held only to move the animation on. The values are written after it, through
+  /// the memo's reference to the tracks: the animation's list is compared with it by address
+  /// under the lock, and taken (one reference) only when it changed, so that a frame costs no
+  /// reference counting for the tracks.
+  @inline(__always)
+  static func writeCommonFrame(
+    _ state: StateLock, memo: FrameMemo, to now: Double, host: AnyObject
+  ) -> Bool {
+    let remembered = memo.address
+    var fraction = 0.0
+    var progress = 0.0
+    var changed: TrackList?
+    let moved = state.withLock { state -> Bool in
+      guard !state.isDetached, state.engine?.moveWithinSegment(to: now) == true,
+        let engine = state.engine
+      else { return false }
+      fraction = engine.fractionComplete
+      progress = engine.progress
+      if Unmanaged.passUnretained(engine.tracks).toOpaque() != remembered {
+        changed = engine.tracks
+      }
+      return true
+    }
+    guard moved else { return false }
+    if let changed { memo.remember(changed) }
+    memo.withTracks { $0.apply(fraction: fraction, progress: progress, to: host) }
+    return true
+  }
+
   /// Moves the animation to `now` and writes its values; called by the clock's driver when a
   /// frame needs more than new values.
   func tick(at now: Double) {

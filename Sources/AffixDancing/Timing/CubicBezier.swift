@@ -52,9 +52,19 @@ public struct CubicBezier: Sendable, Hashable, CustomStringConvertible {
   ///
   /// - Complexity: O(1): a few Newton steps, at most 47 bisection steps.
   public func value(at time: Double) -> Double {
+    var parameter = time
+    return value(at: time, parameter: &parameter)
+  }
+
+  /// The value at `time`, solving from `parameter`, which it leaves at the curve parameter
+  /// found: an animation passes the last frame's, a few hundredths away at most, so that
+  /// Newton's method starts next to the answer and needs a step or two instead of five.
+  @inline(__always)
+  func value(at time: Double, parameter: inout Double) -> Double {
     if time <= 0 || time.isNaN { return 0 }
     if time >= 1 { return 1 }
-    return y(parameter(forX: time))
+    parameter = self.parameter(forX: time, from: parameter)
+    return y(parameter)
   }
 
   /// The point on the curve at parameter `t` in `0...1`, for plotting.
@@ -78,16 +88,21 @@ public struct CubicBezier: Sendable, Hashable, CustomStringConvertible {
     (3 * (1 + 3 * x1 - 3 * x2) * t + 2 * (3 * x2 - 6 * x1)) * t + 3 * x1
   }
 
-  private func parameter(forX target: Double) -> Double {
-    var t = target
+  /// The parameter t in `0...1` where x(t) = `target`, starting Newton's method at `guess`
+  /// (outside `0...1` or not finite: at `target`).
+  private func parameter(forX target: Double, from guess: Double) -> Double {
+    var t = (0...1).contains(guess) ? guess : target
     for _ in 0..<8 {
       let slope = slopeX(t)
       // Near a flat spot x barely moves while y may not: leave it to bisection.
       if abs(slope) < 1e-6 { break }
       let step = (x(t) - target) / slope
       t -= step
-      if t < 0 || t > 1 { break }
-      if abs(step) < 1e-12 { return t }
+      if !(t >= 0 && t <= 1) { break }
+      // Newton's method squares the error each step: after a step under 1e-9, t is exact to
+      // the last bits, whatever the start, so every caller gets the same value. Started from
+      // the last frame's t, a frame needs two steps.
+      if abs(step) < 1e-9 { return t }
     }
     // x(t) is non-decreasing on 0...1 because both control x lie in 0...1.
     var low = 0.0

@@ -56,23 +56,49 @@ package struct AnimationEngine: Sendable {
     var retiming: ResolvedTiming?
   }
 
-  package private(set) var state: AnimationState = .inactive
+  /// The current segment, while the animation glides along it on its main curve: active,
+  /// running, no start delay or pause waiting, a segment of nonzero length that is not retimed.
+  /// The common frame needs nothing else, so it sits first, beside what that frame reads and
+  /// writes, and is kept up to date by the properties it derives from.
+  private struct Glide {
+    var startTime: Double
+    var length: Double
+    var startFraction: Double
+    var endFraction: Double
+  }
+
+  private var glide: Glide?
+  let timing: ResolvedTiming
+  package private(set) var fractionComplete = 0.0
+  package private(set) var progress = 0.0
+  /// The Bezier curve's parameter at the last frame: where the next frame's solve starts.
+  private var curveParameter = 0.0
+  /// The tracks and their timing, replaced as a whole when tracks are added.
+  package private(set) var tracks: TrackList
+
+  package private(set) var state: AnimationState = .inactive {
+    didSet { updateGlide() }
+  }
   /// Active and not paused; also true while waiting out a start delay.
-  package private(set) var isRunning = false
+  package private(set) var isRunning = false {
+    didSet { updateGlide() }
+  }
   package private(set) var isReversed = false
   package var pausesOnCompletion = false
   package var scrubsLinearly = true
-  package private(set) var fractionComplete = 0.0
-  package private(set) var progress = 0.0
-  package private(set) var entries: [TrackEntry]
   package private(set) var repeatCount: Int? = 1
   package private(set) var autoreverses = false
-  let timing: ResolvedTiming
 
   private var completions: [AnimationCompletion] = []
-  private var segment: Segment?
-  private var startTime: Double?
-  private var pauseTime: Double?
+  private var segment: Segment? {
+    didSet { updateGlide() }
+  }
+  private var startTime: Double? {
+    didSet { updateGlide() }
+  }
+  private var pauseTime: Double? {
+    didSet { updateGlide() }
+  }
   private var continuation: (timing: ResolvedTiming, durationFactor: Double)?
   /// Traversals still to run after the current one; nil repeats forever.
   private var traversalsLeft: Int? = 0
@@ -80,8 +106,9 @@ package struct AnimationEngine: Sendable {
   /// Creates an inactive engine for `tracks`, lasting `duration` seconds (or a physical
   /// spring's own settling time).
   package init(tracks: [AnimationTrack], timing: TimingParameters, duration: Double) {
-    entries = tracks.map { TrackEntry($0) }
-    self.timing = timing.resolved(duration: duration)
+    let timing = timing.resolved(duration: duration)
+    self.tracks = TrackList(tracks.map { TrackEntry($0) }, timing: timing)
+    self.timing = timing
   }
 
   /// The animation's length in seconds.
@@ -92,8 +119,11 @@ package struct AnimationEngine: Sendable {
 
   /// The values shown now.
   package var values: FrameValues {
-    FrameValues(entries: entries, fraction: fractionComplete, progress: progress, timing: timing)
+    FrameValues(tracks: tracks, fraction: fractionComplete, progress: progress)
   }
+
+  /// The tracks with the time line they are shown at.
+  package var entries: [TrackEntry] { tracks.entries }
 
   // MARK: Time
 
@@ -148,13 +178,34 @@ package struct AnimationEngine: Sendable {
   /// stays inside it and nothing is scheduled (a start delay, a pause), and returns the values
   /// to write. Otherwise changes nothing and returns nil: `advance(to:)` does the work.
   package mutating func advanceWithinSegment(to now: Double) -> FrameValues? {
+    moveWithinSegment(to: now) ? values : nil
+  }
+
+  /// ``advanceWithinSegment(to:)`` without making the values: whether the frame stayed within
+  /// the segment (and moved on), for a caller that reads `fractionComplete`, `progress` and
+  /// `tracks` itself.
+  @inline(__always)
+  package mutating func moveWithinSegment(to now: Double) -> Bool {
+    guard let glide else { return false }
+    let elapsed = (now - glide.startTime) / glide.length
+    guard elapsed < 1 else { return false }
+    // As `move(along:to:)` computes them, for a segment on the main curve.
+    fractionComplete =
+      glide.startFraction + (glide.endFraction - glide.startFraction) * max(elapsed, 0)
+    progress = timing.progress(at: fractionComplete, parameter: &curveParameter)
+    return true
+  }
+
+  private mutating func updateGlide() {
     guard state == .active, isRunning, startTime == nil, pauseTime == nil, let segment,
-      segment.length > 0
-    else { return nil }
-    let elapsed = (now - segment.startTime) / segment.length
-    guard elapsed < 1 else { return nil }
-    move(along: segment, to: max(elapsed, 0))
-    return values
+      segment.length > 0, segment.retiming == nil
+    else {
+      glide = nil
+      return
+    }
+    glide = Glide(
+      startTime: segment.startTime, length: segment.length,
+      startFraction: segment.startFraction, endFraction: segment.endFraction)
   }
 
   // MARK: Control
@@ -334,7 +385,8 @@ package struct AnimationEngine: Sendable {
     let effects = advance(to: now)
     let current = state == .active ? fractionComplete : 0
     let start = current + delayFactor * (1 - current)
-    entries += tracks.map { TrackEntry($0, startFraction: start) }
+    self.tracks = TrackList(
+      self.tracks.entries + tracks.map { TrackEntry($0, startFraction: start) }, timing: timing)
     return effects
   }
 
@@ -443,7 +495,7 @@ package struct AnimationEngine: Sendable {
         segment.startProgress + (segment.endFraction - segment.startProgress)
         * retiming.progress(at: elapsed)
     } else {
-      progress = timing.progress(at: fractionComplete)
+      progress = timing.progress(at: fractionComplete, parameter: &curveParameter)
     }
   }
 

@@ -6,9 +6,7 @@
 package struct AnimationTrack: Sendable {
   // The property's closure and the values' address, called directly each frame: a closure of
   // the track's own would cost a call and a reference count operation more per write.
-  fileprivate let body:
-    @Sendable (AnyObject, PropertyOperation, Double, UnsafeMutableRawPointer) ->
-      AnyKeyPath?
+  fileprivate let body: PropertyAccessBody
   fileprivate let values: ValuesAddress
   /// Owns the memory at `values`.
   private let owner: TrackValues
@@ -32,7 +30,7 @@ package struct AnimationTrack: Sendable {
   /// on.
   @inline(__always)
   package func apply(progress: Double, to host: AnyObject) {
-    _ = body(host, .write, progress, values.raw)
+    body(host, .write, progress, values.raw)
   }
 }
 
@@ -43,6 +41,10 @@ package struct AnimationTrack: Sendable {
 /// only read after; they are `Sendable`.
 private struct ValuesAddress: @unchecked Sendable {
   let raw: UnsafeMutableRawPointer
+
+  /// The address of no values, for a write that is never made: never read, written or freed.
+  static let none = ValuesAddress(
+    raw: UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 16))
 }
 
 /// A track and where on the animation's time line (0...1) it begins: 0 for the animations an
@@ -57,34 +59,95 @@ package struct TrackEntry: Sendable {
   }
 }
 
-/// The values an animation shows at one moment, to be written into the host outside every
-/// lock.
-package struct FrameValues: Sendable {
-  package let entries: [TrackEntry]
-  /// The fraction of the time line elapsed.
-  package let fraction: Double
-  /// The progress of the tracks that start at 0.
-  package let progress: Double
+/// An animation's tracks and the timing its delayed tracks run on.
+///
+/// Immutable: adding tracks makes a new list. A frame can therefore tell by identity alone
+/// whether the list it wrote last time is still the animation's, and reuse its own reference to
+/// it instead of taking one each frame.
+package final class TrackList: Sendable {
+  // The first track's write, on the list's own first cache line: most animations animate one
+  // property, and a frame then reads no array.
+  private let firstBody: PropertyAccessBody
+  private let firstValues: ValuesAddress
+  private let firstStart: Double
+  /// The tracks after the first.
+  private let rest: [TrackEntry]
+  private let count: Int
   let timing: ResolvedTiming
+  /// Owns the first track's closure context and values.
+  private let first: TrackEntry?
 
-  /// The progress of one track: tracks that begin later run the timing curve over the rest of
-  /// the time line.
-  package func progress(of entry: TrackEntry) -> Double {
-    let start = entry.startFraction
+  init(_ entries: [TrackEntry], timing: ResolvedTiming) {
+    let first = entries.first
+    self.first = first
+    if let first {
+      firstBody = first.track.body
+      firstValues = first.track.values
+      firstStart = first.startFraction
+    } else {
+      // Never called: a list with no tracks writes nothing.
+      firstBody = { _, _, _, _ in }
+      firstValues = ValuesAddress.none
+      firstStart = 0
+    }
+    rest = Array(entries.dropFirst())
+    count = entries.count
+    self.timing = timing
+  }
+
+  /// The tracks with where each begins on the time line.
+  package var entries: [TrackEntry] {
+    guard let first else { return [] }
+    return [first] + rest
+  }
+
+  /// The progress of a track that begins at `start` on the time line, at `fraction` of it,
+  /// when the tracks that start at 0 show `progress`: tracks that begin later run the timing
+  /// curve over the rest of the line.
+  @inline(__always)
+  func progress(startingAt start: Double, fraction: Double, progress: Double) -> Double {
     if start == 0 { return progress }
     if start >= 1 { return fraction >= 1 ? 1 : 0 }
     return timing.progress(at: (fraction - start) / (1 - start))
   }
 
-  /// Writes every track's value into `host`.
-  package func apply(to host: AnyObject) {
+  /// Writes every track's value at that moment into `host`, the host the tracks were recorded
+  /// on.
+  func apply(fraction: Double, progress: Double, to host: AnyObject) {
+    guard count > 0 else { return }
+    firstBody(
+      host, .write, self.progress(startingAt: firstStart, fraction: fraction, progress: progress),
+      firstValues.raw)
+    guard count > 1 else { return }
     // Reads only the fields a write needs: copying an entry would retain and release each of
     // its references.
-    entries.withUnsafeBufferPointer { entries in
+    rest.withUnsafeBufferPointer { entries in
       for index in entries.indices {
-        let progress = progress(of: entries[index])
-        _ = entries[index].track.body(host, .write, progress, entries[index].track.values.raw)
+        let start = entries[index].startFraction
+        entries[index].track.body(
+          host, .write, self.progress(startingAt: start, fraction: fraction, progress: progress),
+          entries[index].track.values.raw)
       }
     }
+  }
+}
+
+/// The values an animation shows at one moment, to be written into the host outside every
+/// lock.
+package struct FrameValues: Sendable {
+  package let tracks: TrackList
+  /// The fraction of the time line elapsed.
+  package let fraction: Double
+  /// The progress of the tracks that start at 0.
+  package let progress: Double
+
+  /// The progress of one track.
+  package func progress(of entry: TrackEntry) -> Double {
+    tracks.progress(startingAt: entry.startFraction, fraction: fraction, progress: progress)
+  }
+
+  /// Writes every track's value into `host`.
+  package func apply(to host: AnyObject) {
+    tracks.apply(fraction: fraction, progress: progress, to: host)
   }
 }

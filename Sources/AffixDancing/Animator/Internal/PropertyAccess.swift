@@ -1,13 +1,19 @@
 /// What a track asks of the property it animates.
 @usableFromInline
 package enum PropertyOperation: Sendable {
-  /// Return the key path, which names the property.
+  /// Store the key path, which names the property, as an `AnyKeyPath` at the values' address.
   case identify
   /// Initialize `values[0]` with the property's current value.
   case read
   /// Write the value `progress` of the way from `values[0]` to `values[1]`.
   case write
 }
+
+/// The closure through which a track names, reads and writes its property: the host, what to
+/// do, the progress to write at, and the address of the track's values.
+@usableFromInline
+package typealias PropertyAccessBody =
+  @Sendable (AnyObject, PropertyOperation, Double, UnsafeMutableRawPointer) -> Void
 
 /// One property of a host, reached the three ways an animation needs it (named, read, written)
 /// through a single closure that captures the key path and nothing else.
@@ -26,8 +32,7 @@ package struct PropertyAccess<Value: Interpolatable>: Sendable {
   /// Values are passed as an untyped pointer so that a track, which holds no `Value`, can
   /// call the closure directly.
   @usableFromInline
-  package typealias Body =
-    @Sendable (AnyObject, PropertyOperation, Double, UnsafeMutableRawPointer) -> AnyKeyPath?
+  package typealias Body = PropertyAccessBody
 
   @usableFromInline
   let body: Body
@@ -44,29 +49,29 @@ package struct PropertyAccess<Value: Interpolatable>: Sendable {
       let host = unsafeDowncast(object, to: Host.self)
       switch operation {
       case .identify:
-        return property.keyPath
+        raw.initializeMemory(as: AnyKeyPath.self, to: property.keyPath)
       case .read:
         values.initialize(to: host[keyPath: property.keyPath])
       case .write:
         host[keyPath: property.keyPath] = Value.interpolate(
           from: values[0], to: values[1], fraction: progress)
       }
-      return nil
     }
   }
 
   /// The key path, as the identity of the property.
   func identity(on host: AnyObject) -> AnyKeyPath {
-    // The closure returns the key path for `.identify` and touches no value.
-    // swift-format-ignore: NeverForceUnwrap
-    return body(host, .identify, 0, UnsafeMutableRawPointer(bitPattern: 1)!)!
+    let scratch = UnsafeMutablePointer<AnyKeyPath>.allocate(capacity: 1)
+    defer { scratch.deallocate() }
+    body(host, .identify, 0, UnsafeMutableRawPointer(scratch))
+    return scratch.move()
   }
 
   /// The property's current value on `host`.
   func read(on host: AnyObject) -> Value {
     let scratch = UnsafeMutablePointer<Value>.allocate(capacity: 1)
     defer { scratch.deallocate() }
-    _ = body(host, .read, 0, UnsafeMutableRawPointer(scratch))
+    body(host, .read, 0, UnsafeMutableRawPointer(scratch))
     return scratch.move()
   }
 }

@@ -25,6 +25,9 @@ enum DanceDriver {
     // counting: the frame's snapshot of the array keeps `host`'s pin and `state` alive.
     let hostAddress: UnsafeMutableRawPointer?
     let stateReference: Unmanaged<Dancer.StateLock>
+    /// The tracks this member's frames write through, owned by `memo`.
+    let memo: FrameMemo
+    let memoReference: Unmanaged<FrameMemo>
 
     init(id: UInt64, dancer: Dancer) {
       self.id = id
@@ -33,6 +36,8 @@ enum DanceDriver {
       self.dancer = WeakReference(dancer)
       self.hostAddress = dancer.host.pinnedAddress
       self.stateReference = Unmanaged.passUnretained(dancer.state)
+      self.memo = FrameMemo()
+      self.memoReference = Unmanaged.passUnretained(memo)
     }
   }
 
@@ -47,6 +52,10 @@ enum DanceDriver {
     var hasRemovals = false
     var subscription: CancellationToken?
     var isSubscribing = false
+    /// Whether a frame is stepping the members. Frames of one clock come one after another,
+    /// unless a scheduler is driven from two threads at once; a frame that overlaps another
+    /// takes every member's full path, so that the members' memos only ever see one frame.
+    var isTicking = false
 
     mutating func compact() {
       members.removeAll { slots[$0.id] == nil }
@@ -130,26 +139,59 @@ enum DanceDriver {
   }
 
   private static func tick(_ key: ObjectIdentifier, entryID: UInt64, now: Double) {
-    let members = registry.withLock { registry -> [Member] in
-      guard registry.entries[key]?.id == entryID else { return [] }
+    let (members, overlapping) = registry.withLock { registry -> ([Member], Bool) in
+      guard registry.entries[key]?.id == entryID else { return ([], false) }
       if registry.entries[key]?.hasRemovals == true { registry.entries[key]?.compact() }
-      return registry.entries[key]?.members ?? []
+      let overlapping = registry.entries[key]?.isTicking == true
+      registry.entries[key]?.isTicking = true
+      return (registry.entries[key]?.members ?? [], overlapping)
     }
     members.withUnsafeBufferPointer { members in
       for index in members.indices {
         // A member removed since the snapshot was taken has no state; its dancer is done.
         guard members[index].state != nil else { continue }
-        if let address = members[index].hostAddress,
+        if !overlapping, let address = members[index].hostAddress,
           let host = WeakReference<AnyObject>.object(pinnedAt: address),
-          let values = members[index].stateReference._withUnsafeGuaranteedRef({
-            Dancer.advanceWithinSegment($0, to: now)
+          members[index].stateReference._withUnsafeGuaranteedRef({ state in
+            members[index].memoReference._withUnsafeGuaranteedRef { memo in
+              Dancer.writeCommonFrame(state, memo: memo, to: now, host: host)
+            }
           })
         {
-          values.apply(to: host)
-        } else {
-          members[index].dancer.object?.tick(at: now)
+          continue
         }
+        members[index].dancer.object?.tick(at: now)
       }
     }
+    guard !overlapping else { return }
+    registry.withLock { registry in
+      if registry.entries[key]?.id == entryID { registry.entries[key]?.isTicking = false }
+    }
+  }
+}
+
+/// The track list a driver member's frames write through, so that a frame takes no reference
+/// to it: the member holds the memo, and the frame's snapshot of the members holds the member.
+///
+/// `@unchecked Sendable`: only the frames of the member's clock touch it, and the driver runs
+/// those one at a time (see `Entry.isTicking`).
+final class FrameMemo: @unchecked Sendable {
+  private var tracks: TrackList?
+  private var reference: Unmanaged<TrackList>?
+
+  /// The address of the remembered list, for comparing without taking a reference.
+  var address: UnsafeMutableRawPointer? { reference?.toOpaque() }
+
+  func remember(_ tracks: TrackList) {
+    self.tracks = tracks
+    reference = Unmanaged.passUnretained(tracks)
+  }
+
+  /// Calls `body` with the remembered list; only after `remember(_:)`.
+  @inline(__always)
+  func withTracks(_ body: (TrackList) -> Void) {
+    // A frame remembers the animation's list before it writes through it.
+    // swift-format-ignore: NeverForceUnwrap
+    reference!._withUnsafeGuaranteedRef(body)
   }
 }
