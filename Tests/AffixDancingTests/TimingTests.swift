@@ -30,6 +30,26 @@ struct CubicBezierTests {
     }
   }
 
+  /// A frame's solve starts where the last one ended. Wherever that was (a small step back or
+  /// on, a jump across the curve, a flat spot that ended in bisection), the value is the one a
+  /// fresh solve finds, to the last bits.
+  @Test(arguments: curves)
+  func solvesFromTheLastFrameAgreeWithFreshOnes(curve: CubicBezier) {
+    var cursor = CubicBezier.Cursor(time: 0)
+    var time = 0.0
+    for step in 0..<2_000 {
+      switch step % 4 {
+      // Jumps spread over the whole curve (the golden ratio's multiples, modulo 1).
+      case 0: time = (Double(step) * 0.618_033_988_75).truncatingRemainder(dividingBy: 1)
+      case 1: time = min(1, time + 1.0 / 600)
+      case 2: time = max(0, time - 1.0 / 60)
+      default: time = min(1, time + 1.0 / 60)
+      }
+      let warm = curve.value(at: time, cursor: &cursor)
+      #expect(abs(warm - curve.value(at: time)) < 1e-12, "\(curve) at \(time)")
+    }
+  }
+
   @Test(arguments: curves)
   func endsAreExactAndTimeIsClamped(curve: CubicBezier) {
     #expect(curve.value(at: 0) == 0)

@@ -52,19 +52,39 @@ public struct CubicBezier: Sendable, Hashable, CustomStringConvertible {
   ///
   /// - Complexity: O(1): a few Newton steps, at most 47 bisection steps.
   public func value(at time: Double) -> Double {
-    var parameter = time
-    return value(at: time, parameter: &parameter)
+    var cursor = Cursor(time: time)
+    return value(at: time, cursor: &cursor)
   }
 
-  /// The value at `time`, solving from `parameter`, which it leaves at the curve parameter
-  /// found: an animation passes the last frame's, a few hundredths away at most, so that
-  /// Newton's method starts next to the answer and needs a step or two instead of five.
+  /// Where a solve ended: the time, the curve parameter found for it and the inverse of the
+  /// curve's slope in time there. The next solve starts from the parameter moved on by the
+  /// change in time along that slope.
+  package struct Cursor: Sendable {
+    package var time: Double
+    package var parameter: Double
+    package var inverseSlope: Double
+
+    /// A cursor that starts the solve at the parameter equal to `time`.
+    package init(time: Double) {
+      self.init(time: time, parameter: time, inverseSlope: 0)
+    }
+
+    init(time: Double, parameter: Double, inverseSlope: Double) {
+      self.time = time
+      self.parameter = parameter
+      self.inverseSlope = inverseSlope
+    }
+  }
+
+  /// The value at `time`, solving from `cursor`, which it leaves where this solve ended. An
+  /// animation keeps one cursor: a frame's time is a small step on from the last, so Newton's
+  /// method starts within a hair of the answer and one step usually settles it.
   @inline(__always)
-  func value(at time: Double, parameter: inout Double) -> Double {
+  package func value(at time: Double, cursor: inout Cursor) -> Double {
     if time <= 0 || time.isNaN { return 0 }
     if time >= 1 { return 1 }
-    parameter = self.parameter(forX: time, from: parameter)
-    return y(parameter)
+    solve(forX: time, from: &cursor)
+    return y(cursor.parameter)
   }
 
   /// The point on the curve at parameter `t` in `0...1`, for plotting.
@@ -88,10 +108,11 @@ public struct CubicBezier: Sendable, Hashable, CustomStringConvertible {
     (3 * (1 + 3 * x1 - 3 * x2) * t + 2 * (3 * x2 - 6 * x1)) * t + 3 * x1
   }
 
-  /// The parameter t in `0...1` where x(t) = `target`, starting Newton's method at `guess`
-  /// (outside `0...1` or not finite: at `target`).
-  private func parameter(forX target: Double, from guess: Double) -> Double {
-    var t = (0...1).contains(guess) ? guess : target
+  /// Moves `cursor` to the parameter t in `0...1` where x(t) = `target`, starting Newton's
+  /// method where the cursor's slope predicts (or, outside `0...1`, at `target`).
+  private func solve(forX target: Double, from cursor: inout Cursor) {
+    let guess = cursor.parameter + (target - cursor.time) * cursor.inverseSlope
+    var t = guess >= 0 && guess <= 1 ? guess : target
     for _ in 0..<8 {
       let slope = slopeX(t)
       // Near a flat spot x barely moves while y may not: leave it to bisection.
@@ -100,9 +121,11 @@ public struct CubicBezier: Sendable, Hashable, CustomStringConvertible {
       t -= step
       if !(t >= 0 && t <= 1) { break }
       // Newton's method squares the error each step: after a step under 1e-9, t is exact to
-      // the last bits, whatever the start, so every caller gets the same value. Started from
-      // the last frame's t, a frame needs two steps.
-      if abs(step) < 1e-9 { return t }
+      // the last bits, whatever the start, so every caller gets the same value.
+      if abs(step) < 1e-9 {
+        cursor = Cursor(time: target, parameter: t, inverseSlope: 1 / slope)
+        return
+      }
     }
     // x(t) is non-decreasing on 0...1 because both control x lie in 0...1.
     var low = 0.0
@@ -111,7 +134,7 @@ public struct CubicBezier: Sendable, Hashable, CustomStringConvertible {
       let middle = (low + high) / 2
       if x(middle) < target { low = middle } else { high = middle }
     }
-    return (low + high) / 2
+    cursor = Cursor(time: target, parameter: (low + high) / 2, inverseSlope: 0)
   }
 
   private static func clampedX(_ x: Double, fallback: Double) -> Double {

@@ -160,15 +160,15 @@ struct ResolvedTiming: Sendable {
     }
   }
 
-  /// ``progress(at:)``, with a Bezier curve solved from `parameter` and leaving it at the
-  /// parameter found; for an animation's frames, which move along the curve a little at a time.
+  /// ``progress(at:)``, with a Bezier curve solved from `cursor` and leaving it where the
+  /// solve ended; for an animation's frames, which move along the curve a little at a time.
   @inline(__always)
-  func progress(at fraction: Double, parameter: inout Double) -> Double {
+  func progress(at fraction: Double, cursor: inout CubicBezier.Cursor) -> Double {
     if fraction >= 1 { return 1 }
     if !(fraction > 0) { return 0 }
     switch curve {
     case .linear: return fraction
-    case .bezier(let bezier): return bezier.value(at: fraction, parameter: &parameter)
+    case .bezier(let bezier): return bezier.value(at: fraction, cursor: &cursor)
     case .spring(let spring): return spring.value(at: fraction * duration)
     }
   }

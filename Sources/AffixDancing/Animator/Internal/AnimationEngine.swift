@@ -71,8 +71,8 @@ package struct AnimationEngine: Sendable {
   let timing: ResolvedTiming
   package private(set) var fractionComplete = 0.0
   package private(set) var progress = 0.0
-  /// The Bezier curve's parameter at the last frame: where the next frame's solve starts.
-  private var curveParameter = 0.0
+  /// Where the last frame's Bezier solve ended, and the next one starts.
+  private var curveCursor = CubicBezier.Cursor(time: 0)
   /// The tracks and their timing, replaced as a whole when tracks are added.
   package private(set) var tracks: TrackList
 
@@ -192,7 +192,7 @@ package struct AnimationEngine: Sendable {
     // As `move(along:to:)` computes them, for a segment on the main curve.
     fractionComplete =
       glide.startFraction + (glide.endFraction - glide.startFraction) * max(elapsed, 0)
-    progress = timing.progress(at: fractionComplete, parameter: &curveParameter)
+    progress = timing.progress(at: fractionComplete, cursor: &curveCursor)
     return true
   }
 
@@ -495,7 +495,7 @@ package struct AnimationEngine: Sendable {
         segment.startProgress + (segment.endFraction - segment.startProgress)
         * retiming.progress(at: elapsed)
     } else {
-      progress = timing.progress(at: fractionComplete, parameter: &curveParameter)
+      progress = timing.progress(at: fractionComplete, cursor: &curveCursor)
     }
   }
 
