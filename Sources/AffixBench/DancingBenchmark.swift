@@ -13,24 +13,37 @@ enum DancingBenchmark {
     var scale = 1.0
   }
 
-  static let animations = Int(ProcessInfo.processInfo.environment["DANCE_N"] ?? "") ?? 10_000
-  static let frames = 120
-  static let rounds = 5
+  static let animations = 10_000
+  /// Rounds of `framesPerRound` frames of each workload, taken in turn: a change in the
+  /// machine's speed during the run (this VM's swings by half) reaches every workload alike.
+  static let rounds = 24
+  static let framesPerRound = 5
 
-  /// Nanoseconds of this thread's processor time per frame: `frames` frames in `rounds`
-  /// rounds, the fastest round counting, so that other work on a shared machine inflates the
-  /// figure less (time spent preempted does not count at all).
-  private static func bestOfRounds(_ frame: (Int) -> Void) -> Double {
-    let perRound = frames / rounds
-    var best = Double.infinity
-    for round in 0..<rounds {
-      let start = threadNanoseconds()
-      for index in 0..<perRound { frame(round * perRound + index) }
-      best = min(best, Double(threadNanoseconds() - start) / Double(perRound))
+  /// One measured configuration: a frame of work over `operations` property writes.
+  private struct Workload {
+    let operations: Int
+    let frame: (Int) -> Void
+    /// Nanoseconds per operation of each round.
+    var samples: [Double] = []
+
+    init(operations: Int, frame: @escaping (Int) -> Void) {
+      self.operations = operations
+      self.frame = frame
     }
-    return best
+
+    mutating func measure(round: Int) {
+      let start = threadNanoseconds()
+      for index in 0..<framesPerRound { frame(round * framesPerRound + index) }
+      let elapsed = Double(threadNanoseconds() - start)
+      samples.append(elapsed / Double(framesPerRound * operations))
+    }
+
+    /// The fastest round: the cost with the least interference from the rest of the machine.
+    var best: Double { samples.min() ?? .nan }
+    var median: Double { samples.sorted()[samples.count / 2] }
   }
 
+  /// This thread's processor time: time spent preempted does not count at all.
   private static func threadNanoseconds() -> UInt64 {
     var time = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
@@ -38,29 +51,31 @@ enum DancingBenchmark {
   }
 
   static func run() {
-    let one = nanosecondsPerPropertyFrame(propertiesPerAnimation: 1)
-    if ProcessInfo.processInfo.environment["DANCE_ONLY"] != nil {
-      print(one)
-      return
+    var workloads = [
+      animated(propertiesPerAnimation: 1), animated(propertiesPerAnimation: 4),
+      directWrites(), keyPathWrites(),
+    ]
+    for round in 0..<rounds {
+      for index in workloads.indices { workloads[index].measure(round: round) }
     }
-    let four = nanosecondsPerPropertyFrame(propertiesPerAnimation: 4)
-    let direct = directWriteNanoseconds()
-    let keyPath = keyPathWriteNanoseconds()
-    print("dancing.ns_per_property_frame: \(format(one)) ns")
-    print("dancing.ns_per_property_frame_4_properties: \(format(four)) ns")
-    print("dancing.baseline_direct_write_ns: \(format(direct)) ns")
-    print("dancing.baseline_keypath_write_ns: \(format(keyPath)) ns")
+    let (one, four, direct, keyPath) = (workloads[0], workloads[1], workloads[2], workloads[3])
+    print("dancing.ns_per_property_frame: \(format(one.best)) ns")
+    print("dancing.ns_per_property_frame_median: \(format(one.median)) ns")
+    print("dancing.ns_per_property_frame_4_properties: \(format(four.best)) ns")
+    print("dancing.baseline_direct_write_ns: \(format(direct.best)) ns")
+    print("dancing.baseline_keypath_write_ns: \(format(keyPath.best)) ns")
     // What the animator adds to the unavoidable work: solving the curve and storing the value.
-    print("dancing.overhead_beyond_direct_write_ns: \(format(one - direct)) ns")
-    print("dancing.ratio_vs_direct_write: \(format(one / direct))x")
-    print("dancing.ratio_vs_keypath_write: \(format(one / keyPath))x")
+    print("dancing.overhead_beyond_direct_write_ns: \(format(one.best - direct.best)) ns")
+    print("dancing.ratio_vs_direct_write: \(format(one.best / direct.best))x")
+    print("dancing.ratio_vs_keypath_write: \(format(one.best / keyPath.best))x")
     print("dancing.target_ns_per_property_frame: 100 ns")
     print("dancing.idle_wakeups_per_s: \(format(idleWakeUpsPerSecond()))")
   }
 
   /// 10,000 animations on one frame clock driven by virtual time, so that only the per-frame
-  /// work is timed.
-  static func nanosecondsPerPropertyFrame(propertiesPerAnimation: Int) -> Double {
+  /// work is timed. The layers live as long as the animations: each dancer holds its host
+  /// weakly, and the frame closure holds them.
+  private static func animated(propertiesPerAnimation: Int) -> Workload {
     let scheduler = VirtualTimeScheduler()
     let clock = FrameClock(scheduler: scheduler, framesPerSecond: 60)
     let layers = (0..<animations).map { _ in Layer() }
@@ -75,43 +90,37 @@ enum DancingBenchmark {
       }.start()
     }
     for _ in 0..<10 { scheduler.advance(by: clock.interval) }
-    let perFrame = bestOfRounds { _ in
-      scheduler.advance(by: clock.interval)
+    return Workload(operations: animations * propertiesPerAnimation) { _ in
+      withExtendedLifetime(layers) { scheduler.advance(by: clock.interval) }
     }
-    withExtendedLifetime(layers) {}
-    return perFrame / Double(animations * propertiesPerAnimation)
   }
 
   /// The same writes without the framework: solve the curve and store the value.
-  static func directWriteNanoseconds() -> Double {
+  private static func directWrites() -> Workload {
     let layers = (0..<animations).map { _ in Layer() }
     let curve = CubicBezier.easeInOut
-    let perFrame = bestOfRounds { frame in
+    return Workload(operations: animations) { frame in
       let fraction = Double(frame + 10) / 60_000
       for (index, layer) in layers.enumerated() {
         layer.x = Double.interpolate(
           from: 0, to: Double(index), fraction: curve.value(at: fraction))
       }
     }
-    withExtendedLifetime(layers) {}
-    return perFrame / Double(animations)
   }
 
   /// The same writes through a key path known only at run time, as an animator that keeps
   /// key paths makes them.
-  static func keyPathWriteNanoseconds() -> Double {
+  private static func keyPathWrites() -> Workload {
     let layers = (0..<animations).map { _ in Layer() }
     let keyPath = opaque(\Layer.x)
     let curve = CubicBezier.easeInOut
-    let perFrame = bestOfRounds { frame in
+    return Workload(operations: animations) { frame in
       let fraction = Double(frame + 10) / 60_000
       for (index, layer) in layers.enumerated() {
         layer[keyPath: keyPath] = Double.interpolate(
           from: 0, to: Double(index), fraction: curve.value(at: fraction))
       }
     }
-    withExtendedLifetime(layers) {}
-    return perFrame / Double(animations)
   }
 
   // Hides the key path from the optimizer, which would otherwise turn a literal into a direct
