@@ -248,8 +248,7 @@ func inlineBits(for keyID: UInt, of host: AnyObject) -> UInt? {
   // retained reference would cost two atomic operations.
   let storage = Unmanaged<AssociationStorage>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
   let storageVersion = storage._withUnsafeGuaranteedRef { $0.version.load(ordering: .acquiring) }
-  let buffer = storage._withUnsafeGuaranteedRef { $0.buffer.load(ordering: .relaxed) }
-  let found = EntryBuffer.find(keyID, in: buffer)
+  let found = storage._withUnsafeGuaranteedRef { $0.find(keyID) }
   atomicMemoryFence(ordering: .acquiring)
   let unchanged = storage._withUnsafeGuaranteedRef {
     $0.version.load(ordering: .relaxed) == storageVersion
