@@ -47,7 +47,8 @@ struct EntryBuffer {
   var previous: UInt { words[1].load(ordering: .relaxed) }
 
   /// The capacity of the buffer that replaces a full one of `capacity` entries: 2, then 6 (so
-  /// that eight values fit with the two inline ones), then doubling.
+  /// that eight values fit with the two inline ones), then doubling. Always even, which the
+  /// reader's scan relies on.
   static func capacity(after capacity: Int) -> Int {
     capacity == 0 ? firstCapacity : max(6, capacity * 2)
   }
@@ -58,13 +59,13 @@ struct EntryBuffer {
   @inlinable @inline(__always)
   static func find(_ keyID: UInt, in bits: UInt) -> UInt? {
     let words = EntryBuffer(bits: bits).words
-    let end = Self.headerWords &+ 2 &* Int(bitPattern: words[0].load(ordering: .relaxed))
-    var index = Self.headerWords
-    while index < end {
-      if words[index].load(ordering: .relaxed) == keyID {
-        return words[index &+ 1].load(ordering: .relaxed)
-      }
-      index &+= 2
+    let end = words + (Self.headerWords &+ 2 &* Int(bitPattern: words[0].load(ordering: .relaxed)))
+    var entry = words + Self.headerWords
+    // Capacities are even, so entries go two at a time.
+    while entry < end {
+      if entry[0].load(ordering: .relaxed) == keyID { return entry[1].load(ordering: .relaxed) }
+      if entry[2].load(ordering: .relaxed) == keyID { return entry[3].load(ordering: .relaxed) }
+      entry += 4
     }
     return nil
   }

@@ -254,8 +254,7 @@ func inlineBits(for keyID: UInt, of host: AnyObject) -> UInt? {
     UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
   let storageVersion = storage._withUnsafeGuaranteedRef { $0.version.load(ordering: .acquiring) }
   // The storage's own `find`, spelled out for the inline entries (a closure that captures the
-  // key ID stays a call); a host with an overflow takes the careful path, so that the scan's
-  // loop and registers stay out of this one.
+  // key ID stays a call). A key past them is looked for out of line.
   let found: UInt?
   if storage._withUnsafeGuaranteedRef({ $0.firstKeyID.load(ordering: .relaxed) }) == keyID {
     found = storage._withUnsafeGuaranteedRef { $0.firstPayload.load(ordering: .relaxed) }
@@ -265,7 +264,7 @@ func inlineBits(for keyID: UInt, of host: AnyObject) -> UInt? {
   } else if storage._withUnsafeGuaranteedRef({ $0.overflow.load(ordering: .relaxed) }) == 0 {
     found = nil
   } else {
-    return inlineBitsCarefully(for: keyID, of: host)
+    return overflowBits(for: keyID, of: host, in: bits, since: storageVersion)
   }
   atomicMemoryFence(ordering: .acquiring)
   let after = storage._withUnsafeGuaranteedRef { $0.version.load(ordering: .relaxed) }
@@ -274,11 +273,34 @@ func inlineBits(for keyID: UInt, of host: AnyObject) -> UInt? {
   return found
 }
 
+/// The rest of ``inlineBits(for:of:)``'s pass when the storage's inline entries hold other
+/// keys and it has an overflow: the scan of the overflow, validated against the version that
+/// the caller read before it checked the inline entries.
+///
+/// Out of line, so that the scan's loop and registers stay out of the read of an inline
+/// entry. The caller found the storage in a consistent snapshot of the table and holds its
+/// host, so the storage cannot be swept during the read.
+@inline(never) @_effects(releasenone)
+func overflowBits(
+  for keyID: UInt, of host: AnyObject, in storageBits: UInt, since version: UInt
+) -> UInt? {
+  // Unchecked: the caller passes the nonzero address of a storage the table holds.
+  let storage = Unmanaged<AssociationStorage>.fromOpaque(
+    UnsafeRawPointer(bitPattern: storageBits).unsafelyUnwrapped)
+  // Acquiring, so that the buffer's capacity and zeroed entries are seen with its address.
+  let overflow = storage._withUnsafeGuaranteedRef { $0.overflow.load(ordering: .acquiring) }
+  let found = EntryBuffer.find(keyID, in: overflow)
+  atomicMemoryFence(ordering: .acquiring)
+  let after = storage._withUnsafeGuaranteedRef { $0.version.load(ordering: .relaxed) }
+  guard after == version & ~1 else { return inlineBitsCarefully(for: keyID, of: host) }
+  return found
+}
+
 /// The inline bits stored under `keyID` on `host`, or nil, however long it takes: retries,
 /// then the writer's lock, then the storage of an ``AssociationOwner``.
 ///
-/// Every fallback of ``inlineBits(for:of:)`` comes here with the same arguments, so that the
-/// call is a jump and the fast path needs no stack frame of its own.
+/// Every fallback of ``inlineBits(for:of:)`` but the overflow's comes here with the same
+/// arguments, so that the fast path has a single call site for them.
 func inlineBitsCarefully(for keyID: UInt, of host: AnyObject) -> UInt? {
   let bits = HostTable.storageBits(at: UInt(bitPattern: ObjectIdentifier(host)))
   if bits != 0 {
