@@ -240,7 +240,8 @@ func inlineBits(for keyID: UInt, of host: AnyObject) -> UInt? {
   guard before & 1 == 0 else { return inlineBitsCarefully(for: keyID, of: host) }
   let table = SlotArray(bits: slots)
   // A miss is told apart by the offset, not by a storage of 0, so that a hit goes straight on.
-  guard let offset = table.offset(of: UInt(bitPattern: ObjectIdentifier(host)), offsetMask: offsetMask)
+  guard
+    let offset = table.offset(of: UInt(bitPattern: ObjectIdentifier(host)), offsetMask: offsetMask)
   else { return inlineBitsCarefully(for: keyID, of: host) }
   let bits = table.storageBits(atOffset: offset)
   atomicMemoryFence(ordering: .acquiring)
@@ -258,8 +259,7 @@ func inlineBits(for keyID: UInt, of host: AnyObject) -> UInt? {
   let found: UInt?
   if storage._withUnsafeGuaranteedRef({ $0.firstKeyID.load(ordering: .relaxed) }) == keyID {
     found = storage._withUnsafeGuaranteedRef { $0.firstPayload.load(ordering: .relaxed) }
-  } else if storage._withUnsafeGuaranteedRef({ $0.secondKeyID.load(ordering: .relaxed) }) == keyID
-  {
+  } else if storage._withUnsafeGuaranteedRef({ $0.secondKeyID.load(ordering: .relaxed) }) == keyID {
     found = storage._withUnsafeGuaranteedRef { $0.secondPayload.load(ordering: .relaxed) }
   } else if storage._withUnsafeGuaranteedRef({ $0.overflow.load(ordering: .relaxed) }) == 0 {
     found = nil
