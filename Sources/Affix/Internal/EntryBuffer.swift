@@ -14,11 +14,11 @@ struct EntryBuffer {
   let words: UnsafeMutablePointer<Atomic<UInt>>
 
   /// The words before the first entry: the capacity and the link to the replaced buffer.
-  @usableFromInline
-  static let headerWords = 2
+  @inlinable
+  static var headerWords: Int { 2 }
 
   /// The capacity of the first overflow buffer: a host with three or four values pays for a
-  /// 48-byte buffer and no more.
+  /// 48-byte buffer (a 64-byte heap block) and no more.
   static let firstCapacity = 2
 
   @inlinable

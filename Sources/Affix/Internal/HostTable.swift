@@ -288,6 +288,7 @@ func overflowBits(
   let storage = Unmanaged<AssociationStorage>.fromOpaque(
     UnsafeRawPointer(bitPattern: storageBits).unsafelyUnwrapped)
   // Acquiring, so that the buffer's capacity and zeroed entries are seen with its address.
+  // Never 0: the caller saw an overflow, and a storage keeps its overflow once it has one.
   let overflow = storage._withUnsafeGuaranteedRef { $0.overflow.load(ordering: .acquiring) }
   let found = EntryBuffer.find(keyID, in: overflow)
   atomicMemoryFence(ordering: .acquiring)
