@@ -128,9 +128,32 @@ public final class AssociationStorage: Sendable {
   @inlinable @inline(__always)
   func inlineBits(for keyID: UInt) -> UInt? {
     let before = version.load(ordering: .acquiring)
-    let found = find(keyID)
+    let found: UInt?
+    if firstKeyID.load(ordering: .relaxed) == keyID {
+      found = firstPayload.load(ordering: .relaxed)
+    } else if secondKeyID.load(ordering: .relaxed) == keyID {
+      found = secondPayload.load(ordering: .relaxed)
+    } else if overflow.load(ordering: .relaxed) == 0 {
+      found = nil
+    } else {
+      return overflowBits(for: keyID, since: before)
+    }
     atomicMemoryFence(ordering: .acquiring)
-    if before & 1 == 0, version.load(ordering: .relaxed) == before { return found }
+    // Versions only grow, so this holds only if the version was even and has not changed.
+    if version.load(ordering: .relaxed) == before & ~1 { return found }
+    return inlineBitsCarefully(for: keyID)
+  }
+
+  /// The rest of ``inlineBits(for:)``'s pass when the inline entries hold other keys: the
+  /// overflow's scan, validated against the version read before the inline entries were.
+  /// Out of line, so that the loop stays out of every caller.
+  @usableFromInline
+  func overflowBits(for keyID: UInt, since before: UInt) -> UInt? {
+    // Acquiring, so that the buffer's capacity and zeroed entries are seen with its address.
+    // Never 0: the caller saw an overflow, and a storage keeps its overflow once it has one.
+    let found = EntryBuffer.find(keyID, in: overflow.load(ordering: .acquiring))
+    atomicMemoryFence(ordering: .acquiring)
+    if version.load(ordering: .relaxed) == before & ~1 { return found }
     return inlineBitsCarefully(for: keyID)
   }
 
