@@ -278,7 +278,9 @@ func inlineBits(for keyID: UInt, of host: AnyObject) -> UInt? {
 /// the caller read before it checked the inline entries.
 ///
 /// Out of line, so that the scan's loop and registers stay out of the read of an inline
-/// entry. The caller found the storage in a consistent snapshot of the table and holds its
+/// entry. A free function rather than the storage's own `overflowBits(for:since:)`: a method
+/// takes the storage in the register that holds `self`, which the caller would have to save
+/// on every read. The caller found the storage in a consistent snapshot of the table and holds its
 /// host, so the storage cannot be swept during the read.
 @inline(never) @_effects(releasenone)
 func overflowBits(
