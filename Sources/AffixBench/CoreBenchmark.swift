@@ -169,6 +169,7 @@ enum CoreBenchmark {
     reportRatio("core.get_vs_b0", get / b0Get)
     reportRatio("core.get_object_vs_b0", getObject / b0GetObject)
 
+    crowded(quick: quick, get: get)
     scaling(quick: quick, get1k: get, b0Get1k: b0Get)
     memory(quick: quick)
     twoThreads(quick: quick)
@@ -190,6 +191,32 @@ enum CoreBenchmark {
         best.candidate, nanosecondsPerOperation(operations: operations, rounds: 3, candidate))
     }
     return best
+  }
+
+  /// Get on hosts with eight values each: the first key (an inline entry) and the last (in the
+  /// overflow buffer), against `core.get` on hosts with two.
+  static func crowded(quick: Bool, get: Double) {
+    let passes = quick ? 50 : 1_000
+    let hosts = (0..<1_000).map { _ in Host() }
+    for host in hosts {
+      Associations(of: host)[number] = 1
+      for key in extras { Associations(of: host)[key] = 2 }
+    }
+    let first = time(hosts.count * passes) {
+      var sum = 0
+      let number = Self.number  // as `core.get` reads it
+      for _ in 0..<passes { for host in hosts { sum &+= Associations(of: host)[number] ?? 0 } }
+      blackHole(sum)
+    }
+    let last = time(hosts.count * passes) {
+      var sum = 0
+      let key = extras[extras.count - 1]
+      for _ in 0..<passes { for host in hosts { sum &+= Associations(of: host)[key] ?? 0 } }
+      blackHole(sum)
+    }
+    report("core.get_first_of_8", first, "ns/op")
+    report("core.get_last_of_8", last, "ns/op")
+    reportRatio("core.get_last_of_8_vs_get", last / get)
   }
 
   /// Get at many hosts against get at 1,000, and the time to sweep them all once dead.

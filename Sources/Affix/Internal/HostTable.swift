@@ -32,9 +32,10 @@ enum HostTable {
   /// writer's state is first used.
   static let currentSlots = Atomic<UInt>(0)
 
-  /// The current slot array's capacity mask, stored after `currentSlots` and loaded before it,
-  /// so that a reader's mask never exceeds its array.
-  static let currentMask = Atomic<UInt>(0)
+  /// The current slot array's capacity mask in bytes (times 16, a slot's size), stored after
+  /// `currentSlots` and loaded before it, so that a reader's mask never exceeds its array. In
+  /// bytes, so that a reader's probe needs no shift.
+  static let currentOffsetMask = Atomic<UInt>(0)
 
   /// The writer's state. Every path that writes or takes the lock goes through here first, so
   /// its initializer publishes the first slots and makes the version even.
@@ -60,10 +61,10 @@ enum HostTable {
     for _ in 0..<4 {
       let before = version.load(ordering: .acquiring)
       if before & 1 == 0 {
-        let mask = currentMask.load(ordering: .acquiring)
+        let offsetMask = currentOffsetMask.load(ordering: .acquiring)
         // An even version means the first slots are published.
         let slots = SlotArray(bits: currentSlots.load(ordering: .relaxed))
-        let found = slots.find(address, mask: Int(bitPattern: mask))
+        let found = slots.find(address, offsetMask: offsetMask)
         atomicMemoryFence(ordering: .acquiring)
         // A storage found in a consistent snapshot cannot be swept while the caller holds
         // its host.
@@ -180,7 +181,7 @@ enum HostTable {
   /// that loads the mask first never probes past the end of the array it loads next.
   private static func publish(_ slots: SlotArray) {
     currentSlots.store(slots.bits, ordering: .relaxed)
-    currentMask.store(UInt(slots.mask), ordering: .releasing)
+    currentOffsetMask.store(slots.offsetMask, ordering: .releasing)
   }
 
   private static func grow(_ state: inout WriterState) {
@@ -233,37 +234,76 @@ enum HostTable {
 @usableFromInline @_effects(releasenone)
 func inlineBits(for keyID: UInt, of host: AnyObject) -> UInt? {
   let before = HostTable.version.load(ordering: .acquiring)
-  let mask = HostTable.currentMask.load(ordering: .acquiring)
+  let offsetMask = HostTable.currentOffsetMask.load(ordering: .acquiring)
   let slots = HostTable.currentSlots.load(ordering: .relaxed)
   // An odd version means a writer is at work, or that the table has no slots yet.
   guard before & 1 == 0 else { return inlineBitsCarefully(for: keyID, of: host) }
-  let bits = SlotArray(bits: slots).find(
-    UInt(bitPattern: ObjectIdentifier(host)), mask: Int(bitPattern: mask))
+  let table = SlotArray(bits: slots)
+  // A miss is told apart by the offset, not by a storage of 0, so that a hit goes straight on.
+  guard
+    let offset = table.offset(of: UInt(bitPattern: ObjectIdentifier(host)), offsetMask: offsetMask)
+  else { return inlineBitsCarefully(for: keyID, of: host) }
+  let bits = table.storageBits(atOffset: offset)
   atomicMemoryFence(ordering: .acquiring)
-  guard bits != 0 else { return inlineBitsCarefully(for: keyID, of: host) }
+  // In a consistent snapshot, a slot with the host's address holds its storage: never 0.
   guard HostTable.version.load(ordering: .relaxed) == before else {
     return inlineBitsCarefully(for: keyID, of: host)
   }
   // The table holds the storage. Its fields are read one by one: small closures inline, and a
-  // retained reference would cost two atomic operations.
-  let storage = Unmanaged<AssociationStorage>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
+  // retained reference would cost two atomic operations. Unchecked: the bits are never 0 here.
+  let storage = Unmanaged<AssociationStorage>.fromOpaque(
+    UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
   let storageVersion = storage._withUnsafeGuaranteedRef { $0.version.load(ordering: .acquiring) }
-  let buffer = storage._withUnsafeGuaranteedRef { $0.buffer.load(ordering: .relaxed) }
-  let found = EntryBuffer.find(keyID, in: buffer)
-  atomicMemoryFence(ordering: .acquiring)
-  let unchanged = storage._withUnsafeGuaranteedRef {
-    $0.version.load(ordering: .relaxed) == storageVersion
+  // The storage's own `find`, spelled out for the inline entries (a closure that captures the
+  // key ID stays a call). A key past them is looked for out of line.
+  let found: UInt?
+  if storage._withUnsafeGuaranteedRef({ $0.firstKeyID.load(ordering: .relaxed) }) == keyID {
+    found = storage._withUnsafeGuaranteedRef { $0.firstPayload.load(ordering: .relaxed) }
+  } else if storage._withUnsafeGuaranteedRef({ $0.secondKeyID.load(ordering: .relaxed) }) == keyID {
+    found = storage._withUnsafeGuaranteedRef { $0.secondPayload.load(ordering: .relaxed) }
+  } else if storage._withUnsafeGuaranteedRef({ $0.overflow.load(ordering: .relaxed) }) == 0 {
+    found = nil
+  } else {
+    return overflowBits(for: keyID, of: host, in: bits, since: storageVersion)
   }
-  guard storageVersion & 1 == 0 else { return inlineBitsCarefully(for: keyID, of: host) }
-  guard unchanged else { return inlineBitsCarefully(for: keyID, of: host) }
+  atomicMemoryFence(ordering: .acquiring)
+  let after = storage._withUnsafeGuaranteedRef { $0.version.load(ordering: .relaxed) }
+  // Versions only grow, so this holds only if the version was even and has not changed.
+  guard after == storageVersion & ~1 else { return inlineBitsCarefully(for: keyID, of: host) }
+  return found
+}
+
+/// The rest of ``inlineBits(for:of:)``'s pass when the storage's inline entries hold other
+/// keys and it has an overflow: the scan of the overflow, validated against the version that
+/// the caller read before it checked the inline entries.
+///
+/// Out of line, so that the scan's loop and registers stay out of the read of an inline
+/// entry. A free function rather than the storage's own `overflowBits(for:since:)`: a method
+/// takes the storage in the register that holds `self`, which the caller would have to save
+/// on every read. The caller found the storage in a consistent snapshot of the table and holds its
+/// host, so the storage cannot be swept during the read.
+@inline(never) @_effects(releasenone)
+func overflowBits(
+  for keyID: UInt, of host: AnyObject, in storageBits: UInt, since version: UInt
+) -> UInt? {
+  // Unchecked: the caller passes the nonzero address of a storage the table holds.
+  let storage = Unmanaged<AssociationStorage>.fromOpaque(
+    UnsafeRawPointer(bitPattern: storageBits).unsafelyUnwrapped)
+  // Acquiring, so that the buffer's capacity and zeroed entries are seen with its address.
+  // Never 0: the caller saw an overflow, and a storage keeps its overflow once it has one.
+  let overflow = storage._withUnsafeGuaranteedRef { $0.overflow.load(ordering: .acquiring) }
+  let found = EntryBuffer.find(keyID, in: overflow)
+  atomicMemoryFence(ordering: .acquiring)
+  let after = storage._withUnsafeGuaranteedRef { $0.version.load(ordering: .relaxed) }
+  guard after == version & ~1 else { return inlineBitsCarefully(for: keyID, of: host) }
   return found
 }
 
 /// The inline bits stored under `keyID` on `host`, or nil, however long it takes: retries,
 /// then the writer's lock, then the storage of an ``AssociationOwner``.
 ///
-/// Every fallback of ``inlineBits(for:of:)`` comes here with the same arguments, so that the
-/// call is a jump and the fast path needs no stack frame of its own.
+/// Every fallback of ``inlineBits(for:of:)`` but the overflow's comes here with the same
+/// arguments, so that the fast path has a single call site for them.
 func inlineBitsCarefully(for keyID: UInt, of host: AnyObject) -> UInt? {
   let bits = HostTable.storageBits(at: UInt(bitPattern: ObjectIdentifier(host)))
   if bits != 0 {
@@ -301,41 +341,68 @@ struct SlotArray {
 
   var bits: UInt { UInt(bitPattern: words) }
 
-  @inlinable
   var mask: Int { Int(bitPattern: words[0].load(ordering: .relaxed)) }
+
+  /// The capacity mask in bytes: slot *i* starts `16 * i` bytes past the mask word.
+  var offsetMask: UInt { UInt(bitPattern: mask) &<< 4 }
 
   var capacity: Int { mask + 1 }
 
-  @inlinable
-  static func home(of address: UInt, mask: Int) -> Int {
+  @inlinable @inline(__always)
+  static func homeOffset(of address: UInt, offsetMask: UInt) -> UInt {
     // Objects are 16-byte aligned, so the low bits carry nothing. The rest is kept in order,
     // so hosts allocated together sit in neighbouring slots and a loop over them walks the
     // table instead of jumping through it; folding in the bits above 2 MiB spreads objects
     // that share their low bits (such as page-aligned ones) over the table.
-    // Written as ((a ^ a >> 17) & mask << 4) >> 4, which equals ((a >> 4) ^ (a >> 21)) & mask,
-    // so that a probe's byte offset, 16 times the index, costs no shift at all.
-    let folded = (address ^ (address &>> 17)) & (UInt(bitPattern: mask) &<< 4)
-    return Int(bitPattern: folded &>> 4)
+    // (a ^ a >> 17) & mask << 4 is 16 times ((a >> 4) ^ (a >> 21)) & mask: the home slot's
+    // byte offset, which costs no shift at all.
+    (address ^ (address &>> 17)) & offsetMask
+  }
+
+  static func home(of address: UInt, mask: Int) -> Int {
+    Int(bitPattern: homeOffset(of: address, offsetMask: UInt(bitPattern: mask) &<< 4) &>> 4)
+  }
+
+  /// The word `offset` bytes past the mask word: a slot's address at a slot's offset, its
+  /// storage 8 bytes on.
+  @inlinable @inline(__always)
+  func word(at offset: UInt) -> UInt {
+    (UnsafeMutableRawPointer(words) + (8 &+ Int(bitPattern: offset)))
+      .assumingMemoryBound(to: Atomic<UInt>.self).pointee.load(ordering: .relaxed)
+  }
+
+  /// The byte offset of the slot that holds `address`, probing with `offsetMask`, which must
+  /// not exceed this array's own; nil if there is none. Terminates even on a torn read.
+  @inlinable @inline(__always)
+  func offset(of address: UInt, offsetMask: UInt) -> UInt? {
+    var offset = Self.homeOffset(of: address, offsetMask: offsetMask)
+    var probed: UInt = 0
+    while true {
+      let candidate = word(at: offset)
+      if candidate == address { return offset }
+      if candidate == 0 || probed == offsetMask { return nil }
+      offset = (offset &+ 16) & offsetMask
+      probed &+= 16
+    }
+  }
+
+  /// The storage bits of the slot at `offset`.
+  @inlinable @inline(__always)
+  func storageBits(atOffset offset: UInt) -> UInt {
+    word(at: offset &+ 8)
   }
 
   /// The storage bits for `address`, or 0. Terminates even on a torn read.
   func find(_ address: UInt) -> UInt {
-    find(address, mask: mask)
+    find(address, offsetMask: offsetMask)
   }
 
-  /// The storage bits for `address`, probing with `mask`, which must not exceed this array's
-  /// own. Terminates even on a torn read.
+  /// The storage bits for `address`, probing with `offsetMask`, which must not exceed this
+  /// array's own; 0 if there is none. Terminates even on a torn read.
   @inline(__always)
-  func find(_ address: UInt, mask: Int) -> UInt {
-    var index = Self.home(of: address, mask: mask)
-    var probes = 0
-    while true {
-      let candidate = words[1 &+ 2 &* index].load(ordering: .relaxed)
-      if candidate == address { return words[2 &+ 2 &* index].load(ordering: .relaxed) }
-      if candidate == 0 || probes == mask { return 0 }
-      index = (index &+ 1) & mask
-      probes &+= 1
-    }
+  func find(_ address: UInt, offsetMask: UInt) -> UInt {
+    guard let offset = offset(of: address, offsetMask: offsetMask) else { return 0 }
+    return storageBits(atOffset: offset)
   }
 
   func address(at index: Int) -> UInt {

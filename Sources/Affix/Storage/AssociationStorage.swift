@@ -17,35 +17,49 @@ public import Synchronization
 /// types up to a word (`Int`, `Double`, `Bool`, small enums) are stored inline and read without
 /// any lock; other values are read under the lock and retained before it is released.
 public final class AssociationStorage: Sendable {
+  // The fields a reader touches come first and together: the version, the two inline entries
+  // and the overflow's address share the object's first cache line or two, and a read of an
+  // inline entry chases no pointer.
+
   /// Even while the entries are consistent, odd while a writer changes them.
   @usableFromInline
   let version = Atomic<UInt>(0)
 
-  /// The entry buffer's base address. Never 0: a storage is created with room for two
-  /// entries, so that a reader need not check.
+  /// The first entry's key ID, or 0 while the storage has no entry.
   @usableFromInline
-  let buffer = Atomic<UInt>(EntryBuffer(capacity: 2).bits)
+  let firstKeyID = Atomic<UInt>(0)
 
-  /// The number of entries in `buffer`.
+  /// The first entry's payload bits, or 0.
   @usableFromInline
-  let count = Atomic<Int>(0)
+  let firstPayload = Atomic<UInt>(0)
+
+  /// The second entry's key ID, or 0 while the storage has fewer than two entries.
+  @usableFromInline
+  let secondKeyID = Atomic<UInt>(0)
+
+  /// The second entry's payload bits, or 0.
+  @usableFromInline
+  let secondPayload = Atomic<UInt>(0)
+
+  /// The base address of the ``EntryBuffer`` that holds the entries from the third on, or 0
+  /// until a third entry first arrives. Once allocated it is kept, emptied or not, and each
+  /// larger buffer links to the one it replaced.
+  @usableFromInline
+  let overflow = Atomic<UInt>(0)
+
+  /// The number of entries, the inline ones included. Four bytes, so that it shares a word
+  /// with `lock`.
+  let count = Atomic<UInt32>(0)
 
   @usableFromInline
   let lock = SpinLock()
 
-  // Observers and retired buffers: only touched while `lock` is held. Separate fields, not
-  // one struct, so that checking for observers copies nothing.
-
+  /// Observers of this storage's keys. Only touched while `lock` is held.
   @exclusivity(unchecked)
   nonisolated(unsafe) var observers: [Observer] = []
 
   /// Observer IDs, shared by all storages so that a storage needs no counter of its own.
   private static let observerIDs = Atomic<UInt>(0)
-
-  /// Buffers replaced by larger ones. A lock-free reader may still be scanning one, so they
-  /// are freed only with the storage, which no reader can be using then.
-  @exclusivity(unchecked)
-  nonisolated(unsafe) var retired: [EntryBuffer] = []
 
   /// The address of the host this storage was created for by the shared table, or 0 for an
   /// owner's storage.
@@ -74,16 +88,38 @@ public final class AssociationStorage: Sendable {
   deinit {
     // No reader can be inside this storage now: a reader holds the host, and a storage dies
     // only after its host. Values are released here, outside every lock.
-    let entries = EntryBuffer(bits: buffer.load(ordering: .relaxed))
-    entries.releasePayloads(count: count.load(ordering: .relaxed))
-    entries.deallocate()
-    for retired in retired { retired.deallocate() }
+    for index in 0..<entryCount where !KeyID.isInline(keyID(at: index)) {
+      // Object payloads are retained addresses.
+      Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: payloadBits(at: index))!)
+        .release()
+    }
+    let overflow = overflow.load(ordering: .relaxed)
+    if overflow != 0 { EntryBuffer(bits: overflow).deallocateChain() }
     if hostAddress != 0 {
       affix_unpin(UnsafeMutableRawPointer(bitPattern: hostAddress))
     }
   }
 
   // MARK: Reading
+
+  /// The payload bits under `keyID`, or nil: the inline entries, then the overflow.
+  ///
+  /// Lock-free callers validate the result with the version. Stays in bounds on a torn read:
+  /// the overflow address is published after its buffer is initialized, and every buffer the
+  /// storage ever had is still allocated.
+  @inlinable @inline(__always)
+  func find(_ keyID: UInt) -> UInt? {
+    // No key has ID 0, so an empty inline entry never matches.
+    if firstKeyID.load(ordering: .relaxed) == keyID {
+      return firstPayload.load(ordering: .relaxed)
+    }
+    if secondKeyID.load(ordering: .relaxed) == keyID {
+      return secondPayload.load(ordering: .relaxed)
+    }
+    let overflow = overflow.load(ordering: .acquiring)
+    guard overflow != 0 else { return nil }
+    return EntryBuffer.find(keyID, in: overflow)
+  }
 
   /// The inline bits stored under `keyID`, read without a lock, or nil.
   ///
@@ -92,9 +128,32 @@ public final class AssociationStorage: Sendable {
   @inlinable @inline(__always)
   func inlineBits(for keyID: UInt) -> UInt? {
     let before = version.load(ordering: .acquiring)
-    let found = EntryBuffer.find(keyID, in: buffer.load(ordering: .relaxed))
+    let found: UInt?
+    if firstKeyID.load(ordering: .relaxed) == keyID {
+      found = firstPayload.load(ordering: .relaxed)
+    } else if secondKeyID.load(ordering: .relaxed) == keyID {
+      found = secondPayload.load(ordering: .relaxed)
+    } else if overflow.load(ordering: .relaxed) == 0 {
+      found = nil
+    } else {
+      return overflowBits(for: keyID, since: before)
+    }
     atomicMemoryFence(ordering: .acquiring)
-    if before & 1 == 0, version.load(ordering: .relaxed) == before { return found }
+    // Versions only grow, so this holds only if the version was even and has not changed.
+    if version.load(ordering: .relaxed) == before & ~1 { return found }
+    return inlineBitsCarefully(for: keyID)
+  }
+
+  /// The rest of ``inlineBits(for:)``'s pass when the inline entries hold other keys: the
+  /// overflow's scan, validated against the version read before the inline entries were.
+  /// Out of line, so that the loop stays out of every caller.
+  @usableFromInline
+  func overflowBits(for keyID: UInt, since before: UInt) -> UInt? {
+    // Acquiring, so that the buffer's capacity and zeroed entries are seen with its address.
+    // Never 0: the caller saw an overflow, and a storage keeps its overflow once it has one.
+    let found = EntryBuffer.find(keyID, in: overflow.load(ordering: .acquiring))
+    atomicMemoryFence(ordering: .acquiring)
+    if version.load(ordering: .relaxed) == before & ~1 { return found }
     return inlineBitsCarefully(for: keyID)
   }
 
@@ -105,7 +164,7 @@ public final class AssociationStorage: Sendable {
     for _ in 0..<3 {
       let before = version.load(ordering: .acquiring)
       if before & 1 == 0 {
-        let found = EntryBuffer.find(keyID, in: buffer.load(ordering: .relaxed))
+        let found = find(keyID)
         atomicMemoryFence(ordering: .acquiring)
         if version.load(ordering: .relaxed) == before { return found }
       }
@@ -115,20 +174,64 @@ public final class AssociationStorage: Sendable {
 
   @usableFromInline
   func lockedPayloadBits(for keyID: UInt) -> UInt? {
-    lock.withLock {
-      EntryBuffer.find(keyID, in: buffer.load(ordering: .relaxed))
-    }
+    lock.withLock { find(keyID) }
   }
 
   /// The object stored under `keyID`, retained before the lock is released, or nil.
   @inlinable
   func object(for keyID: UInt) -> Payload? {
     lock.withLock {
-      guard
-        let bits = EntryBuffer.find(keyID, in: buffer.load(ordering: .relaxed))
-      else { return nil }
+      guard let bits = find(keyID) else { return nil }
       return Payload(retaining: bits)
     }
+  }
+
+  // MARK: Entries by index, for writers (under `lock`) and the deinit
+
+  /// Entries 0 and 1 are the inline ones; entry *i* from 2 on is the overflow's *i* - 2.
+  private func keyID(at index: Int) -> UInt {
+    switch index {
+    case 0: firstKeyID.load(ordering: .relaxed)
+    case 1: secondKeyID.load(ordering: .relaxed)
+    default: EntryBuffer(bits: overflow.load(ordering: .relaxed)).keyID(at: index - 2)
+    }
+  }
+
+  private func payloadBits(at index: Int) -> UInt {
+    switch index {
+    case 0: firstPayload.load(ordering: .relaxed)
+    case 1: secondPayload.load(ordering: .relaxed)
+    default: EntryBuffer(bits: overflow.load(ordering: .relaxed)).payloadBits(at: index - 2)
+    }
+  }
+
+  private func setEntry(_ keyID: UInt, _ payloadBits: UInt, at index: Int) {
+    switch index {
+    case 0:
+      firstKeyID.store(keyID, ordering: .relaxed)
+      firstPayload.store(payloadBits, ordering: .relaxed)
+    case 1:
+      secondKeyID.store(keyID, ordering: .relaxed)
+      secondPayload.store(payloadBits, ordering: .relaxed)
+    default:
+      let buffer = EntryBuffer(bits: overflow.load(ordering: .relaxed))
+      buffer.setKeyID(keyID, at: index - 2)
+      buffer.setPayloadBits(payloadBits, at: index - 2)
+    }
+  }
+
+  private func setPayloadBits(_ payloadBits: UInt, at index: Int) {
+    switch index {
+    case 0: firstPayload.store(payloadBits, ordering: .relaxed)
+    case 1: secondPayload.store(payloadBits, ordering: .relaxed)
+    default:
+      EntryBuffer(bits: overflow.load(ordering: .relaxed))
+        .setPayloadBits(payloadBits, at: index - 2)
+    }
+  }
+
+  private func index(of keyID: UInt) -> Int? {
+    (0..<entryCount).first { self.keyID(at: $0) == keyID }
   }
 
   // MARK: Writing
@@ -155,8 +258,7 @@ public final class AssociationStorage: Sendable {
     stored: Payload, inserted: Bool, observers: [@Sendable (Payload?) -> Void]?
   ) {
     lock.withLock {
-      let current = buffer.load(ordering: .relaxed)
-      if let bits = EntryBuffer.find(keyID, in: current) {
+      if let bits = find(keyID) {
         return (Payload(copying: bits, for: keyID), false, nil)
       }
       _ = replace(keyID, with: payload)
@@ -170,10 +272,7 @@ public final class AssociationStorage: Sendable {
     -> Payload?
   {
     lock.withLock {
-      let current = buffer.load(ordering: .relaxed)
-      guard let bits = EntryBuffer.find(keyID, in: current),
-        bits == expected.bits
-      else { return nil }
+      guard let bits = find(keyID), bits == expected.bits else { return nil }
       return replace(keyID, with: payload)
     }
   }
@@ -181,41 +280,48 @@ public final class AssociationStorage: Sendable {
   /// Writes one entry under the seqlock. The storage's reference to `payload` is taken here;
   /// its reference to the replaced payload is handed back.
   private func replace(_ keyID: UInt, with payload: Payload?) -> Payload? {
-    var entries = EntryBuffer(bits: buffer.load(ordering: .relaxed))
-    let count = self.count.load(ordering: .relaxed)
-    let index = entries.index(of: keyID, count: count)
+    let count = entryCount
+    let index = index(of: keyID)
     if index == nil, payload == nil { return nil }
     beginWrite()
     defer { endWrite() }
     if let index {
-      let old = Payload(adopting: entries.payloadBits(at: index), for: keyID)
+      let old = Payload(adopting: payloadBits(at: index), for: keyID)
       if let payload {
-        entries.setPayloadBits(payload.retainedBits(for: keyID), at: index)
+        setPayloadBits(payload.retainedBits(for: keyID), at: index)
       } else {
+        // The last entry fills the hole, which may move it from the overflow into an inline
+        // entry; the odd version covers both stores.
         let last = count - 1
         if index != last {
-          entries.setKeyID(entries.keyID(at: last), at: index)
-          entries.setPayloadBits(entries.payloadBits(at: last), at: index)
+          setEntry(self.keyID(at: last), payloadBits(at: last), at: index)
         }
-        // Entries past the count stay zero, so that a reader may scan the whole buffer.
-        entries.setKeyID(0, at: last)
-        entries.setPayloadBits(0, at: last)
-        self.count.store(last, ordering: .relaxed)
+        // Entries past the count stay zero, so that a reader may scan the whole buffer and
+        // an empty inline entry never matches.
+        setEntry(0, 0, at: last)
+        self.count.store(UInt32(last), ordering: .relaxed)
       }
       return old
     }
     guard let payload else { return nil }
-    if count == entries.capacity {
-      let larger = EntryBuffer(capacity: entries.capacity * 2)
-      larger.copy(from: entries, count: count)
-      retired.append(entries)
-      entries = larger
-      buffer.store(larger.bits, ordering: .relaxed)
-    }
-    entries.setKeyID(keyID, at: count)
-    entries.setPayloadBits(payload.retainedBits(for: keyID), at: count)
-    self.count.store(count + 1, ordering: .relaxed)
+    if count >= 2 { makeRoomInOverflow(for: count - 2) }
+    setEntry(keyID, payload.retainedBits(for: keyID), at: count)
+    self.count.store(UInt32(count + 1), ordering: .relaxed)
     return nil
+  }
+
+  /// Makes sure the overflow has an entry at `index`, replacing it with a larger buffer if it
+  /// is full. Call with `lock` held and the version odd.
+  private func makeRoomInOverflow(for index: Int) {
+    let current = overflow.load(ordering: .relaxed)
+    let capacity = current == 0 ? 0 : EntryBuffer(bits: current).capacity
+    guard index == capacity else { return }
+    let larger = EntryBuffer(
+      capacity: EntryBuffer.capacity(after: capacity), replacing: current)
+    if current != 0 { larger.copy(from: EntryBuffer(bits: current), count: index) }
+    // Released, so that a reader who loads the new address (acquiring) also sees the
+    // buffer's capacity and zeroed entries, and never scans past its end.
+    overflow.store(larger.bits, ordering: .releasing)
   }
 
   private func beginWrite() {
@@ -236,13 +342,12 @@ public final class AssociationStorage: Sendable {
     // Weak boxes are checked after unlocking: a weak load takes a strong reference whose
     // release could be the object's last, and run its deinit.
     let listed = lock.withLock { () -> [(UInt, WeakBox?)] in
-      let entries = EntryBuffer(bits: buffer.load(ordering: .relaxed))
-      return (0..<count.load(ordering: .relaxed)).map { index in
-        let keyID = entries.keyID(at: index)
+      (0..<entryCount).map { index in
+        let keyID = keyID(at: index)
         guard keyID & KeyID.representationMask == PayloadRepresentation.weak.rawValue else {
           return (keyID, nil)
         }
-        return (keyID, Payload(retaining: entries.payloadBits(at: index)).storedObject as? WeakBox)
+        return (keyID, Payload(retaining: payloadBits(at: index)).storedObject as? WeakBox)
       }
     }
     return listed.compactMap { keyID, weakBox in
@@ -253,17 +358,16 @@ public final class AssociationStorage: Sendable {
   /// The payloads stored under capability types rather than keys, retained.
   func capabilityPayloads() -> [Payload] {
     lock.withLock {
-      let entries = EntryBuffer(bits: buffer.load(ordering: .relaxed))
-      return (0..<count.load(ordering: .relaxed)).compactMap { index in
-        let keyID = entries.keyID(at: index)
+      (0..<entryCount).compactMap { index in
+        let keyID = keyID(at: index)
         guard keyID & KeyID.serialBit == 0 else { return nil }
-        return Payload(retaining: entries.payloadBits(at: index))
+        return Payload(retaining: payloadBits(at: index))
       }
     }
   }
 
   var entryCount: Int {
-    count.load(ordering: .relaxed)
+    Int(count.load(ordering: .relaxed))
   }
 
   func addObserver(for keyID: UInt, _ notify: @escaping @Sendable (Payload?) -> Void) -> UInt {

@@ -1,0 +1,290 @@
+import Affix
+import Dispatch
+import Synchronization
+import Testing
+
+/// A storage keeps its first two entries in itself and the rest in an overflow buffer that
+/// grows; removing an entry moves the last one into its place, possibly from the overflow into
+/// an inline entry. These tests read every key back after each change, with payloads of every
+/// representation on both sides of that boundary.
+@Suite struct InlineAndOverflowEntriesTests {
+  /// Twenty keys, cycling through the four payload representations: inline, object, weak and
+  /// boxed. Key *i* has representation *i* % 4.
+  struct MixedKeys {
+    static let count = 20
+
+    let numbers = (0..<5).map { AssociatedKey<Int>("number \($0)") }
+    let objects = (0..<5).map { AssociatedKey<Tracked>("object \($0)") }
+    let weaks = (0..<5).map { AssociatedKey<Tracked>.weak("weak \($0)") }
+    let texts = (0..<5).map { AssociatedKey<String>("text \($0)") }
+
+    /// Writes the value tagged `tag` under `key`; weak targets are kept alive in `targets`.
+    func write<H>(_ tag: Int, _ key: Int, on view: Associations<H>, targets: inout [Int: Tracked]) {
+      switch key % 4 {
+      case 0: view[numbers[key / 4]] = tag
+      case 1: view[objects[key / 4]] = Tracked(tag)
+      case 2:
+        let target = Tracked(tag)
+        targets[key] = target
+        view[weaks[key / 4]] = target
+      default: view[texts[key / 4]] = "value \(tag)"
+      }
+    }
+
+    /// The tag of the value under `key`, or nil.
+    func read<H>(_ key: Int, on view: Associations<H>) -> Int? {
+      switch key % 4 {
+      case 0: view[numbers[key / 4]]
+      case 1: view[objects[key / 4]]?.id
+      case 2: view[weaks[key / 4]]?.id
+      default: view[texts[key / 4]].flatMap { Int($0.dropFirst("value ".count)) }
+      }
+    }
+
+    /// Removes the value under `key` and returns its tag.
+    func remove<H>(_ key: Int, on view: Associations<H>) -> Int? {
+      switch key % 4 {
+      case 0: view.removeValue(for: numbers[key / 4])
+      case 1: view.removeValue(for: objects[key / 4])?.id
+      case 2: view.removeValue(for: weaks[key / 4])?.id
+      default: view.removeValue(for: texts[key / 4]).flatMap { Int($0.dropFirst("value ".count)) }
+      }
+    }
+  }
+
+  /// Applies adds and removals to one host, checking every key against a dictionary after each.
+  struct Checker<H: AnyObject> {
+    let keys = MixedKeys()
+    let host: H
+    let view: (H) -> Associations<H>
+    var model: [Int: Int] = [:]
+    var targets: [Int: Tracked] = [:]
+    var nextTag = 1
+
+    mutating func add(_ key: Int) {
+      keys.write(nextTag, key, on: view(host), targets: &targets)
+      model[key] = nextTag
+      nextTag += 1
+      check("after adding key \(key)")
+    }
+
+    mutating func remove(_ key: Int) {
+      let removed = keys.remove(key, on: view(host))
+      #expect(removed == model[key], "removing key \(key)")
+      model[key] = nil
+      targets[key] = nil
+      check("after removing key \(key)")
+    }
+
+    func check(_ step: String) {
+      for key in 0..<MixedKeys.count {
+        let read = keys.read(key, on: view(host))
+        #expect(read == model[key], "key \(key) \(step)")
+      }
+      #expect(view(host).keys.count == model.count, "listed keys \(step)")
+    }
+  }
+
+  /// Orders in which to add `count` keys and then remove them: in order, reversed, the first
+  /// added removed last, and seeded shuffles; every permutation for up to three keys.
+  static func orders(_ count: Int) -> [(add: [Int], remove: [Int])] {
+    let keys = Array(0..<count)
+    if count <= 3 {
+      return permutations(keys).flatMap { add in permutations(keys).map { (add, $0) } }
+    }
+    var orders = [(keys, keys), (keys, keys.reversed()), (keys.reversed(), keys)]
+    var rng = SplitMix64(seed: UInt64(count))
+    for _ in 0..<4 {
+      orders.append((keys.shuffled(using: &rng), keys.shuffled(using: &rng)))
+    }
+    return orders
+  }
+
+  static func permutations(_ elements: [Int]) -> [[Int]] {
+    guard elements.count > 1 else { return [elements] }
+    return elements.indices.flatMap { index in
+      var rest = elements
+      let first = rest.remove(at: index)
+      return permutations(rest).map { [first] + $0 }
+    }
+  }
+
+  @Test(arguments: [1, 2, 3, 7, 20])
+  func everyValueReadsBackAfterEachAddAndRemove(count: Int) {
+    for (add, remove) in Self.orders(count) {
+      let host = Host()
+      var checker = Checker(host: host) { Associations(of: $0) }
+      for key in add { checker.add(key) }
+      // Half the keys go and come back, so that re-added keys land past the moved ones.
+      for key in remove.prefix(count / 2) { checker.remove(key) }
+      for key in remove.prefix(count / 2).reversed() { checker.add(key) }
+      for key in remove { checker.remove(key) }
+      for key in add.prefix(3) { checker.add(key) }
+    }
+  }
+
+  @Test(arguments: [1, 2, 3, 7, 20])
+  func anOwnersValuesReadBackAfterEachAddAndRemove(count: Int) {
+    for (add, remove) in Self.orders(count) {
+      let host = OwningHost()
+      var checker = Checker(host: host) { Associations(of: $0) }
+      for key in add { checker.add(key) }
+      for key in remove.prefix(count / 2) { checker.remove(key) }
+      for key in remove.prefix(count / 2).reversed() { checker.add(key) }
+      for key in remove { checker.remove(key) }
+    }
+  }
+
+  @Test func removingAnInlineEntryMovesTheLastOverflowEntryIntoItsPlace() {
+    var checker = Checker(host: Host()) { Associations(of: $0) }
+    for key in [0, 1, 2, 3, 5] { checker.add(key) }
+    // Key 5 (an object in the overflow) fills the first inline entry, then key 3 the second.
+    checker.remove(0)
+    checker.remove(1)
+    // The overflow holds key 2 alone now; new keys go after it.
+    checker.add(6)
+    checker.add(7)
+    checker.remove(2)
+    checker.remove(5)
+  }
+
+  @Test func removingTheLastOverflowEntryLeavesTheInlineEntriesAlone() {
+    var checker = Checker(host: Host()) { Associations(of: $0) }
+    for key in [4, 9, 14] { checker.add(key) }
+    checker.remove(14)
+    checker.add(14)
+    checker.remove(14)
+    checker.remove(9)
+    checker.remove(4)
+    checker.add(19)
+  }
+
+  @Test func aHostGrowingPastSeveralBuffersKeepsEveryValue() {
+    let keys = (0..<40).map { AssociatedKey<Int>("many \($0)") }
+    let host = Host()
+    for (index, key) in keys.enumerated() {
+      Associations(of: host)[key] = index
+      #expect(keys.prefix(index + 1).enumerated().allSatisfy { Associations(of: host)[$1] == $0 })
+    }
+    for (index, key) in keys.enumerated().reversed() where index.isMultiple(of: 2) {
+      Associations(of: host)[key] = nil
+    }
+    for (index, key) in keys.enumerated() {
+      #expect(Associations(of: host)[key] == (index.isMultiple(of: 2) ? nil : index))
+    }
+  }
+
+  @Test func objectValuesOnBothSidesOfTheBoundaryAreReleasedWithTheirHost() {
+    let keys = (0..<10).map { AssociatedKey<Tracked>("tracked \($0)") }
+    let lifetimes = Lifetimes()
+    do {
+      let host = Host()
+      for key in keys { Associations(of: host)[key] = lifetimes.make() }
+      // A removal from each side releases that value alone, at once.
+      Associations(of: host)[keys[0]] = nil
+      Associations(of: host)[keys[7]] = nil
+      #expect(lifetimes.alive == 8)
+    }
+    #expect(sweepUntil { lifetimes.alive == 0 })
+  }
+
+  @Test func anOwnersValuesOnBothSidesOfTheBoundaryGoAtItsDeinit() {
+    let keys = (0..<10).map { AssociatedKey<Tracked>("tracked \($0)") }
+    let lifetimes = Lifetimes()
+    do {
+      let host = OwningHost()
+      for key in keys { Associations(of: host)[key] = lifetimes.make() }
+      #expect(lifetimes.alive == 10)
+    }
+    #expect(lifetimes.alive == 0)
+  }
+
+  @Test func aWeakValueInTheOverflowReadsNilOnceItsTargetDies() {
+    let numbers = (0..<3).map { AssociatedKey<Int>("number \($0)") }
+    let weak = AssociatedKey<Tracked>.weak("weak")
+    let host = Host()
+    for (index, key) in numbers.enumerated() { Associations(of: host)[key] = index }
+    do {
+      let target = Tracked(1)
+      Associations(of: host)[weak] = target
+      #expect(Associations(of: host)[weak] === target)
+    }
+    #expect(Associations(of: host)[weak] == nil)
+    #expect(Associations(of: host).keys.count == 3)
+    // Moved into an inline entry, it still reads nil.
+    Associations(of: host)[numbers[0]] = nil
+    #expect(Associations(of: host)[weak] == nil)
+    #expect(Associations(of: host)[numbers[2]] == 2)
+  }
+
+  /// One thread adds and removes keys so that entries keep crossing between the inline ones
+  /// and the overflow; others read keys that never change, which keep moving, and keys that
+  /// do, which must hold nothing or a value written under that very key.
+  @Test func readersSeeStableValuesWhileEntriesCrossTheBoundary() {
+    let reads = scaled(100_000)
+    let churn = (0..<6).map { AssociatedKey<Int>("churn \($0)") }
+    let stable = (0..<4).map { AssociatedKey<Int>("stable \($0)") }
+    let stableObject = AssociatedKey<Tracked>("stable object")
+    let object = Tracked(99)
+    let host = Host()
+    let owner = OwningHost()
+    // Churn keys first, so that their removal moves the stable ones into inline entries.
+    for (index, key) in churn.enumerated() {
+      Associations(of: host)[key] = index << 32
+      Associations(of: owner)[key] = index << 32
+    }
+    for (index, key) in stable.enumerated() {
+      Associations(of: host)[key] = 1_000 + index
+      Associations(of: owner)[key] = 1_000 + index
+    }
+    Associations(of: host)[stableObject] = object
+    Associations(of: owner)[stableObject] = object
+    let readersDone = Atomic<Int>(0)
+    let failures = Recording<String>()
+
+    // The writer keeps going until both readers are done, so that every read overlaps writes.
+    DispatchQueue.concurrentPerform(iterations: 3) { thread in
+      if thread == 0 {
+        var rng = SplitMix64(seed: 0xB0DA)
+        var operation = 0
+        while readersDone.load(ordering: .acquiring) < 2 {
+          let index = Int(rng.next() % UInt64(churn.count))
+          let value = index << 32 | (operation & 0xFFFF_FFFF)
+          if rng.next().isMultiple(of: 2) {
+            Associations(of: host)[churn[index]] = value
+            Associations(of: owner)[churn[index]] = value
+          } else {
+            Associations(of: host)[churn[index]] = nil
+            Associations(of: owner)[churn[index]] = nil
+          }
+          operation += 1
+        }
+        return
+      }
+      defer { readersDone.add(1, ordering: .releasing) }
+      for _ in 0..<reads {
+        for (index, key) in stable.enumerated() {
+          let read = Associations(of: host)[key]
+          let ownerRead = Associations(of: owner)[key]
+          if read != 1_000 + index || ownerRead != 1_000 + index {
+            failures.append("stable \(index) read \(String(describing: (read, ownerRead)))")
+          }
+        }
+        if Associations(of: host)[stableObject] !== object
+          || Associations(of: owner)[stableObject] !== object
+        {
+          failures.append("the stable object read as another")
+        }
+        for (index, key) in churn.enumerated() {
+          for read in [Associations(of: host)[key], Associations(of: owner)[key]] {
+            if let read, read >> 32 != index {
+              failures.append("churn \(index) read a value of churn \(read >> 32)")
+            }
+          }
+        }
+        if failures.count > 10 { return }
+      }
+    }
+    for failure in failures.values.prefix(10) { Issue.record(Comment(rawValue: failure)) }
+  }
+}
