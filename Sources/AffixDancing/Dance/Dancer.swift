@@ -268,23 +268,15 @@ public final class Dancer: Capability {
     _ state: StateLock, memo: FrameMemo, to now: Double, host: AnyObject
   ) -> Bool {
     let remembered = memo.address
-    var fraction = 0.0
-    var progress = 0.0
     var changed: TrackList?
-    let moved = state.withLock { state -> Bool in
-      guard !state.isDetached, state.engine?.moveWithinSegment(to: now) == true,
-        let engine = state.engine
-      else { return false }
-      fraction = engine.fractionComplete
-      progress = engine.progress
-      if Unmanaged.passUnretained(engine.tracks).toOpaque() != remembered {
-        changed = engine.tracks
-      }
-      return true
+    let step = state.withLock { state -> AnimationEngine.CommonFrame? in
+      guard !state.isDetached, let step = state.engine?.commonFrame(to: now) else { return nil }
+      if step.tracks != remembered { changed = state.engine?.tracks }
+      return step
     }
-    guard moved else { return false }
+    guard let step else { return false }
     if let changed { memo.remember(changed) }
-    memo.withTracks { $0.apply(fraction: fraction, progress: progress, to: host) }
+    memo.withTracks { $0.apply(fraction: step.fraction, progress: step.progress, to: host) }
     return true
   }
 

@@ -196,6 +196,24 @@ package struct AnimationEngine: Sendable {
     return true
   }
 
+  /// Where the common frame left the animation: the fraction, the progress and the address of
+  /// the track list to write, which the engine holds.
+  package struct CommonFrame {
+    package let fraction: Double
+    package let progress: Double
+    package let tracks: UnsafeMutableRawPointer
+  }
+
+  /// ``moveWithinSegment(to:)`` and what its caller reads after, in one call: nil when the
+  /// frame needs `advance(to:)`.
+  @inline(__always)
+  package mutating func commonFrame(to now: Double) -> CommonFrame? {
+    guard moveWithinSegment(to: now) else { return nil }
+    return CommonFrame(
+      fraction: fractionComplete, progress: progress,
+      tracks: Unmanaged.passUnretained(tracks).toOpaque())
+  }
+
   private mutating func updateGlide() {
     guard state == .active, isRunning, startTime == nil, pauseTime == nil, let segment,
       segment.length > 0, segment.retiming == nil

@@ -113,6 +113,7 @@ package final class TrackList: Sendable {
 
   /// Writes every track's value at that moment into `host`, the host the tracks were recorded
   /// on.
+  @inline(__always)
   func apply(fraction: Double, progress: Double, to host: AnyObject) {
     guard count > 0 else { return }
     firstBody(
