@@ -222,7 +222,7 @@ enum CoreBenchmark {
   /// Get at many hosts against get at 1,000, and the time to sweep them all once dead.
   ///
   /// B0 at as many hosts is measured too: past the caches, any read slows down by how much
-  /// memory it touches, and B0 touches one line a host where the core touches three.
+  /// memory it touches, and B0 touches one line a host where the core touches two.
   static func scaling(quick: Bool, get1k: Double, b0Get1k: Double) {
     let count = quick ? 100_000 : 1_000_000
     var hosts: [Host] = (0..<count).map { _ in Host() }
