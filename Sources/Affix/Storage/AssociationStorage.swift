@@ -251,8 +251,8 @@ public final class AssociationStorage: Sendable {
 
   /// Stores `payload` unless a value is already there, and returns the one that stays.
   ///
-  /// When the value already there wins, `payload` is handed back as `loser` so that the caller
-  /// releases it after unlocking.
+  /// When a value is already there, `inserted` is false and `payload` stays the caller's, to be
+  /// released after unlocking when the caller drops it.
   @usableFromInline
   func insertIfAbsent(_ payload: Payload, for keyID: UInt) -> (
     stored: Payload, inserted: Bool, observers: [@Sendable (Payload?) -> Void]?
