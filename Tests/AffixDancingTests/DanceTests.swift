@@ -37,7 +37,8 @@ private struct Stage {
   /// Runs `body` with the diagnostics it reports collected.
   func withDiagnostics<T>(_ body: () throws -> T) rethrows -> T {
     let diagnostics = diagnostics
-    return try Diagnostics.withHandler({ diagnostics.record($0.description) }, body)
+    return try Diagnostics.withHandler(
+      { diagnostics.record($0.description) }, operation: body)
   }
 }
 

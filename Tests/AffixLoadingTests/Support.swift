@@ -11,7 +11,7 @@ final class DiagnosticLog: Sendable {
 
   func capture<T>(_ body: () throws -> T) rethrows -> T {
     try Diagnostics.withHandler(
-      { diagnostic in self.recorded.withLock { $0.append(diagnostic) } }, body)
+      { diagnostic in self.recorded.withLock { $0.append(diagnostic) } }, operation: body)
   }
 }
 

@@ -32,7 +32,7 @@ private func collectingDiagnostics(_ body: () -> Void) -> [Diagnostic] {
   let handler: @Sendable (Diagnostic) -> Void = { diagnostic in
     collected.diagnostics.withLock { $0.append(diagnostic) }
   }
-  Diagnostics.withHandler(handler, body)
+  Diagnostics.withHandler(handler, operation: body)
   return collected.diagnostics.withLock { $0 }
 }
 

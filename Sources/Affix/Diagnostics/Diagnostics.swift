@@ -34,9 +34,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
 ///
 /// ```swift
 /// let messages = Mutex<[Diagnostic]>([])
-/// Diagnostics.withHandler({ d in messages.withLock { $0.append(d) } }) {
+/// Diagnostics.withHandler({ d in messages.withLock { $0.append(d) } }, operation: {
 ///   controller.stopLoading()  // one stop too many
-/// }
+/// })
 /// ```
 public enum Diagnostics {
   @TaskLocal private static var scopedHandler: (@Sendable (Diagnostic) -> Void)?
@@ -67,8 +67,12 @@ public enum Diagnostics {
 
   /// Runs `body` with `handler` receiving the diagnostics reported on this task, including
   /// child tasks, and by work that a virtual-time scheduler runs inside `body`.
+  ///
+  /// With a named handler, `body` reads best as a trailing closure:
+  /// `Diagnostics.withHandler(record) { ... }`. With a closure literal for each, label the
+  /// second: `Diagnostics.withHandler({ ... }, operation: { ... })`.
   public static func withHandler<T>(
-    _ handler: @escaping @Sendable (Diagnostic) -> Void, _ body: () throws -> T
+    _ handler: @escaping @Sendable (Diagnostic) -> Void, operation body: () throws -> T
   ) rethrows -> T {
     try $scopedHandler.withValue(handler, operation: body)
   }
@@ -77,7 +81,7 @@ public enum Diagnostics {
   public static func withHandler<T>(
     _ handler: @escaping @Sendable (Diagnostic) -> Void,
     isolation: isolated (any Actor)? = #isolation,
-    _ body: () async throws -> T
+    operation body: () async throws -> T
   ) async rethrows -> T {
     try await $scopedHandler.withValue(handler, operation: body, isolation: isolation)
   }
