@@ -1,6 +1,7 @@
 import Affix
 import AffixScheduling
 import Dispatch
+import Synchronization
 import Testing
 
 @Suite struct VirtualTimeSchedulerTests {
@@ -286,6 +287,36 @@ import Testing
       #expect(scheduler.runUntilIdle() == 1)
     }
   }
+}
+
+/// A repeating timer's action never runs again before its last run returned, as a Dispatch
+/// timer's handler never does, even when two threads advance the clock: a frame clock's frames
+/// come one after another however its scheduler is driven.
+@Test func aRepeatingActionNeverOverlapsItselfWhenTwoThreadsAdvance() throws {
+  let scheduler = VirtualTimeScheduler()
+  let running = Atomic(0)
+  let mostAtOnce = Atomic(0)
+  let runs = Atomic(0)
+  let timer = try scheduler.scheduleRepeating(every: .milliseconds(1)) {
+    let now = running.add(1, ordering: .relaxed).newValue
+    mostAtOnce.max(now, ordering: .relaxed)
+    // Some work, so that a second run would have a window to start in.
+    var spin = 0
+    for step in 0..<2_000 { spin &+= step }
+    #expect(spin > 0)
+    running.subtract(1, ordering: .relaxed)
+    runs.add(1, ordering: .relaxed)
+  }
+  DispatchQueue.concurrentPerform(iterations: 2) { _ in
+    for _ in 0..<500 { scheduler.advance(by: .milliseconds(1)) }
+  }
+  scheduler.advance(by: .zero)
+  timer.cancel()
+  #expect(mostAtOnce.load(ordering: .relaxed) == 1)
+  // Every firing due by the time both threads were done ran, once.
+  let due = Int((scheduler.now.sinceEpoch / .milliseconds(1)).rounded(.down))
+  #expect(due >= 500)
+  #expect(runs.load(ordering: .relaxed) == due)
 }
 
 @Test(arguments: [Duration.zero, .nanoseconds(-1), .seconds(-3)])

@@ -7,6 +7,8 @@ public import Affix
 /// for equal times, in the order it was scheduled. While an action runs, ``now`` is its due
 /// time, the scheduler's lock is not held, and the action may schedule or cancel other work:
 /// newly scheduled work that falls due within the window being advanced runs in the same call.
+/// As with a Dispatch timer, a repeating action never runs again before its last run returned,
+/// even when two threads advance the clock at once.
 ///
 /// ```swift
 /// let scheduler = VirtualTimeScheduler()
@@ -72,20 +74,29 @@ public final class VirtualTimeScheduler: Scheduler {
       return nil
     }
 
-    /// Takes the next action due at or before `limit` (any time if `nil`), moves the clock to
-    /// its due time, and puts a repeating timer back for its next firing.
-    mutating func takeNextAction(dueBy limit: SchedulerInstant?) -> (@Sendable () -> Void)? {
+    /// Takes the next action due at or before `limit` (any time if `nil`) and moves the clock
+    /// to its due time. For a repeating timer it also returns the entry of its next firing,
+    /// numbered now so that it keeps its place among equal due times, to be put back with
+    /// `rearm(_:)` once the action has returned: so a timer's action never runs again before
+    /// its last run returned, even when two threads advance the clock.
+    mutating func takeNextAction(dueBy limit: SchedulerInstant?) -> (
+      action: @Sendable () -> Void, next: Entry?
+    )? {
       guard let entry = firstLiveEntry(), limit.map({ entry.due <= $0 }) ?? true,
         let job = jobs[entry.id]
       else { return nil }
       _ = queue.popFirst()
       now = max(now, entry.due)
-      if let interval = job.interval {
-        queue.insert(Entry(due: entry.due + interval, sequence: makeSequence(), id: entry.id))
-      } else {
+      guard let interval = job.interval else {
         jobs[entry.id] = nil
+        return (job.action, nil)
       }
-      return job.action
+      return (job.action, Entry(due: entry.due + interval, sequence: makeSequence(), id: entry.id))
+    }
+
+    /// Puts a repeating timer's next firing in the queue, unless it was cancelled meanwhile.
+    mutating func rearm(_ next: Entry) {
+      if jobs[next.id] != nil { queue.insert(next) }
     }
   }
 
@@ -151,8 +162,9 @@ public final class VirtualTimeScheduler: Scheduler {
   ///
   /// An instant in the past leaves the clock where it is, but work already due runs.
   public func advance(to instant: SchedulerInstant) {
-    while let action = state.withLock({ $0.takeNextAction(dueBy: instant) }) {
+    while let (action, next) = state.withLock({ $0.takeNextAction(dueBy: instant) }) {
       action()
+      if let next { state.withLock { $0.rearm(next) } }
     }
     state.withLock { $0.now = max($0.now, instant) }
   }
@@ -166,8 +178,9 @@ public final class VirtualTimeScheduler: Scheduler {
   @discardableResult
   public func runUntilIdle(maxSteps: Int = 10_000) -> Int {
     var steps = 0
-    while steps < maxSteps, let action = state.withLock({ $0.takeNextAction(dueBy: nil) }) {
+    while steps < maxSteps, let (action, next) = state.withLock({ $0.takeNextAction(dueBy: nil) }) {
       action()
+      if let next { state.withLock { $0.rearm(next) } }
       steps += 1
     }
     return steps

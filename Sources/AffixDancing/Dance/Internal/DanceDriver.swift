@@ -52,9 +52,11 @@ enum DanceDriver {
     var hasRemovals = false
     var subscription: CancellationToken?
     var isSubscribing = false
-    /// Whether a frame is stepping the members. Frames of one clock come one after another,
-    /// unless a scheduler is driven from two threads at once; a frame that overlaps another
-    /// takes every member's full path, so that the members' memos only ever see one frame.
+    /// Whether a frame is stepping the members. The schedulers here never run a repeating
+    /// action again before its last run returned, so frames of one clock come one after
+    /// another; a scheduler of the user's that did would overlap them. A frame that overlaps
+    /// another takes every member's full path, so that the members' memos only ever see one
+    /// frame.
     var isTicking = false
 
     mutating func compact() {

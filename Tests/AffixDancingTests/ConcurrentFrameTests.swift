@@ -1,0 +1,102 @@
+import AffixDancing
+import AffixScheduling
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+/// A host whose animated properties may be written and read from any thread, as a host must be
+/// when calls on its animation come from threads other than its clock's.
+final class SharedBox: Sendable {
+  private let xBits = Atomic<UInt64>(0)
+  private let yBits = Atomic<UInt64>(0)
+
+  var x: Double {
+    get { Double(bitPattern: xBits.load(ordering: .relaxed)) }
+    set { xBits.store(newValue.bitPattern, ordering: .relaxed) }
+  }
+
+  var y: Double {
+    get { Double(bitPattern: yBits.load(ordering: .relaxed)) }
+    set { yBits.store(newValue.bitPattern, ordering: .relaxed) }
+  }
+}
+
+/// Frames racing calls from other threads. Run under the thread sanitizer in CI: the driver's
+/// per-member memos of track lists, which only frames touch, are what these pin.
+struct ConcurrentFrameTests {
+  /// Hosts shared by the threads of one test.
+  private struct Stage: Sendable {
+    let scheduler = VirtualTimeScheduler()
+    let clock: FrameClock
+    let boxes = (0..<40).map { _ in SharedBox() }
+
+    init() {
+      clock = FrameClock(scheduler: scheduler, framesPerSecond: 100)
+    }
+
+    func dance(_ index: Int) -> Dance<SharedBox> {
+      Dance.of(boxes[index], clock: clock)
+    }
+
+    func frame() {
+      scheduler.advance(by: .milliseconds(10))
+    }
+  }
+
+  /// Re-animating a host, or adding animations to it, replaces its track list while frames
+  /// write through the old one; the last animation of each host, left to run out, lands on its
+  /// own targets.
+  @Test func reanimatingWhileFramesRunEndsOnTheLastTargets() {
+    let stage = Stage()
+    for index in stage.boxes.indices {
+      stage.dance(index).animate(duration: 1) { $0.x = 1 }.start()
+    }
+    let rounds = 400
+    DispatchQueue.concurrentPerform(iterations: 2) { worker in
+      for round in 0..<rounds {
+        if worker == 0 {
+          stage.frame()
+        } else {
+          // One property or two, so that lists of both shapes are replaced mid-flight.
+          let index = round % stage.boxes.count
+          if round % 3 == 1 {
+            stage.dance(index).addAnimations { $0.y = Double(round) }
+          } else {
+            stage.dance(index).animate(duration: 0.5) {
+              $0.x = Double(round)
+              if round % 2 == 0 { $0.y = Double(-round) }
+            }.start()
+          }
+        }
+      }
+    }
+    for _ in 0..<100 { stage.frame() }
+    for index in stage.boxes.indices {
+      let last = Array(stride(from: index, to: rounds, by: stage.boxes.count)).last { $0 % 3 != 1 }
+      #expect(stage.boxes[index].x == Double(last ?? -1))
+      #expect(!stage.dance(index).isRunning)
+    }
+    #expect(Dancer.runningCount(on: stage.clock) == 0)
+  }
+
+  /// Two threads driving one scheduler run the frames of one clock on either thread, one after
+  /// another: what a frame leaves in the driver's memos is seen by the next on the other
+  /// thread, and every animation ends on its targets.
+  @Test func framesDrivenFromTwoThreadsEndOnTheTargets() {
+    let stage = Stage()
+    for index in stage.boxes.indices {
+      stage.dance(index).animate(duration: 2) {
+        $0.x = 100
+        $0.y = Double(index)
+      }.start()
+    }
+    DispatchQueue.concurrentPerform(iterations: 2) { _ in
+      for _ in 0..<150 { stage.frame() }
+    }
+    for _ in 0..<250 { stage.frame() }
+    #expect(stage.boxes.allSatisfy { $0.x == 100 })
+    #expect(stage.boxes.indices.allSatisfy { stage.boxes[$0].y == Double($0) })
+    #expect(Dancer.runningCount(on: stage.clock) == 0)
+  }
+}
