@@ -189,6 +189,7 @@ public final class AssociationStorage: Sendable {
   // MARK: Entries by index, for writers (under `lock`) and the deinit
 
   /// Entries 0 and 1 are the inline ones; entry *i* from 2 on is the overflow's *i* - 2.
+  @inline(__always)
   private func keyID(at index: Int) -> UInt {
     switch index {
     case 0: firstKeyID.load(ordering: .relaxed)
@@ -197,6 +198,7 @@ public final class AssociationStorage: Sendable {
     }
   }
 
+  @inline(__always)
   private func payloadBits(at index: Int) -> UInt {
     switch index {
     case 0: firstPayload.load(ordering: .relaxed)
@@ -205,6 +207,7 @@ public final class AssociationStorage: Sendable {
     }
   }
 
+  @inline(__always)
   private func setEntry(_ keyID: UInt, _ payloadBits: UInt, at index: Int) {
     switch index {
     case 0:
@@ -220,6 +223,7 @@ public final class AssociationStorage: Sendable {
     }
   }
 
+  @inline(__always)
   private func setPayloadBits(_ payloadBits: UInt, at index: Int) {
     switch index {
     case 0: firstPayload.store(payloadBits, ordering: .relaxed)
@@ -230,6 +234,7 @@ public final class AssociationStorage: Sendable {
     }
   }
 
+  @inline(__always)
   private func index(of keyID: UInt) -> Int? {
     (0..<entryCount).first { self.keyID(at: $0) == keyID }
   }
