@@ -142,11 +142,6 @@ package struct FrameValues: Sendable {
   /// The progress of the tracks that start at 0.
   package let progress: Double
 
-  /// The progress of one track.
-  package func progress(of entry: TrackEntry) -> Double {
-    tracks.progress(startingAt: entry.startFraction, fraction: fraction, progress: progress)
-  }
-
   /// Writes every track's value into `host`.
   package func apply(to host: AnyObject) {
     tracks.apply(fraction: fraction, progress: progress, to: host)

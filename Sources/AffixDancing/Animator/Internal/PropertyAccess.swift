@@ -10,7 +10,8 @@ package enum PropertyOperation: Sendable {
 }
 
 /// The closure through which a track names, reads and writes its property: the host, what to
-/// do, the progress to write at, and the address of the track's values.
+/// do, the progress to write at, and the address of the track's values. Values are passed as
+/// an untyped pointer so that a track, which holds no `Value`, can call the closure directly.
 @usableFromInline
 package typealias PropertyAccessBody =
   @Sendable (AnyObject, PropertyOperation, Double, UnsafeMutableRawPointer) -> Void
@@ -29,13 +30,8 @@ package typealias PropertyAccessBody =
 /// naming and reading go through the closure too.
 @usableFromInline
 package struct PropertyAccess<Value: Interpolatable>: Sendable {
-  /// Values are passed as an untyped pointer so that a track, which holds no `Value`, can
-  /// call the closure directly.
   @usableFromInline
-  package typealias Body = PropertyAccessBody
-
-  @usableFromInline
-  let body: Body
+  let body: PropertyAccessBody
 
   /// The property `keyPath` names on hosts of type `Host`; it may only be applied to such
   /// hosts.
