@@ -54,9 +54,10 @@ struct RenderingTests {
     process.standardOutput = pipe
     process.standardError = FileHandle.nullDevice
     try process.run()
-    // Interrupt only once a scene has started drawing, whenever that is.
+    // Interrupt as early as the demo promises to handle it: once it has hidden the cursor,
+    // which it does only after installing its handlers.
     var output = Data()
-    while !String(decoding: output, as: UTF8.self).contains("==") {
+    while !String(decoding: output, as: UTF8.self).hasPrefix(Self.hideCursor) {
       let chunk = pipe.fileHandleForReading.availableData
       if chunk.isEmpty { break }
       output.append(chunk)
