@@ -45,7 +45,8 @@ package struct PropertyAccess<Value: Interpolatable>: Sendable {
       let host = unsafeDowncast(object, to: Host.self)
       switch operation {
       case .identify:
-        raw.initializeMemory(as: AnyKeyPath.self, to: property.keyPath)
+        // Through a closure of its own: see `materialize(_:)`.
+        raw.initializeMemory(as: AnyKeyPath.self, to: materialize { property.keyPath })
       case .read:
         values.initialize(to: host[keyPath: property.keyPath])
       case .write:
@@ -70,6 +71,18 @@ package struct PropertyAccess<Value: Interpolatable>: Sendable {
     body(host, .read, 0, UnsafeMutableRawPointer(scratch))
     return scratch.move()
   }
+}
+
+/// The key path `make` returns, made out of line.
+///
+/// Specialized on a literal key path, the property's closure still makes the key path object
+/// whenever a branch of it needs one, and it makes it on entry, before it knows which branch it
+/// takes: every frame's write would look the object up and retain and release it, two atomic
+/// operations, for the naming alone. Handed to this function inside a closure of its own, the
+/// key path is specialized into that closure instead, so that only naming makes it.
+@usableFromInline @inline(never)
+func materialize(_ make: () -> AnyKeyPath) -> AnyKeyPath {
+  make()
 }
 
 /// A key path the frame clock's context may use.
