@@ -107,7 +107,7 @@ func springAttachmentLags() {
   let virtual = VirtualWorld()
   let card = Card(at: CGPoint(x: 0, y: 0))
   card.makeDraggable(
-    attachment: Spring(frequency: 4, dampingRatio: 0.8), world: virtual.world)
+    attachment: DynamicsSpring(frequency: 4, dampingRatio: 0.8), world: virtual.world)
   card.drag(.began(at: .zero))
   card.drag(.changed(to: CGPoint(x: 100, y: 0)))
   virtual.frames(1)

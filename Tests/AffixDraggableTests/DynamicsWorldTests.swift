@@ -99,7 +99,7 @@ func attachmentLengthKeepsDistance() {
   let world = DynamicsWorld(clock: nil)
   let body = world.makeBody(at: CGPoint(x: 100, y: 0))
   body.attach(
-    Attachment(anchor: .zero, length: 20, spring: Spring(frequency: 3, dampingRatio: 0.7)))
+    Attachment(anchor: .zero, length: 20, spring: DynamicsSpring(frequency: 3, dampingRatio: 0.7)))
   for _ in 0..<600 where world.needsFrames { world.advance(by: world.timeStep) }
   #expect(!world.needsFrames)
   #expect(abs(Double(body.position.x) - 20) < 1e-9)

@@ -53,7 +53,7 @@ func springFollowsClosedForm(_ spring: SpringCase) {
   body.attach(
     Attachment(
       anchor: .zero,
-      spring: Spring(frequency: spring.frequency, dampingRatio: spring.zeta)))
+      spring: DynamicsSpring(frequency: spring.frequency, dampingRatio: spring.zeta)))
   let dt = world.timeStep.seconds
   var worst = 0.0
   for step in 1...(2 * spring.stepsPerSecond) {
@@ -71,7 +71,7 @@ func springFollowsClosedForm(_ spring: SpringCase) {
 
 @Test("The transition carries velocity as the derivative of the closed form")
 func transitionVelocityMatchesDerivative() {
-  let spring = Spring(frequency: 2, dampingRatio: 0.3)
+  let spring = DynamicsSpring(frequency: 2, dampingRatio: 0.3)
   let dt = 0.01
   let step = SpringTransition(spring: spring, dt: dt)
   // Central difference of the closed form around t = dt, from (u0, v0) = (1, 0).
@@ -87,8 +87,10 @@ func transitionVelocityMatchesDerivative() {
 @Test(
   "Damping ratios just off critical agree with the critical form", arguments: [1 - 1e-7, 1 + 1e-7])
 func nearCriticalIsContinuous(_ zeta: Double) {
-  let near = SpringTransition(spring: Spring(frequency: 3, dampingRatio: zeta), dt: 1.0 / 120)
-  let critical = SpringTransition(spring: Spring(frequency: 3, dampingRatio: 1), dt: 1.0 / 120)
+  let near = SpringTransition(
+    spring: DynamicsSpring(frequency: 3, dampingRatio: zeta), dt: 1.0 / 120)
+  let critical = SpringTransition(
+    spring: DynamicsSpring(frequency: 3, dampingRatio: 1), dt: 1.0 / 120)
   #expect(abs(near.uu - critical.uu) < 1e-6)
   #expect(abs(near.uv - critical.uv) < 1e-6)
   #expect(abs(near.vu - critical.vu) < 1e-4)

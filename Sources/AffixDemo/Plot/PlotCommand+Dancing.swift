@@ -33,7 +33,7 @@ extension PlotCommand {
       xRange: 0...3, yRange: 0...1.6)
     springs.guides = [1]
     for (index, ratio) in ratios.enumerated() {
-      let spring = AffixDancing.Spring(dampingRatio: ratio, naturalFrequency: 2 * Double.pi)
+      let spring = Spring(dampingRatio: ratio, naturalFrequency: 2 * Double.pi)
       springs.series.append(
         Chart.Series(
           name: "dampingRatio \(ratio)" + (ratio == 1 ? " (critical)" : ""),

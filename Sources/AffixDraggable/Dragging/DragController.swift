@@ -25,7 +25,7 @@ public final class DragController: Capability, CustomStringConvertible {
     var isDragging = false
     var snapPoint: CGPoint
     var damping: Double
-    var attachment: Spring
+    var attachment: DynamicsSpring
   }
 
   /// The body that moves the object.
@@ -62,7 +62,7 @@ public final class DragController: Capability, CustomStringConvertible {
   public static func attach<Host: AnyObject>(
     to host: Host, position: any ReferenceWritableKeyPath<Host, CGPoint> & Sendable,
     snapPoint: CGPoint? = nil, damping: Double = Snap.defaultDamping, bounds: CGRect? = nil,
-    attachment: Spring = .rigid, world: DynamicsWorld = .shared
+    attachment: DynamicsSpring = .rigid, world: DynamicsWorld = .shared
   ) -> DragController {
     let reference = WeakReference(host)
     let start = host[keyPath: position]

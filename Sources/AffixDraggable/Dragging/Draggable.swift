@@ -44,7 +44,7 @@ extension Draggable {
   @discardableResult
   public func makeDraggable(
     snapPoint: CGPoint? = nil, damping: Double = Snap.defaultDamping, bounds: CGRect? = nil,
-    attachment: Spring = .rigid, world: DynamicsWorld = .shared
+    attachment: DynamicsSpring = .rigid, world: DynamicsWorld = .shared
   ) -> DragController {
     DragController.attach(
       to: self, position: \Self.position, snapPoint: snapPoint, damping: damping,

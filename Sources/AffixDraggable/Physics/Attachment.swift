@@ -19,8 +19,8 @@ public struct Attachment: Sendable, Hashable {
   public var anchor: CGPoint
   /// The distance the spring keeps between the attached point and the anchor, in points.
   public var length: Double
-  /// The spring; ``Spring/rigid`` makes the body follow the anchor exactly.
-  public var spring: Spring
+  /// The spring; ``DynamicsSpring/rigid`` makes the body follow the anchor exactly.
+  public var spring: DynamicsSpring
 
   /// Creates an attachment.
   ///
@@ -30,7 +30,7 @@ public struct Attachment: Sendable, Hashable {
   ///   - length: The rest distance between the attached point and the anchor (>= 0).
   ///   - spring: The spring; rigid by default.
   public init(
-    offset: Vector2D = .zero, anchor: CGPoint, length: Double = 0, spring: Spring = .rigid
+    offset: Vector2D = .zero, anchor: CGPoint, length: Double = 0, spring: DynamicsSpring = .rigid
   ) {
     self.offset = offset
     self.anchor = anchor

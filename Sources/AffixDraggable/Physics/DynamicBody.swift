@@ -128,7 +128,7 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
   /// Attaches the body to an anchor, replacing its behaviour.
   ///
   /// A non-finite anchor or offset is reported and the call ignored; a negative or
-  /// non-finite length is reported and replaced by zero; see ``Spring`` for its values.
+  /// non-finite length is reported and replaced by zero; see ``DynamicsSpring`` for its values.
   public func attach(_ attachment: Attachment) {
     guard attachment.anchor.isFinite, attachment.offset.isFinite else {
       diagnose(

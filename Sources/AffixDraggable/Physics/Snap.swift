@@ -40,9 +40,9 @@ public struct Snap: Sendable, Hashable {
 
   /// The spring this snap moves the body with: ``frequency`` hertz, damping ratio
   /// `0.1 + 0.9 × damping` (damping clamped to 0...1).
-  public var spring: Spring {
+  public var spring: DynamicsSpring {
     let clamped = damping.isFinite ? min(max(damping, 0), 1) : Snap.defaultDamping
-    return Spring(frequency: frequency, dampingRatio: 0.1 + 0.9 * clamped)
+    return DynamicsSpring(frequency: frequency, dampingRatio: 0.1 + 0.9 * clamped)
   }
 
   func validated() -> Snap {

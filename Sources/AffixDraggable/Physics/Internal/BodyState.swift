@@ -25,7 +25,7 @@ struct BodyState {
   var offsetY = 0.0
   var length = 0.0
   /// The behaviour's spring as given, kept to describe the behaviour.
-  var spring = Spring.rigid
+  var spring = DynamicsSpring.rigid
   var snapDamping = Snap.defaultDamping
 
   var hasBounds = false

@@ -23,7 +23,7 @@ struct SpringTransition: Sendable, Hashable {
   }
 
   /// The transition over `dt` seconds for `spring`, which must be valid and not rigid.
-  init(spring: Spring, dt: Double) {
+  init(spring: DynamicsSpring, dt: Double) {
     let omega = spring.angularFrequency
     let zeta = spring.dampingRatio
     let (phi1, phi2) = Self.basis(omega: omega, zeta: zeta, t: dt)

@@ -1,5 +1,8 @@
 /// The stiffness and damping of a spring, in the terms UIKit's `UIAttachmentBehavior` uses.
 ///
+/// The springs of a ``DynamicsWorld``: an ``Attachment``'s, and a ``Snap``'s. (AffixDancing's
+/// `Spring` is a different thing, a timing curve for animations.)
+///
 /// A spring of natural frequency `f` and damping ratio `ζ` moves a body of unit mass as the
 /// damped oscillator `u'' + 2ζω u' + ω² u = 0` with `ω = 2πf`: a ratio below 1 overshoots and
 /// rings, 1 (critical) returns fastest without overshoot, above 1 creeps back. A frequency of
@@ -7,10 +10,10 @@
 /// the default frequency does in UIKit.
 ///
 /// ```swift
-/// let soft = Spring(frequency: 2, dampingRatio: 0.4)  // two oscillations a second, bouncy
-/// let stiff = Spring(frequency: 8, dampingRatio: 1)   // quick, no overshoot
+/// let soft = DynamicsSpring(frequency: 2, dampingRatio: 0.4)  // two oscillations a second, bouncy
+/// let stiff = DynamicsSpring(frequency: 8, dampingRatio: 1)   // quick, no overshoot
 /// ```
-public struct Spring: Sendable, Hashable, CustomStringConvertible {
+public struct DynamicsSpring: Sendable, Hashable, CustomStringConvertible {
   /// The undamped natural frequency, in hertz. Zero means rigid.
   public var frequency: Double
   /// The damping ratio: 1 is critical damping, below 1 overshoots, above 1 creeps.
@@ -31,7 +34,7 @@ public struct Spring: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// A rigid spring: the body follows its target exactly.
-  public static let rigid = Spring(frequency: 0, dampingRatio: 1)
+  public static let rigid = DynamicsSpring(frequency: 0, dampingRatio: 1)
 
   /// Whether the spring is rigid (frequency zero).
   public var isRigid: Bool { frequency == 0 }
@@ -40,10 +43,10 @@ public struct Spring: Sendable, Hashable, CustomStringConvertible {
   public var angularFrequency: Double { 2 * Double.pi * frequency }
 
   /// The frequency and damping ratio.
-  public var description: String { "Spring(\(frequency) Hz, ζ \(dampingRatio))" }
+  public var description: String { "DynamicsSpring(\(frequency) Hz, ζ \(dampingRatio))" }
 
   /// The spring with invalid values replaced as documented, and what was wrong, if anything.
-  func validated(_ context: String) -> Spring {
+  func validated(_ context: String) -> DynamicsSpring {
     var spring = self
     if !frequency.isFinite || frequency < 0 {
       diagnose(
