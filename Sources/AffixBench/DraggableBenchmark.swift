@@ -11,11 +11,13 @@ enum DraggableBenchmark {
 
   static func run() {
     let bare = measureBareLoop()
-    let world = measureWorld(withHosts: false)
-    let hosts = measureWorld(withHosts: true)
+    let world = measureWorld(.none)
+    let hosts = measureWorld(.handler)
+    let attached = measureWorld(.dragController)
     print("draggable.bodies: \(bodyCount) bodies")
     print("draggable.ns_per_body_step: \(format(world)) ns")
     print("draggable.ns_per_body_step_with_hosts: \(format(hosts)) ns")
+    print("draggable.ns_per_body_step_drag_controller: \(format(attached)) ns")
     print("draggable.baseline_ns_per_body_step: \(format(bare)) ns")
     print("draggable.step_vs_baseline: \(format(world / bare))x")
     print("draggable.step_target_ratio: \(format(world / 200))x")
@@ -53,8 +55,18 @@ enum DraggableBenchmark {
     return (moving, idle)
   }
 
+  /// What a moving body writes to after each step.
+  enum Hosts {
+    /// Nothing: the world alone.
+    case none
+    /// A host's position, through a move handler.
+    case handler
+    /// A host's position, through `DragController.attach(to:position:)` and its key path.
+    case dragController
+  }
+
   /// Nanoseconds per moving body per step for `DynamicsWorld`, best of three runs.
-  static func measureWorld(withHosts: Bool) -> Double {
+  static func measureWorld(_ writing: Hosts) -> Double {
     var best = Double.infinity
     for _ in 0..<3 {
       // A zero rest threshold keeps every body moving for the whole run.
@@ -63,13 +75,19 @@ enum DraggableBenchmark {
       let bodies = (0..<bodyCount).map { index in
         let start = CGPoint(x: Double(index % 40) * 10, y: Double(index / 40) * 10)
         let host = hosts[index]
-        let body =
-          withHosts
-          ? world.makeBody(at: start) { position in
+        host.position = start
+        let body: DynamicBody
+        switch writing {
+        case .none:
+          body = world.makeBody(at: start)
+        case .handler:
+          body = world.makeBody(at: start) { position in
             host.position = position
             return true
           }
-          : world.makeBody(at: start)
+        case .dragController:
+          body = DragController.attach(to: host, position: \.position, world: world).body
+        }
         body.velocity = Vector2D(dx: Double(index % 7) * 100, dy: -300)
         body.snap(Snap(to: CGPoint(x: 200, y: 200), damping: 0))
         return body
@@ -80,7 +98,8 @@ enum DraggableBenchmark {
       }
       precondition(world.movingBodyCount == bodyCount, "every body must move for the whole run")
       best = min(best, nanoseconds(elapsed) / Double(steps * bodyCount))
-      withExtendedLifetime(bodies) {}
+      // A host that died would end its body's moves.
+      withExtendedLifetime((bodies, hosts)) {}
     }
     return best
   }

@@ -152,8 +152,8 @@ public final class DynamicsWorld: Sendable {
     idleSubscription?.cancel()
     guard !moved.isEmpty else { return }
     var abandoned: [Int] = []
-    for (id, position, onMove) in moved where !onMove(position) {
-      abandoned.append(id)
+    for body in moved where !body.onMove(body.position) {
+      abandoned.append(body.id)
     }
     if !abandoned.isEmpty { removeBodies(abandoned) }
   }
@@ -205,17 +205,30 @@ public final class DynamicsWorld: Sendable {
 }
 
 /// A body that moved during an advance: its identifier, new centre and move handler.
-typealias MovedBody = (id: Int, position: CGPoint, onMove: @Sendable (CGPoint) -> Bool)
+///
+/// A struct, not a tuple: an array of tuples is destroyed through the run time's generic tuple
+/// metadata, which a step would pay for every frame.
+struct MovedBody {
+  let id: Int
+  let position: CGPoint
+  let onMove: @Sendable (CGPoint) -> Bool
+}
 
 extension WorldState {
   /// The bodies whose position changed since the last report, with their handlers.
   mutating func collectMoved() -> [MovedBody] {
     var moved: [MovedBody] = []
     moved.reserveCapacity(movingCount)
-    for index in bodies.indices where bodies[index].hasMoved {
-      bodies[index].hasMoved = false
-      if let onMove = bodies[index].onMove {
-        moved.append((bodies[index].id, bodies[index].position, onMove))
+    // Through the buffer, so that reading a body's fields copies nothing else of it (a copy of
+    // the whole state would retain and release its handler).
+    bodies.withUnsafeMutableBufferPointer { bodies in
+      guard let first = bodies.baseAddress else { return }
+      for body in first..<first + bodies.count where body.pointee.hasMoved {
+        body.pointee.hasMoved = false
+        if let onMove = body.pointee.onMove {
+          moved.append(
+            MovedBody(id: body.pointee.id, position: body.pointee.position, onMove: onMove))
+        }
       }
     }
     return moved
