@@ -58,17 +58,31 @@ public final class DragController: Capability, CustomStringConvertible {
   ///   - attachment: The spring tying the object to the finger; rigid by default.
   ///   - world: The dynamics world that moves the object.
   /// - Returns: The controller now attached to `host`.
-  @discardableResult
+  @inlinable @discardableResult
   public static func attach<Host: AnyObject>(
-    to host: Host, position: any ReferenceWritableKeyPath<Host, CGPoint> & Sendable,
+    to host: Host, position: consuming any ReferenceWritableKeyPath<Host, CGPoint> & Sendable,
     snapPoint: CGPoint? = nil, damping: Double = Snap.defaultDamping, bounds: CGRect? = nil,
     attachment: DynamicsSpring = .rigid, world: DynamicsWorld = .shared
   ) -> DragController {
+    // Inlined where the key path is written, and handing it on without keeping a reference of
+    // its own: see `PositionAccess`. Everything else happens out of line.
+    attach(
+      to: host, position: PositionAccess(position), snapPoint: snapPoint, damping: damping,
+      bounds: bounds, attachment: attachment, world: world)
+  }
+
+  /// ``attach(to:position:snapPoint:damping:bounds:attachment:world:)`` with the position
+  /// reached through `position`.
+  @usableFromInline
+  static func attach(
+    to host: AnyObject, position: PositionAccess, snapPoint: CGPoint?, damping: Double,
+    bounds: CGRect?, attachment: DynamicsSpring, world: DynamicsWorld
+  ) -> DragController {
     let reference = WeakReference(host)
-    let start = host[keyPath: position]
+    let start = position.read(from: host)
     let body = world.makeBody(at: start, bounds: bounds) { point in
       guard let host = reference.object else { return false }
-      host[keyPath: position] = point
+      position.write(point, to: host)
       return true
     }
     var snap = Snap(to: snapPoint ?? start, damping: damping)
@@ -83,8 +97,8 @@ public final class DragController: Capability, CustomStringConvertible {
       state: State(
         snapPoint: snap.point, damping: snap.damping,
         attachment: attachment.validated("attachment")),
-      hostName: "\(Host.self)",
-      readPosition: { reference.object?[keyPath: position] })
+      hostName: "\(type(of: host))",
+      readPosition: { reference.object.map(position.read(from:)) })
     return Associations(of: host).attach(controller)
   }
 
@@ -214,5 +228,51 @@ public final class DragController: Capability, CustomStringConvertible {
 
   private func report(_ message: String) {
     Diagnostics.report(Self.subsystem, message)
+  }
+}
+
+/// The position property of a host, read and written through a closure that captures the key
+/// path and nothing else.
+///
+/// Made where the caller writes the key path, since
+/// ``DragController/attach(to:position:snapPoint:damping:bounds:attachment:world:)`` is inlined
+/// there and hands the key path on without keeping a reference of its own. The closure is then
+/// the key path's only user, and the optimizer specializes it on the literal key path: its reads
+/// and writes become calls of the property's accessors, a few nanoseconds a frame instead of the
+/// hundreds of a run-time key-path write. Code that is not optimized, or a key path that is not
+/// a literal, still works, at the run time's cost.
+@usableFromInline
+struct PositionAccess: Sendable {
+  /// Reads the position into the pointer, or writes it from there when the flag is set.
+  @usableFromInline
+  let body: @Sendable (AnyObject, UnsafeMutablePointer<CGPoint>, Bool) -> Void
+
+  /// The property `keyPath` names; it may only be applied to hosts of type `Host`.
+  @inlinable
+  init<Host: AnyObject>(
+    _ keyPath: consuming any ReferenceWritableKeyPath<Host, CGPoint> & Sendable
+  ) {
+    let keyPath = keyPath
+    body = { object, point, writes in
+      // Applied only to the host the controller was attached to, a `Host`. Checked in debug
+      // builds.
+      let host = unsafeDowncast(object, to: Host.self)
+      if writes {
+        host[keyPath: keyPath] = point.pointee
+      } else {
+        point.pointee = host[keyPath: keyPath]
+      }
+    }
+  }
+
+  func read(from host: AnyObject) -> CGPoint {
+    var point = CGPoint.zero
+    body(host, &point, false)
+    return point
+  }
+
+  func write(_ point: CGPoint, to host: AnyObject) {
+    var point = point
+    body(host, &point, true)
   }
 }
