@@ -41,7 +41,7 @@ extension Draggable {
   ///   - attachment: The spring tying the object to the finger; rigid by default.
   ///   - world: The dynamics world that moves the object.
   /// - Returns: The controller holding the drag state, also reachable as ``dragController``.
-  @inlinable @discardableResult
+  @discardableResult
   public func makeDraggable(
     snapPoint: CGPoint? = nil, damping: Double = Snap.defaultDamping, bounds: CGRect? = nil,
     attachment: DynamicsSpring = .rigid, world: DynamicsWorld = .shared
