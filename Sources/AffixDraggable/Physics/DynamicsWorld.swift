@@ -8,8 +8,8 @@ public import Foundation
 /// Time arrives through ``advance(by:)`` (normally from a frame clock) and is spent in whole
 /// steps of ``timeStep``; the remainder waits for the next frame, so the same total time gives
 /// the same trajectory however it is cut into frames. Each step moves a body exactly along the
-/// closed-form solution of its damped spring (see ``DynamicsSpring``). A body that comes to rest stops
-/// stepping; a world with nothing moving needs no frames.
+/// closed-form solution of its damped spring (see ``DynamicsSpring``). A body that comes to rest
+/// stops stepping; a world with nothing moving needs no frames.
 ///
 /// A world given a `FrameClock` subscribes to it when a body starts moving and drops the
 /// subscription when every body is at rest, so an idle world costs no wake-ups at all. A world
