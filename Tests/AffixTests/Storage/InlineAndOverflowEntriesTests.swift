@@ -109,29 +109,30 @@ import Testing
     }
   }
 
+  /// Adds `add`, removes half of `remove` and adds them back, removes all of `remove`, then
+  /// adds the first three of `add` again, checking every value after each step.
+  static func exercise<H: AnyObject>(_ host: H, adding add: [Int], removing remove: [Int]) {
+    var checker = Checker(host: host) { Associations(of: $0) }
+    for key in add { checker.add(key) }
+    // Half the keys go and come back, so that re-added keys land past the moved ones.
+    let half = remove.prefix(remove.count / 2)
+    for key in half { checker.remove(key) }
+    for key in half.reversed() { checker.add(key) }
+    for key in remove { checker.remove(key) }
+    for key in add.prefix(3) { checker.add(key) }
+  }
+
   @Test(arguments: [1, 2, 3, 7, 20])
   func everyValueReadsBackAfterEachAddAndRemove(count: Int) {
     for (add, remove) in Self.orders(count) {
-      let host = Host()
-      var checker = Checker(host: host) { Associations(of: $0) }
-      for key in add { checker.add(key) }
-      // Half the keys go and come back, so that re-added keys land past the moved ones.
-      for key in remove.prefix(count / 2) { checker.remove(key) }
-      for key in remove.prefix(count / 2).reversed() { checker.add(key) }
-      for key in remove { checker.remove(key) }
-      for key in add.prefix(3) { checker.add(key) }
+      Self.exercise(Host(), adding: add, removing: remove)
     }
   }
 
   @Test(arguments: [1, 2, 3, 7, 20])
   func anOwnersValuesReadBackAfterEachAddAndRemove(count: Int) {
     for (add, remove) in Self.orders(count) {
-      let host = OwningHost()
-      var checker = Checker(host: host) { Associations(of: $0) }
-      for key in add { checker.add(key) }
-      for key in remove.prefix(count / 2) { checker.remove(key) }
-      for key in remove.prefix(count / 2).reversed() { checker.add(key) }
-      for key in remove { checker.remove(key) }
+      Self.exercise(OwningHost(), adding: add, removing: remove)
     }
   }
 
