@@ -3,9 +3,16 @@ public import Synchronization
 
 /// The shared table from host address to the host's ``AssociationStorage``.
 ///
-/// An open-addressing table with linear probing whose reads take no lock: a reader checks a
-/// version number before and after probing (a sequence lock) and retries on a change, so reads
-/// stay reads, write nothing shared, and scale across cores. Writers take one mutex.
+/// An open-addressing table with linear probing whose reads take no lock, so reads stay reads,
+/// write nothing shared, and scale across cores. Writers take one mutex.
+///
+/// A read validates the one slot it uses: it loads the slot's address, then its storage, then
+/// the address again. A writer that changes a slot's storage first clears the slot's address,
+/// so an address that reads the same before and after vouches for the storage between. The
+/// address cannot come back to the slot: a host's slot moves only backward (towards its home)
+/// while the host lives, and a host that reads its own storage is alive. A version number
+/// (a sequence lock) covers the whole table for the careful path, which a read takes when
+/// the first pass misses.
 ///
 /// Why an address is a safe key: each storage holds an unowned reference to its host, which
 /// keeps the host's memory allocated after its deinit, so no other object can be allocated at
@@ -25,11 +32,12 @@ enum HostTable {
 
   /// Even while the slots are consistent, odd while a writer changes them, and odd (1) until
   /// the writer's state is first used and publishes the first slots, so that one parity check
-  /// also turns readers away from a table with no slots yet.
+  /// also turns careful readers away from a table with no slots yet.
   static let version = Atomic<UInt>(1)
 
   /// The current slot array, as the bit pattern of a `SlotArray` base pointer; 0 until the
-  /// writer's state is first used.
+  /// writer's state is first used, which every ``AssociatedKey`` makes sure of (see
+  /// ``prepare()``) before a first pass can read this.
   static let currentSlots = Atomic<UInt>(0)
 
   /// The current slot array's capacity mask in bytes (times 16, a slot's size), stored after
@@ -45,6 +53,16 @@ enum HostTable {
     version.store(0, ordering: .releasing)
     return Locked(WriterState(slots: slots))
   }()
+
+  /// Publishes the first slots if no one has yet.
+  ///
+  /// Every key calls this as it is made. The first pass of a read (``inlineBits(for:of:)``)
+  /// needs a key, and a key reaches another thread only through something that orders its
+  /// making before the read, so the first pass never sees a table without slots and need not
+  /// check for one.
+  static func prepare() {
+    _ = writer
+  }
 
   private struct WriterState {
     var slots: SlotArray
@@ -224,78 +242,72 @@ enum HostTable {
 
 /// The inline bits stored under `keyID` on `host`, or nil.
 ///
-/// The read of every inline value: one optimistic pass through the table and the host's
-/// storage, each validated by its version, with the careful path behind it. Out of line, so that
-/// it reaches the table's words directly, and a free function, so that no thunk stands in
-/// front of it. It releases nothing it did not retain itself and says so (`releasenone`), so that
-/// a caller whose host sits in memory (in an array, say) need not retain the host around the
-/// call. The caller holds the host, so a storage found in a consistent snapshot of the table
-/// cannot be swept during the read.
+/// The read of every inline value: one optimistic pass through the table's slot (validated by
+/// reading its address again) and the host's inline entries (which keep their keys), with the
+/// careful path behind it. Out of line, so that it reaches the table's words directly, and a
+/// free function, so that no thunk stands in front of it. It releases nothing it did not retain
+/// itself and says so (`releasenone`), so that a caller whose host sits in memory (in an array,
+/// say) need not retain the host around the call. The caller holds the host, so the storage
+/// found in its slot cannot be swept during the read.
 @usableFromInline @_effects(releasenone)
 func inlineBits(for keyID: UInt, of host: AnyObject) -> UInt? {
-  let before = HostTable.version.load(ordering: .acquiring)
+  // The key's initializer published the first slots (see `HostTable.prepare()`).
   let offsetMask = HostTable.currentOffsetMask.load(ordering: .acquiring)
-  let slots = HostTable.currentSlots.load(ordering: .relaxed)
-  // An odd version means a writer is at work, or that the table has no slots yet.
-  guard before & 1 == 0 else { return inlineBitsCarefully(for: keyID, of: host) }
-  let table = SlotArray(bits: slots)
+  let table = SlotArray(bits: HostTable.currentSlots.load(ordering: .relaxed))
+  let address = UInt(bitPattern: ObjectIdentifier(host))
   // A miss is told apart by the offset, not by a storage of 0, so that a hit goes straight on.
-  guard
-    let offset = table.offset(of: UInt(bitPattern: ObjectIdentifier(host)), offsetMask: offsetMask)
-  else { return inlineBitsCarefully(for: keyID, of: host) }
+  // It may be a slot cleared for a moment by a writer: the careful path settles it.
+  guard let offset = table.offset(of: address, offsetMask: offsetMask) else {
+    return inlineBitsCarefully(for: keyID, of: host)
+  }
   let bits = table.storageBits(atOffset: offset)
   atomicMemoryFence(ordering: .acquiring)
-  // In a consistent snapshot, a slot with the host's address holds its storage: never 0.
-  guard HostTable.version.load(ordering: .relaxed) == before else {
+  // The slot still holds the host's address, so it held it when its storage was read: a writer
+  // clears the address before it changes the storage.
+  guard table.word(at: offset) == address else {
     return inlineBitsCarefully(for: keyID, of: host)
   }
   // The table holds the storage. Its fields are read one by one: small closures inline, and a
   // retained reference would cost two atomic operations. Unchecked: the bits are never 0 here.
   let storage = Unmanaged<AssociationStorage>.fromOpaque(
     UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
-  let storageVersion = storage._withUnsafeGuaranteedRef { $0.version.load(ordering: .acquiring) }
-  // The storage's own `find`, spelled out for the inline entries (a closure that captures the
-  // key ID stays a call). A key past them is looked for out of line.
-  let found: UInt?
-  if storage._withUnsafeGuaranteedRef({ $0.firstKeyID.load(ordering: .relaxed) }) == keyID {
-    found = storage._withUnsafeGuaranteedRef { $0.firstPayload.load(ordering: .relaxed) }
-  } else if storage._withUnsafeGuaranteedRef({ $0.secondKeyID.load(ordering: .relaxed) }) == keyID {
-    found = storage._withUnsafeGuaranteedRef { $0.secondPayload.load(ordering: .relaxed) }
-  } else if storage._withUnsafeGuaranteedRef({ $0.overflow.load(ordering: .relaxed) }) == 0 {
-    found = nil
-  } else {
-    return overflowBits(for: keyID, of: host, in: bits, since: storageVersion)
+  // The storage's own `inlineBits(for:)`, spelled out (a closure that captures the key ID
+  // stays a call): an inline entry that holds the key keeps it, so a match needs no version
+  // check. Acquiring, so that the payload is at least the one stored before the key word.
+  if storage._withUnsafeGuaranteedRef({ $0.firstKeyID.load(ordering: .acquiring) }) == keyID {
+    return storage._withUnsafeGuaranteedRef { $0.firstPayload.load(ordering: .relaxed) }
   }
-  atomicMemoryFence(ordering: .acquiring)
-  let after = storage._withUnsafeGuaranteedRef { $0.version.load(ordering: .relaxed) }
-  // Versions only grow, so this holds only if the version was even and has not changed.
-  guard after == storageVersion & ~1 else { return inlineBitsCarefully(for: keyID, of: host) }
-  return found
+  if storage._withUnsafeGuaranteedRef({ $0.secondKeyID.load(ordering: .acquiring) }) == keyID {
+    return storage._withUnsafeGuaranteedRef { $0.secondPayload.load(ordering: .relaxed) }
+  }
+  if storage._withUnsafeGuaranteedRef({ $0.overflow.load(ordering: .relaxed) }) == 0 {
+    return nil
+  }
+  return overflowBits(for: keyID, of: host, in: bits)
 }
 
 /// The rest of ``inlineBits(for:of:)``'s pass when the storage's inline entries hold other
-/// keys and it has an overflow: the scan of the overflow, validated against the version that
-/// the caller read before it checked the inline entries.
+/// keys and it has an overflow: the scan of the overflow, validated by the storage's version.
 ///
 /// Out of line, so that the scan's loop and registers stay out of the read of an inline
-/// entry. A free function rather than the storage's own `overflowBits(for:since:)`: a method
+/// entry. A free function rather than the storage's own `overflowBits(for:)`: a method
 /// takes the storage in the register that holds `self`, which the caller would have to save
-/// on every read. The caller found the storage in a consistent snapshot of the table and holds its
-/// host, so the storage cannot be swept during the read.
+/// on every read. The caller found the storage in the table and holds its host, so the
+/// storage cannot be swept during the read.
 @inline(never) @_effects(releasenone)
-func overflowBits(
-  for keyID: UInt, of host: AnyObject, in storageBits: UInt, since version: UInt
-) -> UInt? {
+func overflowBits(for keyID: UInt, of host: AnyObject, in storageBits: UInt) -> UInt? {
   // Unchecked: the caller passes the nonzero address of a storage the table holds.
   let storage = Unmanaged<AssociationStorage>.fromOpaque(
     UnsafeRawPointer(bitPattern: storageBits).unsafelyUnwrapped)
+  let before = storage._withUnsafeGuaranteedRef { $0.version.load(ordering: .acquiring) }
   // Acquiring, so that the buffer's capacity and zeroed entries are seen with its address.
   // Never 0: the caller saw an overflow, and a storage keeps its overflow once it has one.
   let overflow = storage._withUnsafeGuaranteedRef { $0.overflow.load(ordering: .acquiring) }
   let found = EntryBuffer.find(keyID, in: overflow)
   atomicMemoryFence(ordering: .acquiring)
   let after = storage._withUnsafeGuaranteedRef { $0.version.load(ordering: .relaxed) }
-  guard after == version & ~1 else { return inlineBitsCarefully(for: keyID, of: host) }
+  // Versions only grow, so this holds only if the version was even and has not changed.
+  guard after == before & ~1 else { return inlineBitsCarefully(for: keyID, of: host) }
   return found
 }
 
@@ -352,11 +364,12 @@ struct SlotArray {
   static func homeOffset(of address: UInt, offsetMask: UInt) -> UInt {
     // Objects are 16-byte aligned, so the low bits carry nothing. The rest is kept in order,
     // so hosts allocated together sit in neighbouring slots and a loop over them walks the
-    // table instead of jumping through it; folding in the bits above 2 MiB spreads objects
-    // that share their low bits (such as page-aligned ones) over the table.
-    // (a ^ a >> 17) & mask << 4 is 16 times ((a >> 4) ^ (a >> 21)) & mask: the home slot's
-    // byte offset, which costs no shift at all.
-    (address ^ (address &>> 17)) & offsetMask
+    // table forward instead of jumping through it; adding the bits above 2 MiB spreads objects
+    // that share their low bits (such as page-aligned ones) over the table. Added, not XORed:
+    // an XOR would flip the order of the slots within each 2 MiB of addresses, and a loop
+    // would visit each page of the table out of order.
+    // Masked with `mask << 4`, the sum is the home slot's byte offset, which costs no shift.
+    (address &+ (address &>> 17)) & offsetMask
   }
 
   static func home(of address: UInt, mask: Int) -> Int {
@@ -367,8 +380,14 @@ struct SlotArray {
   /// storage 8 bytes on.
   @inlinable @inline(__always)
   func word(at offset: UInt) -> UInt {
-    (UnsafeMutableRawPointer(words) + (8 &+ Int(bitPattern: offset)))
-      .assumingMemoryBound(to: Atomic<UInt>.self).pointee.load(ordering: .relaxed)
+    atomicWord(at: offset).pointee.load(ordering: .relaxed)
+  }
+
+  @inlinable @inline(__always)
+  func atomicWord(at offset: UInt) -> UnsafePointer<Atomic<UInt>> {
+    UnsafePointer(
+      (UnsafeMutableRawPointer(words) + (8 &+ Int(bitPattern: offset)))
+        .assumingMemoryBound(to: Atomic<UInt>.self))
   }
 
   /// The byte offset of the slot that holds `address`, probing with `offsetMask`, which must
@@ -378,7 +397,9 @@ struct SlotArray {
     var offset = Self.homeOffset(of: address, offsetMask: offsetMask)
     var probed: UInt = 0
     while true {
-      let candidate = word(at: offset)
+      // Acquiring, so that the storage read next is at least the one published with this
+      // address.
+      let candidate = atomicWord(at: offset).pointee.load(ordering: .acquiring)
       if candidate == address { return offset }
       if candidate == 0 || probed == offsetMask { return nil }
       offset = (offset &+ 16) & offsetMask
@@ -448,14 +469,20 @@ struct SlotArray {
       index = (index + 1) & mask
     }
     words[2 + 2 * index].store(storageBits, ordering: .relaxed)
-    words[1 + 2 * index].store(address, ordering: .relaxed)
+    words[1 + 2 * index].store(address, ordering: .releasing)
   }
 
   /// Empties slot `index`, shifting later slots of its probe run back so that no tombstones
   /// are needed.
+  ///
+  /// Each slot's address is cleared before its storage changes, and set after: a lock-free
+  /// reader that reads the same address before and after the storage has read that address's
+  /// storage (see ``inlineBits(for:of:)``). An entry only ever moves backward, so its address
+  /// never returns to a slot it left.
   func remove(at index: Int) {
     let mask = self.mask
     var hole = index
+    clearAddress(at: hole)
     var next = (hole + 1) & mask
     while true {
       let address = self.address(at: next)
@@ -465,12 +492,18 @@ struct SlotArray {
       let stays = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
       if !stays {
         words[2 + 2 * hole].store(storageBits(at: next), ordering: .relaxed)
-        words[1 + 2 * hole].store(address, ordering: .relaxed)
+        words[1 + 2 * hole].store(address, ordering: .releasing)
         hole = next
+        clearAddress(at: hole)
       }
       next = (next + 1) & mask
     }
-    words[1 + 2 * hole].store(0, ordering: .relaxed)
     words[2 + 2 * hole].store(0, ordering: .relaxed)
+  }
+
+  /// Clears slot `index`'s address, ordered before any later store to its storage.
+  private func clearAddress(at index: Int) {
+    words[1 + 2 * index].store(0, ordering: .relaxed)
+    atomicMemoryFence(ordering: .releasing)
   }
 }

@@ -100,7 +100,8 @@ enum PayloadRepresentation: UInt, Sendable {
 /// Keys get serial numbers that never repeat, so a key that dies cannot be impersonated by a
 /// new key at its address; the serial carries the top bit, which no user-space address has,
 /// and the payload representation in its two low bits. Capabilities are keyed by their type's
-/// metadata address, which is aligned, so its low bits say "object".
+/// metadata address, which is aligned, so its low bits say "object". Bit 2 is clear in every
+/// key ID: an inline entry sets it while its key has no value (see ``absentBit``).
 @usableFromInline
 enum KeyID {
   @usableFromInline
@@ -109,8 +110,11 @@ enum KeyID {
   @usableFromInline
   static let representationMask: UInt = 0b11
 
+  /// Set in the key word of an inline entry that keeps its key but has no value.
+  static let absentBit: UInt = 0b100
+
   static func make(serial: UInt, representation: PayloadRepresentation) -> UInt {
-    serialBit | (serial << 2) | representation.rawValue
+    serialBit | (serial << 3) | representation.rawValue
   }
 
   static func isInline(_ keyID: UInt) -> Bool {

@@ -37,6 +37,7 @@ public final class AssociatedKey<Value>: Sendable, Hashable, CustomStringConvert
     self.policy = .strong
     self.representation = PayloadRepresentation.of(Value.self)
     self.id = KeyRegistry.nextID(representation)
+    HostTable.prepare()
     KeyRegistry.register(
       AnyAssociatedKey(id: id, name: name, valueType: Value.self, policy: .strong))
   }

@@ -20,36 +20,44 @@ public final class AssociationStorage: Sendable {
   // The fields a reader touches come first and together: the version, the two inline entries
   // and the overflow's address share the object's first cache line or two, and a read of an
   // inline entry chases no pointer.
+  //
+  // An inline entry's key word is 0 while the entry is free, the key's ID while it holds the
+  // key's value, and the ID with `KeyID.absentBit` once the value is removed. An entry taken by
+  // a key whose values are inline keeps that key for the storage's life, so a lock-free reader
+  // that finds its key in an entry reads that key's payload whatever writers do meanwhile, and
+  // needs no version check. An entry of any other key is freed on removal: such payloads are
+  // read under the lock.
 
-  /// Even while the entries are consistent, odd while a writer changes them.
+  /// Even while the entries are consistent, odd while a writer changes them. Readers of the
+  /// overflow, and careful readers, check it.
   @usableFromInline
   let version = Atomic<UInt>(0)
 
-  /// The first entry's key ID, or 0 while the storage has no entry.
+  /// The first inline entry's key word (see above).
   @usableFromInline
   let firstKeyID = Atomic<UInt>(0)
 
-  /// The first entry's payload bits, or 0.
+  /// The first inline entry's payload bits.
   @usableFromInline
   let firstPayload = Atomic<UInt>(0)
 
-  /// The second entry's key ID, or 0 while the storage has fewer than two entries.
+  /// The second inline entry's key word.
   @usableFromInline
   let secondKeyID = Atomic<UInt>(0)
 
-  /// The second entry's payload bits, or 0.
+  /// The second inline entry's payload bits.
   @usableFromInline
   let secondPayload = Atomic<UInt>(0)
 
-  /// The base address of the ``EntryBuffer`` that holds the entries from the third on, or 0
-  /// until a third entry first arrives. Once allocated it is kept, emptied or not, and each
-  /// larger buffer links to the one it replaced.
+  /// The base address of the ``EntryBuffer`` that holds the entries that found both inline
+  /// entries taken, or 0 until the first such entry arrives. Once allocated it is kept, emptied
+  /// or not, and each larger buffer links to the one it replaced.
   @usableFromInline
   let overflow = Atomic<UInt>(0)
 
-  /// The number of entries, the inline ones included. Four bytes, so that it shares a word
-  /// with `lock`.
-  let count = Atomic<UInt32>(0)
+  /// The number of entries in the overflow; they are its first ones. Four bytes, so that it
+  /// shares a word with `lock`.
+  let overflowCount = Atomic<UInt32>(0)
 
   @usableFromInline
   let lock = SpinLock()
@@ -88,10 +96,10 @@ public final class AssociationStorage: Sendable {
   deinit {
     // No reader can be inside this storage now: a reader holds the host, and a storage dies
     // only after its host. Values are released here, outside every lock.
-    for index in 0..<entryCount where !KeyID.isInline(keyID(at: index)) {
+    forEachEntry { keyID, payloadBits in
+      guard !KeyID.isInline(keyID) else { return }
       // Object payloads are retained addresses.
-      Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: payloadBits(at: index))!)
-        .release()
+      Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: payloadBits)!).release()
     }
     let overflow = overflow.load(ordering: .relaxed)
     if overflow != 0 { EntryBuffer(bits: overflow).deallocateChain() }
@@ -109,7 +117,7 @@ public final class AssociationStorage: Sendable {
   /// storage ever had is still allocated.
   @inlinable @inline(__always)
   func find(_ keyID: UInt) -> UInt? {
-    // No key has ID 0, so an empty inline entry never matches.
+    // No key ID is 0 or has the absent bit, so a free or emptied entry never matches.
     if firstKeyID.load(ordering: .relaxed) == keyID {
       return firstPayload.load(ordering: .relaxed)
     }
@@ -121,38 +129,37 @@ public final class AssociationStorage: Sendable {
     return EntryBuffer.find(keyID, in: overflow)
   }
 
-  /// The inline bits stored under `keyID`, read without a lock, or nil.
+  /// The inline bits stored under `keyID`, a key whose values are inline, read without a lock,
+  /// or nil.
   ///
-  /// One optimistic pass, validated by the version, inlined into the caller; the careful
-  /// path behind it stays out of line.
+  /// An inline entry that holds the key keeps it (see the note on the fields), so a match is
+  /// the key's payload. The key never moves between an inline entry and the overflow without
+  /// being removed in between, so a miss in both inline entries followed by a miss in the
+  /// overflow (validated by the version) is a moment without a value. Inlined into the caller;
+  /// the overflow's scan stays out of line.
   @inlinable @inline(__always)
   func inlineBits(for keyID: UInt) -> UInt? {
-    let before = version.load(ordering: .acquiring)
-    let found: UInt?
-    if firstKeyID.load(ordering: .relaxed) == keyID {
-      found = firstPayload.load(ordering: .relaxed)
-    } else if secondKeyID.load(ordering: .relaxed) == keyID {
-      found = secondPayload.load(ordering: .relaxed)
-    } else if overflow.load(ordering: .relaxed) == 0 {
-      found = nil
-    } else {
-      return overflowBits(for: keyID, since: before)
+    // Acquiring, so that the payload is at least the one stored before the key word.
+    if firstKeyID.load(ordering: .acquiring) == keyID {
+      return firstPayload.load(ordering: .relaxed)
     }
-    atomicMemoryFence(ordering: .acquiring)
-    // Versions only grow, so this holds only if the version was even and has not changed.
-    if version.load(ordering: .relaxed) == before & ~1 { return found }
-    return inlineBitsCarefully(for: keyID)
+    if secondKeyID.load(ordering: .acquiring) == keyID {
+      return secondPayload.load(ordering: .relaxed)
+    }
+    if overflow.load(ordering: .relaxed) == 0 { return nil }
+    return overflowBits(for: keyID)
   }
 
-  /// The rest of ``inlineBits(for:)``'s pass when the inline entries hold other keys: the
-  /// overflow's scan, validated against the version read before the inline entries were.
-  /// Out of line, so that the loop stays out of every caller.
+  /// The payload bits under `keyID` in the overflow, read without a lock and validated by the
+  /// version, or nil. Out of line, so that the loop stays out of every caller.
   @usableFromInline
-  func overflowBits(for keyID: UInt, since before: UInt) -> UInt? {
+  func overflowBits(for keyID: UInt) -> UInt? {
+    let before = version.load(ordering: .acquiring)
     // Acquiring, so that the buffer's capacity and zeroed entries are seen with its address.
     // Never 0: the caller saw an overflow, and a storage keeps its overflow once it has one.
     let found = EntryBuffer.find(keyID, in: overflow.load(ordering: .acquiring))
     atomicMemoryFence(ordering: .acquiring)
+    // Versions only grow, so this holds only if the version was even and has not changed.
     if version.load(ordering: .relaxed) == before & ~1 { return found }
     return inlineBitsCarefully(for: keyID)
   }
@@ -186,57 +193,68 @@ public final class AssociationStorage: Sendable {
     }
   }
 
-  // MARK: Entries by index, for writers (under `lock`) and the deinit
+  // MARK: Entries, for writers (under `lock`) and the deinit
 
-  /// Entries 0 and 1 are the inline ones; entry *i* from 2 on is the overflow's *i* - 2.
+  /// The key word of inline entry `slot`, 0 or 1.
   @inline(__always)
-  private func keyID(at index: Int) -> UInt {
-    switch index {
-    case 0: firstKeyID.load(ordering: .relaxed)
-    case 1: secondKeyID.load(ordering: .relaxed)
-    default: EntryBuffer(bits: overflow.load(ordering: .relaxed)).keyID(at: index - 2)
-    }
+  private func inlineKeyWord(_ slot: Int) -> UInt {
+    slot == 0 ? firstKeyID.load(ordering: .relaxed) : secondKeyID.load(ordering: .relaxed)
   }
 
   @inline(__always)
-  private func payloadBits(at index: Int) -> UInt {
-    switch index {
-    case 0: firstPayload.load(ordering: .relaxed)
-    case 1: secondPayload.load(ordering: .relaxed)
-    default: EntryBuffer(bits: overflow.load(ordering: .relaxed)).payloadBits(at: index - 2)
-    }
+  private func inlinePayloadBits(_ slot: Int) -> UInt {
+    slot == 0 ? firstPayload.load(ordering: .relaxed) : secondPayload.load(ordering: .relaxed)
   }
 
+  /// Stores inline entry `slot`'s payload, then its key word, released, so that a lock-free
+  /// reader that sees the key word sees the payload stored with it.
   @inline(__always)
-  private func setEntry(_ keyID: UInt, _ payloadBits: UInt, at index: Int) {
-    switch index {
-    case 0:
-      firstKeyID.store(keyID, ordering: .relaxed)
+  private func setInlineEntry(_ slot: Int, keyWord: UInt, payloadBits: UInt) {
+    if slot == 0 {
       firstPayload.store(payloadBits, ordering: .relaxed)
-    case 1:
-      secondKeyID.store(keyID, ordering: .relaxed)
+      firstKeyID.store(keyWord, ordering: .releasing)
+    } else {
       secondPayload.store(payloadBits, ordering: .relaxed)
-    default:
-      let buffer = EntryBuffer(bits: overflow.load(ordering: .relaxed))
-      buffer.setKeyID(keyID, at: index - 2)
-      buffer.setPayloadBits(payloadBits, at: index - 2)
+      secondKeyID.store(keyWord, ordering: .releasing)
     }
   }
 
   @inline(__always)
-  private func setPayloadBits(_ payloadBits: UInt, at index: Int) {
-    switch index {
-    case 0: firstPayload.store(payloadBits, ordering: .relaxed)
-    case 1: secondPayload.store(payloadBits, ordering: .relaxed)
-    default:
-      EntryBuffer(bits: overflow.load(ordering: .relaxed))
-        .setPayloadBits(payloadBits, at: index - 2)
+  private func setInlinePayloadBits(_ payloadBits: UInt, _ slot: Int) {
+    if slot == 0 {
+      firstPayload.store(payloadBits, ordering: .relaxed)
+    } else {
+      secondPayload.store(payloadBits, ordering: .relaxed)
     }
   }
 
+  /// Whether an inline key word holds a key's value: neither free nor emptied.
   @inline(__always)
-  private func index(of keyID: UInt) -> Int? {
-    (0..<entryCount).first { self.keyID(at: $0) == keyID }
+  private static func holdsValue(_ keyWord: UInt) -> Bool {
+    keyWord != 0 && keyWord & KeyID.absentBit == 0
+  }
+
+  private var overflowEntryCount: Int {
+    Int(overflowCount.load(ordering: .relaxed))
+  }
+
+  private var overflowBuffer: EntryBuffer {
+    // Called only while the overflow has entries, so it exists.
+    EntryBuffer(bits: overflow.load(ordering: .relaxed))
+  }
+
+  /// Calls `body` with the key ID and payload bits of every entry that holds a value.
+  private func forEachEntry(_ body: (_ keyID: UInt, _ payloadBits: UInt) -> Void) {
+    for slot in 0..<2 {
+      let keyWord = inlineKeyWord(slot)
+      if Self.holdsValue(keyWord) { body(keyWord, inlinePayloadBits(slot)) }
+    }
+    let count = overflowEntryCount
+    guard count > 0 else { return }
+    let buffer = overflowBuffer
+    for index in 0..<count {
+      body(buffer.keyID(at: index), buffer.payloadBits(at: index))
+    }
   }
 
   // MARK: Writing
@@ -285,33 +303,65 @@ public final class AssociationStorage: Sendable {
   /// Writes one entry under the seqlock. The storage's reference to `payload` is taken here;
   /// its reference to the replaced payload is handed back.
   private func replace(_ keyID: UInt, with payload: Payload?) -> Payload? {
-    let count = entryCount
-    let index = index(of: keyID)
-    if index == nil, payload == nil { return nil }
-    beginWrite()
-    defer { endWrite() }
-    if let index {
-      let old = Payload(adopting: payloadBits(at: index), for: keyID)
+    for slot in 0..<2 {
+      let keyWord = inlineKeyWord(slot)
+      if keyWord == keyID {
+        let old = Payload(adopting: inlinePayloadBits(slot), for: keyID)
+        beginWrite()
+        defer { endWrite() }
+        if let payload {
+          setInlinePayloadBits(payload.retainedBits(for: keyID), slot)
+        } else if KeyID.isInline(keyID) {
+          // The entry keeps its key (see the note on the fields); its bits need no release.
+          setInlineEntry(
+            slot, keyWord: keyID | KeyID.absentBit, payloadBits: inlinePayloadBits(slot))
+        } else {
+          setInlineEntry(slot, keyWord: 0, payloadBits: 0)
+        }
+        return old
+      }
+      if keyWord == keyID | KeyID.absentBit {
+        guard let payload else { return nil }
+        beginWrite()
+        defer { endWrite() }
+        setInlineEntry(slot, keyWord: keyID, payloadBits: payload.retainedBits(for: keyID))
+        return nil
+      }
+    }
+    let count = overflowEntryCount
+    if count > 0, let index = (0..<count).first(where: { overflowBuffer.keyID(at: $0) == keyID }) {
+      let buffer = overflowBuffer
+      let old = Payload(adopting: buffer.payloadBits(at: index), for: keyID)
+      beginWrite()
+      defer { endWrite() }
       if let payload {
-        setPayloadBits(payload.retainedBits(for: keyID), at: index)
+        buffer.setPayloadBits(payload.retainedBits(for: keyID), at: index)
       } else {
-        // The last entry fills the hole, which may move it from the overflow into an inline
-        // entry; the odd version covers both stores.
+        // The last entry fills the hole; the odd version covers both stores.
         let last = count - 1
         if index != last {
-          setEntry(self.keyID(at: last), payloadBits(at: last), at: index)
+          buffer.setKeyID(buffer.keyID(at: last), at: index)
+          buffer.setPayloadBits(buffer.payloadBits(at: last), at: index)
         }
-        // Entries past the count stay zero, so that a reader may scan the whole buffer and
-        // an empty inline entry never matches.
-        setEntry(0, 0, at: last)
-        self.count.store(UInt32(last), ordering: .relaxed)
+        // Entries past the count stay zero, so that a reader may scan the whole buffer.
+        buffer.setKeyID(0, at: last)
+        buffer.setPayloadBits(0, at: last)
+        overflowCount.store(UInt32(last), ordering: .relaxed)
       }
       return old
     }
     guard let payload else { return nil }
-    if count >= 2 { makeRoomInOverflow(for: count - 2) }
-    setEntry(keyID, payload.retainedBits(for: keyID), at: count)
-    self.count.store(UInt32(count + 1), ordering: .relaxed)
+    beginWrite()
+    defer { endWrite() }
+    let payloadBits = payload.retainedBits(for: keyID)
+    for slot in 0..<2 where inlineKeyWord(slot) == 0 {
+      setInlineEntry(slot, keyWord: keyID, payloadBits: payloadBits)
+      return nil
+    }
+    makeRoomInOverflow(for: count)
+    overflowBuffer.setPayloadBits(payloadBits, at: count)
+    overflowBuffer.setKeyID(keyID, at: count)
+    overflowCount.store(UInt32(count + 1), ordering: .relaxed)
     return nil
   }
 
@@ -347,13 +397,15 @@ public final class AssociationStorage: Sendable {
     // Weak boxes are checked after unlocking: a weak load takes a strong reference whose
     // release could be the object's last, and run its deinit.
     let listed = lock.withLock { () -> [(UInt, WeakBox?)] in
-      (0..<entryCount).map { index in
-        let keyID = keyID(at: index)
+      var listed: [(UInt, WeakBox?)] = []
+      forEachEntry { keyID, payloadBits in
         guard keyID & KeyID.representationMask == PayloadRepresentation.weak.rawValue else {
-          return (keyID, nil)
+          listed.append((keyID, nil))
+          return
         }
-        return (keyID, Payload(retaining: payloadBits(at: index)).storedObject as? WeakBox)
+        listed.append((keyID, Payload(retaining: payloadBits).storedObject as? WeakBox))
       }
+      return listed
     }
     return listed.compactMap { keyID, weakBox in
       weakBox.map { $0.object == nil } == true ? nil : keyID
@@ -363,16 +415,19 @@ public final class AssociationStorage: Sendable {
   /// The payloads stored under capability types rather than keys, retained.
   func capabilityPayloads() -> [Payload] {
     lock.withLock {
-      (0..<entryCount).compactMap { index in
-        let keyID = keyID(at: index)
-        guard keyID & KeyID.serialBit == 0 else { return nil }
-        return Payload(retaining: payloadBits(at: index))
+      var payloads: [Payload] = []
+      forEachEntry { keyID, payloadBits in
+        if keyID & KeyID.serialBit == 0 { payloads.append(Payload(retaining: payloadBits)) }
       }
+      return payloads
     }
   }
 
+  /// The number of entries that hold a value.
   var entryCount: Int {
-    Int(count.load(ordering: .relaxed))
+    let inline =
+      (Self.holdsValue(inlineKeyWord(0)) ? 1 : 0) + (Self.holdsValue(inlineKeyWord(1)) ? 1 : 0)
+    return inline + overflowEntryCount
   }
 
   func addObserver(for keyID: UInt, _ notify: @escaping @Sendable (Payload?) -> Void) -> UInt {

@@ -3,10 +3,11 @@ import Dispatch
 import Synchronization
 import Testing
 
-/// A storage keeps its first two entries in itself and the rest in an overflow buffer that
-/// grows; removing an entry moves the last one into its place, possibly from the overflow into
-/// an inline entry. These tests read every key back after each change, with payloads of every
-/// representation on both sides of that boundary.
+/// A storage keeps two entries in itself and the rest in an overflow buffer that grows. An
+/// inline entry taken by a key with inline values keeps that key after a removal, ready for its
+/// return; one taken by any other key is freed for the next key; removing from the overflow
+/// moves its last entry into the hole. These tests read every key back after each change, with
+/// payloads of every representation on both sides of that boundary.
 @Suite struct InlineAndOverflowEntriesTests {
   /// Twenty keys, cycling through the four payload representations: inline, object, weak and
   /// boxed. Key *i* has representation *i* % 4.
@@ -136,17 +137,37 @@ import Testing
     }
   }
 
-  @Test func removingAnInlineEntryMovesTheLastOverflowEntryIntoItsPlace() {
+  @Test func anEmptiedInlineEntryWaitsForItsKeyAndAFreedOneTakesTheNext() {
     var checker = Checker(host: Host()) { Associations(of: $0) }
     for key in [0, 1, 2, 3, 5] { checker.add(key) }
-    // Key 5 (an object in the overflow) fills the first inline entry, then key 3 the second.
+    // Key 0 (an Int) keeps the first inline entry; key 1 (an object) frees the second.
     checker.remove(0)
     checker.remove(1)
-    // The overflow holds key 2 alone now; new keys go after it.
+    // Key 6 (weak) takes the freed entry; key 7 (boxed) goes to the overflow after key 5.
     checker.add(6)
     checker.add(7)
     checker.remove(2)
     checker.remove(5)
+    // Key 0 comes back to its entry; key 4 (another Int) finds both taken.
+    checker.add(0)
+    checker.add(4)
+    checker.remove(6)
+    checker.add(8)
+    checker.remove(0)
+    checker.add(0)
+  }
+
+  @Test func aHostWhoseInlineEntriesWaitForRemovedKeysStillTakesValues() {
+    var checker = Checker(host: Host()) { Associations(of: $0) }
+    checker.add(0)
+    checker.add(4)
+    checker.remove(0)
+    checker.remove(4)
+    #expect(Associations(of: checker.host).keys.isEmpty)
+    for key in [8, 12, 16, 1, 2, 3] { checker.add(key) }
+    checker.add(4)
+    checker.add(0)
+    for key in [8, 0, 12, 4, 16] { checker.remove(key) }
   }
 
   @Test func removingTheLastOverflowEntryLeavesTheInlineEntriesAlone() {
@@ -218,10 +239,12 @@ import Testing
     #expect(Associations(of: host)[numbers[2]] == 2)
   }
 
-  /// One thread adds and removes keys so that entries keep crossing between the inline ones
-  /// and the overflow; others read keys that never change, which keep moving, and keys that
-  /// do, which must hold nothing or a value written under that very key.
-  @Test func readersSeeStableValuesWhileEntriesCrossTheBoundary() {
+  /// One thread adds and removes keys, emptying and refilling the inline entries and moving
+  /// entries within the overflow; others read keys that never change, which keep moving, and
+  /// keys that do, which must hold nothing or a value written under that very key. A reader of
+  /// an inline entry checks no version: this is where an entry handed to another key while a
+  /// reader looks at it would show.
+  @Test func readersSeeOnlyTheirKeysValuesWhileEntriesEmptyFillAndMove() {
     let reads = scaled(100_000)
     let churn = (0..<6).map { AssociatedKey<Int>("churn \($0)") }
     let stable = (0..<4).map { AssociatedKey<Int>("stable \($0)") }
@@ -229,7 +252,8 @@ import Testing
     let object = Tracked(99)
     let host = Host()
     let owner = OwningHost()
-    // Churn keys first, so that their removal moves the stable ones into inline entries.
+    // Churn keys first: two of them take the inline entries and keep them, the rest share the
+    // overflow with the stable keys, which their removals move.
     for (index, key) in churn.enumerated() {
       Associations(of: host)[key] = index << 32
       Associations(of: owner)[key] = index << 32
