@@ -1,13 +1,13 @@
 public import Synchronization
 
-/// A host's overflow entries, the third on: a capacity word, the buffer this one replaced (or
-/// 0), then (key ID, payload bits) pairs, read with relaxed atomic loads under the storage's
-/// sequence lock.
+/// A host's overflow entries, those that found both inline entries taken: a capacity word, the
+/// buffer this one replaced (or 0), then (key ID, payload bits) pairs, read with relaxed atomic
+/// loads under the storage's sequence lock.
 ///
-/// Entries past the storage's count are zero. No key has ID zero, so a reader scans the whole
-/// buffer and needs no count. A buffer links to the one it replaced, because a lock-free reader
-/// may still be scanning that one: the storage frees the whole chain when it dies, and needs no
-/// array of its own to remember them.
+/// Entries past the storage's overflow count are zero. No key has ID zero, so a reader scans the
+/// whole buffer and needs no count. A buffer links to the one it replaced, because a lock-free
+/// reader may still be scanning that one: the storage frees the whole chain when it dies, and
+/// needs no array of its own to remember them.
 @usableFromInline
 struct EntryBuffer {
   @usableFromInline
