@@ -18,6 +18,11 @@ enum CoreBenchmark {
   }
 
   static let number = AssociatedKey<Int>("number")
+
+  /// The `Int` key again, declared as a type.
+  enum Number: AssociatedValueKey {
+    typealias Value = Int
+  }
   static let token = AssociatedKey<Token>("token")
   static let extras = (0..<7).map { AssociatedKey<Int>("extra\($0)") }
 
@@ -192,6 +197,7 @@ enum CoreBenchmark {
     reportRatio("core.get_vs_b0", get / b0Get)
     reportRatio("core.get_object_vs_b0", getObject / b0GetObject)
 
+    declaredKey(quick: quick)
     crowded(quick: quick, get: get)
     scaling(quick: quick, get1k: get, b0Get1k: b0Get)
     memory(quick: quick)
@@ -217,6 +223,21 @@ enum CoreBenchmark {
       between()
     }
     return best
+  }
+
+  /// Get through a key declared as a type, written as a computed property writes it: the key
+  /// named on every read, with no local to hold it. `core.get_static_key` is the same loop
+  /// through an `AssociatedKey` in a `static let`.
+  static func declaredKey(quick: Bool) {
+    let passes = quick ? 50 : 1_000
+    let hosts = (0..<1_000).map { _ in Host() }
+    for host in hosts { Associations(of: host)[Number.self] = 1 }
+    let get = time(hosts.count * passes) {
+      var sum = 0
+      for _ in 0..<passes { for host in hosts { sum &+= Associations(of: host)[Number.self] ?? 0 } }
+      blackHole(sum)
+    }
+    report("core.get_key_type", get, "ns/op")
   }
 
   /// Get on hosts with eight values each: the first key (an inline entry) and the last (in the

@@ -36,8 +36,7 @@ enum HostTable {
   static let version = Atomic<UInt>(1)
 
   /// The current slot array, as the bit pattern of a `SlotArray` base pointer; 0 until the
-  /// writer's state is first used, which every ``AssociatedKey`` makes sure of (see
-  /// ``prepare()``) before a first pass can read this.
+  /// writer's state is first used.
   static let currentSlots = Atomic<UInt>(0)
 
   /// The current slot array's capacity mask in bytes (times 16, a slot's size), stored after
@@ -53,16 +52,6 @@ enum HostTable {
     version.store(0, ordering: .releasing)
     return Locked(WriterState(slots: slots))
   }()
-
-  /// Publishes the first slots if no one has yet.
-  ///
-  /// Every key calls this as it is made. The first pass of a read (``inlineBits(for:of:)``)
-  /// needs a key, and a key reaches another thread only through something that orders its
-  /// making before the read, so the first pass never sees a table without slots and need not
-  /// check for one.
-  static func prepare() {
-    _ = writer
-  }
 
   private struct WriterState {
     var slots: SlotArray
@@ -251,9 +240,11 @@ enum HostTable {
 /// found in its slot cannot be swept during the read.
 @usableFromInline @_effects(releasenone)
 func inlineBits(for keyID: UInt, of host: AnyObject) -> UInt? {
-  // The key's initializer published the first slots (see `HostTable.prepare()`).
   let offsetMask = HostTable.currentOffsetMask.load(ordering: .acquiring)
-  let table = SlotArray(bits: HostTable.currentSlots.load(ordering: .relaxed))
+  let slots = HostTable.currentSlots.load(ordering: .relaxed)
+  // No slots yet: no host has a value.
+  guard slots != 0 else { return inlineBitsCarefully(for: keyID, of: host) }
+  let table = SlotArray(bits: slots)
   let address = UInt(bitPattern: ObjectIdentifier(host))
   // A miss is told apart by the offset, not by a storage of 0, so that a hit goes straight on.
   // It may be a slot cleared for a moment by a writer: the careful path settles it.

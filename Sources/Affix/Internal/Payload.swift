@@ -80,6 +80,7 @@ enum PayloadRepresentation: UInt, Sendable {
   case weak = 2
   case inline = 3
 
+  @inlinable
   static func of<Value>(_ type: Value.Type) -> PayloadRepresentation {
     if type is AnyObject.Type { return .object }
     if isInline(type) { return .inline }
@@ -97,15 +98,21 @@ enum PayloadRepresentation: UInt, Sendable {
 
 /// The layout of an entry's key word.
 ///
-/// Keys get serial numbers that never repeat, so a key that dies cannot be impersonated by a
-/// new key at its address; the serial carries the top bit, which no user-space address has,
-/// and the payload representation in its two low bits. Capabilities are keyed by their type's
-/// metadata address, which is aligned, so its low bits say "object". Bit 2 is clear in every
-/// key ID: an inline entry sets it while its key has no value (see ``absentBit``).
+/// An ``AssociatedKey`` gets a serial number that never repeats, so a key that dies cannot be
+/// impersonated by a new key at its address; the serial carries the top bit, which no
+/// user-space address has, and the payload representation in its two low bits. A key declared
+/// as a type (``AssociatedValueKey``) is its type's metadata address, which is aligned, with
+/// the next bit down from the top and its representation in the low bits. Capabilities are
+/// keyed by their type's metadata address alone, so its low bits say "object". Bit 2 is clear
+/// in every key ID: an inline entry sets it while its key has no value (see ``absentBit``).
 @usableFromInline
 enum KeyID {
   @usableFromInline
   static let serialBit: UInt = 1 << (UInt.bitWidth - 1)
+
+  /// Set in the ID of a key declared as a type.
+  @usableFromInline
+  static let typeBit: UInt = 1 << (UInt.bitWidth - 2)
 
   @usableFromInline
   static let representationMask: UInt = 0b11
@@ -119,6 +126,11 @@ enum KeyID {
 
   static func isInline(_ keyID: UInt) -> Bool {
     keyID & representationMask == PayloadRepresentation.inline.rawValue
+  }
+
+  /// Whether `keyID` stands for a capability type rather than a key.
+  static func isCapability(_ keyID: UInt) -> Bool {
+    keyID & (serialBit | typeBit) == 0
   }
 }
 
@@ -147,7 +159,22 @@ final class WeakBox {
   }
 }
 
-extension AssociatedKey {
+/// What the storage needs of a key, whichever way it was declared: its ID and how its values
+/// are held.
+@usableFromInline
+struct KeyHandle<Value> {
+  @usableFromInline
+  let id: UInt
+
+  @usableFromInline
+  let representation: PayloadRepresentation
+
+  @inlinable
+  init(id: UInt, representation: PayloadRepresentation) {
+    self.id = id
+    self.representation = representation
+  }
+
   @inlinable
   func encode(_ value: Value) -> Payload {
     switch representation {

@@ -17,8 +17,14 @@ extension Associations {
   public func observe<Value>(
     _ key: AssociatedKey<Value>, _ onChange: @escaping @Sendable (Value?) -> Void
   ) -> CancellationToken {
+    observe(keyID: key.id, onChange)
+  }
+
+  func observe<Value>(keyID: UInt, _ onChange: @escaping @Sendable (Value?) -> Void)
+    -> CancellationToken
+  {
     let storage = self.storage
-    let id = storage.addObserver(for: key.id) { payload in
+    let id = storage.addObserver(for: keyID) { payload in
       // Observers of this key are only ever notified with a `ValueBox<Value>`.
       onChange(payload.map { unsafeDowncast($0.storedObject, to: ValueBox<Value>.self).value })
     }

@@ -37,7 +37,6 @@ public final class AssociatedKey<Value>: Sendable, Hashable, CustomStringConvert
     self.policy = .strong
     self.representation = PayloadRepresentation.of(Value.self)
     self.id = KeyRegistry.nextID(representation)
-    HostTable.prepare()
     KeyRegistry.register(
       AnyAssociatedKey(id: id, name: name, valueType: Value.self, policy: .strong))
   }
@@ -63,6 +62,11 @@ public final class AssociatedKey<Value>: Sendable, Hashable, CustomStringConvert
 
   deinit {
     KeyRegistry.unregister(id)
+  }
+
+  @inlinable
+  var handle: KeyHandle<Value> {
+    KeyHandle(id: id, representation: representation)
   }
 
   /// The key's name and value type, for diagnostics.
@@ -158,8 +162,11 @@ enum KeyRegistry {
   }
 
   static func describe(_ id: UInt) -> AnyAssociatedKey {
-    if id & KeyID.serialBit == 0 {
+    if KeyID.isCapability(id) {
       return CapabilityKey.describe(id)
+    }
+    if id & KeyID.typeBit != 0 {
+      return describeDeclaredKey(id)
     }
     return names.withLock { $0[id] }
       ?? AnyAssociatedKey(id: id, name: "released key", valueType: Any.self, policy: .strong)

@@ -417,7 +417,7 @@ public final class AssociationStorage: Sendable {
     lock.withLock {
       var payloads: [Payload] = []
       forEachEntry { keyID, payloadBits in
-        if keyID & KeyID.serialBit == 0 { payloads.append(Payload(retaining: payloadBits)) }
+        if KeyID.isCapability(keyID) { payloads.append(Payload(retaining: payloadBits)) }
       }
       return payloads
     }

@@ -92,31 +92,8 @@ public struct Associations<Host: AnyObject> {
   ///   table; writing a host's first value may also sweep a few dead hosts (amortized O(1)).
   @inlinable @inline(__always)
   public subscript<Value>(key: AssociatedKey<Value>) -> Value? {
-    get {
-      if PayloadRepresentation.isInline(Value.self) {
-        // Known at compile time once specialized, so the other paths compile away.
-        let found =
-          if let ownStorage { ownStorage.inlineBits(for: key.id) } else {
-            inlineBits(for: key.id, of: host)
-          }
-        guard let bits = found else { return nil }
-        // An inline type's keys always store inline payloads, so the bits are decoded without
-        // asking the key.
-        return withUnsafeBytes(of: bits) { $0.load(as: Value.self) }
-      }
-      guard let payload = withExistingStorage({ $0.object(for: key.id) }) else { return nil }
-      return key.decode(payload)
-    }
-    nonmutating set {
-      if let newValue {
-        let payload = key.encode(newValue)
-        let (old, observers) = withStorage { $0.exchange(payload, for: key.id) }
-        _ = old
-        notify(observers, newValue)
-      } else if let (old, observers) = withExistingStorage({ $0.exchange(nil, for: key.id) }) {
-        if old != nil { notify(observers, Value?.none) }
-      }
-    }
+    get { value(for: key.handle) }
+    nonmutating set { setValue(newValue, for: key.handle) }
   }
 
   /// The value stored under `key`, or `defaultValue` when there is none; assigning stores.
@@ -126,7 +103,7 @@ public struct Associations<Host: AnyObject> {
   /// ```
   ///
   /// A read-modify-write through this subscript is two operations; use
-  /// ``value(for:orInsert:)`` with a reference type when updates race.
+  /// `value(for:orInsert:)` with a reference type when updates race.
   @inlinable
   public subscript<Value>(key: AssociatedKey<Value>, default defaultValue: @autoclosure () -> Value)
     -> Value
@@ -139,12 +116,7 @@ public struct Associations<Host: AnyObject> {
   @inlinable
   @discardableResult
   public func removeValue<Value>(for key: AssociatedKey<Value>) -> Value? {
-    guard let (old, observers) = withExistingStorage({ $0.exchange(nil, for: key.id) }),
-      let old
-    else { return nil }
-    let value = key.decode(old)
-    notify(observers, Value?.none)
-    return value
+    removeValue(for: key.handle)
   }
 
   /// The value stored under `key`, storing the result of `makeValue` first if there is none.
@@ -161,7 +133,55 @@ public struct Associations<Host: AnyObject> {
   public func value<Value>(
     for key: AssociatedKey<Value>, orInsert makeValue: () throws -> Value
   ) rethrows -> Value {
-    if let value = self[key] {
+    try value(for: key.handle, orInsert: makeValue)
+  }
+
+  // MARK: Operations on either kind of key
+
+  @inlinable @inline(__always)
+  func value<Value>(for key: KeyHandle<Value>) -> Value? {
+    if PayloadRepresentation.isInline(Value.self) {
+      // Known at compile time once specialized, so the other paths compile away.
+      let found =
+        if let ownStorage { ownStorage.inlineBits(for: key.id) } else {
+          inlineBits(for: key.id, of: host)
+        }
+      guard let bits = found else { return nil }
+      // An inline type's keys always store inline payloads, so the bits are decoded without
+      // asking the key.
+      return withUnsafeBytes(of: bits) { $0.load(as: Value.self) }
+    }
+    guard let payload = withExistingStorage({ $0.object(for: key.id) }) else { return nil }
+    return key.decode(payload)
+  }
+
+  @inlinable @inline(__always)
+  func setValue<Value>(_ newValue: Value?, for key: KeyHandle<Value>) {
+    if let newValue {
+      let payload = key.encode(newValue)
+      let (old, observers) = withStorage { $0.exchange(payload, for: key.id) }
+      _ = old
+      notify(observers, newValue)
+    } else if let (old, observers) = withExistingStorage({ $0.exchange(nil, for: key.id) }) {
+      if old != nil { notify(observers, Value?.none) }
+    }
+  }
+
+  @inlinable
+  func removeValue<Value>(for key: KeyHandle<Value>) -> Value? {
+    guard let (old, observers) = withExistingStorage({ $0.exchange(nil, for: key.id) }),
+      let old
+    else { return nil }
+    let value = key.decode(old)
+    notify(observers, Value?.none)
+    return value
+  }
+
+  @inlinable
+  func value<Value>(
+    for key: KeyHandle<Value>, orInsert makeValue: () throws -> Value
+  ) rethrows -> Value {
+    if let value = value(for: key) {
       return value
     }
     let made = try makeValue()
