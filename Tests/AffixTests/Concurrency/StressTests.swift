@@ -141,4 +141,43 @@ import Testing
     // Every value made is gone: private hosts died and were swept, shared values removed.
     #expect(sweepUntil { lifetimes.alive == 0 })
   }
+  /// Readers look up live hosts while another thread kills the hosts around them and sweeps, so
+  /// that removals shift the live hosts' slots backward under the readers (about 6,000 moves a
+  /// round). A slot reads empty for a moment while a host moves into it: the reader must take
+  /// that for "look again", not for "no value", and must never take another host's storage.
+  @Test func readersFindTheirOwnHostsStorageWhileSweepsShiftSlots() {
+    let identity = AssociatedKey<Int>("identity")
+    let failures = Recording<String>()
+    for _ in 0..<scaled(20) {
+      // Doomed hosts enter the table first, so that live hosts whose home slots they hold are
+      // placed after them, and move back when they go.
+      let doomed = Locked((0..<4_096).map { _ in Host() })
+      for host in doomed.withLock({ $0 }) { Associations(of: host)[identity] = -1 }
+      let live = (0..<512).map { _ in Host() }
+      for (index, host) in live.enumerated() { Associations(of: host)[identity] = index }
+      let writerDone = Atomic<Bool>(false)
+      DispatchQueue.concurrentPerform(iterations: 3) { thread in
+        if thread == 0 {
+          defer { writerDone.store(true, ordering: .releasing) }
+          while doomed.withLock({
+            $0.removeLast(min(256, $0.count))
+            return !$0.isEmpty
+          }) {
+            AssociationTable.sweep()
+          }
+          AssociationTable.sweep()
+          return
+        }
+        while !writerDone.load(ordering: .acquiring), failures.count < 10 {
+          for (index, host) in live.enumerated() {
+            let read = Associations(of: host)[identity]
+            if read != index {
+              failures.append("host \(index) read \(String(describing: read))")
+            }
+          }
+        }
+      }
+    }
+    for failure in failures.values.prefix(10) { Issue.record(Comment(rawValue: failure)) }
+  }
 }
