@@ -329,8 +329,9 @@ public final class AssociationStorage: Sendable {
       }
     }
     let count = overflowEntryCount
-    if count > 0, let index = (0..<count).first(where: { overflowBuffer.keyID(at: $0) == keyID }) {
-      let buffer = overflowBuffer
+    if count > 0, case let buffer = overflowBuffer,
+      let index = (0..<count).first(where: { buffer.keyID(at: $0) == keyID })
+    {
       let old = Payload(adopting: buffer.payloadBits(at: index), for: keyID)
       beginWrite()
       defer { endWrite() }
