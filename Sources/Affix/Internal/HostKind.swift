@@ -72,6 +72,11 @@ package enum HostKind: Equatable, Sendable {
     return everyHostIsWeak ? .weak : .pinned
   }
 
+  /// Whether the Swift runtime keeps `host`'s reference counts in its header.
+  package static func isCountedNatively(_ host: AnyObject) -> Bool {
+    usesNativeReferenceCounting(type(of: host))
+  }
+
   /// The class the runtime boxes values in when they are converted to `AnyObject`.
   private static let boxClass: AnyClass = {
     struct Probe {}

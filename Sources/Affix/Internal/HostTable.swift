@@ -55,38 +55,83 @@ enum HostTable {
 
   private struct WriterState {
     var slots: SlotArray
+    /// Hosts in the table, dead ones included until a sweep takes them off.
     var count = 0
     var sweepCursor = 0
     var retired: [SlotArray] = []
+    /// Set while a pass runs. Writes then sweep nothing along: their backward shifts could
+    /// move a dead host from ahead of the pass's cursor to behind it.
+    var passInProgress = false
+    /// Hosts found inside their deinit by a pass, with when a pass first saw them so.
+    var lingering: [UInt: ContinuousClock.Instant] = [:]
+    /// Lingering hosts whose values were released, reported once each.
+    var released: Set<UInt> = []
   }
+
+  /// Held by the one pass at a time. A pass runs no user code, so a wait for it is bounded.
+  private static let passLock = Locked<Void>(())
+
+  /// How many slots a pass sweeps under the lock before it lets readers and writers in.
+  static let chunkSize = 4_096
+
+  /// How long a host may stay inside its deinit, as seen by sweeps, before its values are
+  /// released anyway. A value that holds its host `unowned` keeps the host there forever.
+  static let lingerLimit: Duration = .seconds(1)
 
   // MARK: Reading
 
-  /// The address of the storage of the host at `address`, found without taking a lock, or 0.
+  /// The address of the storage of `host`, found without taking a lock on the pinned path, or
+  /// 0. The caller holds `host`.
   @usableFromInline @_effects(releasenone)
-  static func storageBits(at address: UInt) -> UInt {
+  static func storageBits(of host: AnyObject) -> UInt {
+    let address = UInt(bitPattern: ObjectIdentifier(host))
     for _ in 0..<4 {
       let before = version.load(ordering: .acquiring)
       if before & 1 == 0 {
         let offsetMask = currentOffsetMask.load(ordering: .acquiring)
         // An even version means the first slots are published.
-        let slots = SlotArray(bits: currentSlots.load(ordering: .relaxed))
+        let slots = SlotArray(bits: currentSlots.load(ordering: .acquiring))
         let found = slots.find(address, offsetMask: offsetMask)
         atomicMemoryFence(ordering: .acquiring)
         // A storage found in a consistent snapshot cannot be swept while the caller holds
         // its host.
-        if version.load(ordering: .relaxed) == before { return found }
+        if version.load(ordering: .relaxed) == before {
+          return found != 0 ? found : weakStorageBits(of: host)
+        }
       }
     }
-    return writer.withLock { $0.slots.find(address) }
+    let found = writer.withLock { $0.slots.find(address) }
+    return found != 0 ? found : weakStorageBits(of: host)
+  }
+
+  /// The storage of a host on the weak path, or 0; one load when no host ever took that path.
+  private static func weakStorageBits(of host: AnyObject) -> UInt {
+    guard !WeakHostTable.isEmpty, let storage = WeakHostTable.storage(of: host) else { return 0 }
+    // The weak table holds the storage while the caller holds the host.
+    return UInt(bitPattern: Unmanaged.passUnretained(storage).toOpaque())
   }
 
   // MARK: Writing
 
   /// The storage of `host`, created if it has none. Also sweeps a few slots, so dead hosts
-  /// are found at an amortized O(1) cost per new host.
+  /// are found at an amortized O(1) cost per new host; what it sweeps is released on a Dispatch
+  /// thread, never on the caller's.
   @usableFromInline
   static func makeStorage(of host: AnyObject) -> AssociationStorage {
+    switch HostKind.of(host) {
+    case .pinned:
+      break
+    case .weak:
+      let storage = WeakHostTable.makeStorage(of: host)
+      BackgroundSweeper.noteHost()
+      return storage
+    case .unsupported(let reason):
+      Diagnostics.report(
+        "associations",
+        "a \(type(of: host)) cannot carry associated values: \(reason); "
+          + "the value is released at once")
+      return AssociationStorage()
+    }
     let address = UInt(bitPattern: ObjectIdentifier(host))
     // A host inside its deinit gets no entry: it may not even live on the heap (the optimizer
     // places an object that escapes only from its own deinit on the stack, where no pin can
@@ -99,64 +144,163 @@ enum HostTable {
           + "at once, as a host in its deinit can only change the values it already has")
       return AssociationStorage()
     }
-    var swept: [Unmanaged<AssociationStorage>] = []
-    // Sweep along only if no other sweep is releasing: a full sweep must find, when it gets
-    // the permit, that every host swept before it has been released.
-    let sweeping = SweepPermit.tryAcquire()
-    defer { sweeping?.release() }
-    let sweepsAlong = sweeping != nil
-    let storage = writer.withLock { state -> AssociationStorage in
-      let existing = state.slots.find(address)
-      if existing != 0 {
-        // The table holds a reference to every storage it lists.
-        return Unmanaged<AssociationStorage>.fromOpaque(UnsafeRawPointer(bitPattern: existing)!)
-          .takeUnretainedValue()
+    while true {
+      var drains = false
+      let storage = writer.withLock { state -> AssociationStorage? in
+        let existing = state.slots.find(address)
+        if existing != 0 {
+          // The table holds a reference to every storage it lists.
+          return Unmanaged<AssociationStorage>.fromOpaque(
+            UnsafeRawPointer(bitPattern: existing)!
+          ).takeUnretainedValue()
+        }
+        // Full: sweep first, then grow on what lives (see `makeRoom()`).
+        guard (state.count + 1) * 2 <= state.slots.capacity else { return nil }
+        let storage = AssociationStorage(pinning: host, at: address)
+        var swept: [Unmanaged<AssociationStorage>] = []
+        beginWrite()
+        state.slots.insert(address, Unmanaged.passRetained(storage))
+        state.count += 1
+        if !state.passInProgress {
+          sweepIncrementally(&state, slots: 4, into: &swept)
+        }
+        endWrite()
+        drains = ReleaseQueue.enqueue(swept)
+        return storage
       }
-      let storage = AssociationStorage(pinning: host, at: address)
-      beginWrite()
-      if (state.count + 1) * 2 > state.slots.capacity {
-        grow(&state)
+      if drains { ReleaseQueue.scheduleDrain() }
+      if let storage {
+        BackgroundSweeper.noteHost()
+        return storage
       }
-      state.slots.insert(address, Unmanaged.passRetained(storage))
-      state.count += 1
-      if sweepsAlong {
-        sweepIncrementally(&state, slots: 4, into: &swept)
-      }
-      endWrite()
-      return storage
+      makeRoom()
     }
-    release(swept)
-    return storage
   }
 
-  /// Releases the values of every dead host now. Returns how many hosts were swept.
-  static func sweep() -> Int {
-    let sweeping = SweepPermit.acquire()
-    defer { sweeping.release() }
-    var swept: [Unmanaged<AssociationStorage>] = []
-    writer.withLock { state in
-      beginWrite()
-      var index = 0
-      while index < state.slots.capacity {
-        if let storage = state.slots.deadStorage(at: index) {
-          swept.append(storage)
-          state.slots.remove(at: index)
-          state.count -= 1
-        } else {
-          index += 1
+  /// Sweeps the whole table, then doubles it while the hosts left still fill half of it, so
+  /// that dead hosts never make it grow.
+  private static func makeRoom() {
+    let drains = passLock.withLock { _ -> Bool in
+      let (_, drains) = runPass()
+      writer.withLock { state in
+        while (state.count + 1) * 2 > state.slots.capacity {
+          grow(&state)
         }
       }
-      endWrite()
+      return drains
     }
-    release(swept)
-    return swept.count
+    if drains { ReleaseQueue.scheduleDrain() }
+  }
+
+  /// Takes every dead host off both tables and releases their values on this thread, waiting
+  /// for releases other threads have under way (see ``ReleaseQueue``). Returns how many hosts
+  /// it took off.
+  static func sweep() -> Int {
+    let (swept, _) = passLock.withLock { _ in runPass() }
+    let weak = WeakHostTable.sweep()
+    _ = ReleaseQueue.enqueue(weak)
+    ReleaseQueue.releaseAllAndWait()
+    return swept + weak.count
+  }
+
+  /// A sweep for the background sweeper: like ``sweep()`` without waiting for other threads.
+  /// Returns how many hosts it took off and whether any host is left in either table.
+  static func sweepInBackground() -> (swept: Int, hostsLeft: Bool) {
+    let (swept, _) = passLock.withLock { _ in runPass() }
+    let weak = WeakHostTable.sweep()
+    _ = ReleaseQueue.enqueue(weak)
+    ReleaseQueue.releaseAll()
+    let pinnedLeft = writer.withLock { $0.count > 0 }
+    return (swept + weak.count, pinnedLeft || WeakHostTable.hostCount > 0)
+  }
+
+  /// Sweeps every slot, one chunk at a time under the lock, and queues the dead hosts'
+  /// storages for release. Releases the values of hosts that have lingered in their deinit past
+  /// ``lingerLimit``. The caller holds `passLock`. Returns how many hosts it took off, and
+  /// whether a drain must be scheduled.
+  private static func runPass() -> (swept: Int, drains: Bool) {
+    var index = 0
+    var arrayBits: UInt = 0
+    var swept = 0
+    var drains = false
+    var lingeringNow: [UInt: ContinuousClock.Instant] = [:]
+    var overdue: [(type: any AnyObject.Type, storage: AssociationStorage)] = []
+    let now = ContinuousClock.now
+    writer.withLock { $0.passInProgress = true }
+    var finished = false
+    while !finished {
+      writer.withLock { state in
+        // Only a pass makes the table grow, and passes take turns: the array never changes
+        // under a pass. Start over if it ever does.
+        if state.slots.bits != arrayBits {
+          arrayBits = state.slots.bits
+          index = 0
+        }
+        var chunk: [Unmanaged<AssociationStorage>] = []
+        var budget = chunkSize
+        beginWrite()
+        while budget > 0, index < state.slots.capacity {
+          budget -= 1
+          switch state.slots.host(at: index) {
+          case .dead(let storage):
+            chunk.append(storage)
+            state.slots.remove(at: index)
+            state.count -= 1
+          case .inDeinit(let address, let storage):
+            let firstSeen = state.lingering[address] ?? now
+            lingeringNow[address] = firstSeen
+            if now - firstSeen >= lingerLimit, state.released.insert(address).inserted {
+              let hostType: any AnyObject.Type = state.slots.hostType(at: index)
+              overdue.append((hostType, storage.takeUnretainedValue()))
+            }
+            index += 1
+          case .empty, .live:
+            index += 1
+          }
+        }
+        endWrite()
+        finished = index >= state.slots.capacity
+        if ReleaseQueue.enqueue(chunk) { drains = true }
+        swept += chunk.count
+        if finished {
+          state.passInProgress = false
+          state.lingering = lingeringNow
+          state.released.formIntersection(lingeringNow.keys)
+        }
+      }
+    }
+    for host in overdue {
+      releaseValues(of: host.storage, lingeringIn: host.type)
+    }
+    return (swept, drains)
+  }
+
+  /// Releases the values of a host that stays inside its deinit: a value holding the host
+  /// `unowned` is the usual reason, and keeps it there until the value goes.
+  private static func releaseValues(
+    of storage: AssociationStorage, lingeringIn hostType: any AnyObject.Type
+  ) {
+    Diagnostics.report(
+      "associations",
+      "a \(hostType) has stayed in its deinit for more than \(lingerLimit): an associated value "
+        + "or observer probably holds it unowned; its values are released now")
+    for keyID in storage.keyIDs() {
+      // The old payload is released here, outside the storage's lock.
+      _ = storage.exchange(nil, for: keyID)
+    }
+  }
+
+  /// Whether a host at `address` stays inside its deinit past ``lingerLimit``, as the last
+  /// pass saw it.
+  package static func isLingering(at address: UInt) -> Bool {
+    writer.withLock { $0.released.contains(address) }
   }
 
   /// Counts hosts and entries, telling the dead ones apart. O(*n*).
   static func statistics() -> AssociationTable.Statistics {
     // Counting takes no reference: a storage cannot leave the table while its lock is held,
     // and taking one would make this call, not the sweep, release a storage swept meanwhile.
-    writer.withLock { state in
+    var statistics = writer.withLock { state in
       var statistics = AssociationTable.Statistics()
       for index in 0..<state.slots.capacity {
         guard let storage = state.slots.storage(at: index) else { continue }
@@ -171,6 +315,13 @@ enum HostTable {
       }
       return statistics
     }
+    WeakHostTable.statistics(into: &statistics)
+    return statistics
+  }
+
+  /// The pinned table's capacity, for tests of its growth.
+  package static var capacity: Int {
+    writer.withLock { $0.slots.capacity }
   }
 
   private static func beginWrite() {
@@ -185,12 +336,16 @@ enum HostTable {
   }
 
   /// Makes `slots` the array readers probe: the array first, then its mask, so that a reader
-  /// that loads the mask first never probes past the end of the array it loads next.
+  /// that loads the mask first never probes past the end of the array it loads next. Both with
+  /// release, and loaded with acquire: a reader on a weakly ordered CPU that sees either word
+  /// sees the array's slots as they were written before it.
   private static func publish(_ slots: SlotArray) {
-    currentSlots.store(slots.bits, ordering: .relaxed)
+    currentSlots.store(slots.bits, ordering: .releasing)
     currentOffsetMask.store(slots.offsetMask, ordering: .releasing)
   }
 
+  /// Doubles the table. The larger array is filled before the version turns odd, so a careful
+  /// reader waits only for the publication, not for the copy.
   private static func grow(_ state: inout WriterState) {
     let larger = SlotArray(capacity: state.slots.capacity * 2)
     for index in 0..<state.slots.capacity {
@@ -199,10 +354,12 @@ enum HostTable {
         larger.insertBits(address, state.slots.storageBits(at: index))
       }
     }
+    beginWrite()
     state.retired.append(state.slots)
     state.slots = larger
     state.sweepCursor = 0
     publish(larger)
+    endWrite()
   }
 
   private static func sweepIncrementally(
@@ -217,14 +374,6 @@ enum HostTable {
       } else {
         state.sweepCursor &+= 1
       }
-    }
-  }
-
-  /// Drops the table's references outside its lock: a storage's deinit releases user values,
-  /// whose own deinit may come back to the table.
-  private static func release(_ swept: [Unmanaged<AssociationStorage>]) {
-    for storage in swept {
-      storage.release()
     }
   }
 }
@@ -308,7 +457,7 @@ func overflowBits(for keyID: UInt, of host: AnyObject, in storageBits: UInt) -> 
 /// Every fallback of ``inlineBits(for:of:)`` but the overflow's comes here with the same
 /// arguments, so that the fast path has a single call site for them.
 func inlineBitsCarefully(for keyID: UInt, of host: AnyObject) -> UInt? {
-  let bits = HostTable.storageBits(at: UInt(bitPattern: ObjectIdentifier(host)))
+  let bits = HostTable.storageBits(of: host)
   if bits != 0 {
     // Nonzero storage bits are the address of a storage the table holds, and the caller
     // holds the host.
@@ -442,11 +591,51 @@ struct SlotArray {
     guard address != 0, let object = UnsafeMutableRawPointer(bitPattern: address),
       affix_is_deallocating(object)
     else { return false }
-    return affix_unowned_count(object) <= 1 + ForeignPins.count(at: object)
+    guard affix_unowned_count(object) <= 1 + ForeignPins.count(at: object) else { return false }
+    // As in `host(at:)`: the deinit's writes happen before the storage is released.
+    atomicMemoryFence(ordering: .acquiring)
+    return true
   }
 
   func deadStorage(at index: Int) -> Unmanaged<AssociationStorage>? {
     isDead(at: index) ? storage(at: index) : nil
+  }
+
+  /// What a sweep finds in a slot.
+  enum SweptHost {
+    case empty
+    case live
+    /// Its deinit has begun and not visibly ended: the unowned count holds more than the
+    /// strong references' one and the pins. Either the deinit runs, or something holds the
+    /// host `unowned`.
+    case inDeinit(address: UInt, storage: Unmanaged<AssociationStorage>)
+    case dead(Unmanaged<AssociationStorage>)
+  }
+
+  func host(at index: Int) -> SweptHost {
+    let address = address(at: index)
+    guard address != 0, let object = UnsafeMutableRawPointer(bitPattern: address) else {
+      return .empty
+    }
+    guard affix_is_deallocating(object) else { return .live }
+    // A slot with an address always holds a retained storage.
+    let storage = Unmanaged<AssociationStorage>.fromOpaque(
+      UnsafeRawPointer(bitPattern: storageBits(at: index))!)
+    guard affix_unowned_count(object) <= 1 + ForeignPins.count(at: object) else {
+      return .inDeinit(address: address, storage: storage)
+    }
+    // The count was read after the deinit's last write; on a weakly ordered CPU, its writes
+    // must be visible before the storage releases what the deinit may have touched.
+    atomicMemoryFence(ordering: .acquiring)
+    return .dead(storage)
+  }
+
+  /// The class of the host in slot `index`, read from the object's header, which the slot's
+  /// storage keeps allocated.
+  func hostType(at index: Int) -> any AnyObject.Type {
+    // The address is nonzero: the caller found a host there.
+    Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: address(at: index))!)
+      ._withUnsafeGuaranteedRef { type(of: $0) }
   }
 
   func insert(_ address: UInt, _ storage: Unmanaged<AssociationStorage>) {

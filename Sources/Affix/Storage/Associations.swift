@@ -47,7 +47,7 @@ public struct Associations<Host: AnyObject> {
   @inlinable @inline(__always)
   func withExistingStorage<R>(_ body: (AssociationStorage) throws -> R?) rethrows -> R? {
     if let ownStorage { return try body(ownStorage) }
-    let bits = HostTable.storageBits(at: UInt(bitPattern: ObjectIdentifier(host)))
+    let bits = HostTable.storageBits(of: host)
     if bits != 0 {
       // Nonzero storage bits are the address of a storage the table holds.
       return try Unmanaged<AssociationStorage>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)

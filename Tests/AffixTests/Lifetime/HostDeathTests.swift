@@ -276,8 +276,15 @@ enum ReadPhase {
       }
       #expect(lifetimes.alive == 0)
     }
-    #expect(seen.values == [3, 1, nil, nil])
-    #expect(reports.values.count == 1)
+    if HostMode.isWeak {
+      // On the weak path with no deallocation hook (Linux), a host in its deinit cannot tell
+      // its own entry from a dead predecessor's: it sees no values, and cannot add one.
+      #expect(seen.values == [nil, nil, nil, nil])
+      #expect(reports.values.count == 2)
+    } else {
+      #expect(seen.values == [3, 1, nil, nil])
+      #expect(reports.values.count == 1)
+    }
     #expect(reports.values.first?.message.contains("during its deinit") == true)
   }
 

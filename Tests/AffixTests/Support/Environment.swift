@@ -15,3 +15,9 @@ func getenvString(_ name: String) -> String? {
 func yieldThread() {
   sched_yield()
 }
+
+/// The host mode this run was started in (`AFFIX_HOST_MODE`), for the few behaviours that
+/// differ between the pinned and the weak path.
+enum HostMode {
+  static let isWeak = getenvString("AFFIX_HOST_MODE") == "weak"
+}

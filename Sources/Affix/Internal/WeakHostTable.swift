@@ -1,0 +1,164 @@
+import Synchronization
+
+/// The table of hosts on the weak path (see ``HostKind``): hosts whose reference counts the core
+/// must not touch.
+///
+/// An entry holds its host through a Swift `weak` reference and is valid only while that
+/// reference reads the very host a caller holds. No pin keeps a dead host's address, so an
+/// object allocated later at the same address finds an entry whose reference reads nil, treats
+/// it as absent and replaces it: correct by construction, whoever counts the host's references.
+/// Values are released when a sweep finds the reference nil, or, on Apple platforms, when the
+/// host deallocates (see `WeakHostTable+ObjectiveC.swift`).
+///
+/// Reads take a lock and a weak load, several times the pinned path's cost; every read of the
+/// pinned path that misses checks ``isEmpty`` first, one atomic load.
+enum WeakHostTable {
+  // `@unchecked Sendable`: the weak reference is set once, at init, and only loaded after,
+  // which the runtime does atomically; a caller that gets the host back holds its own reference
+  // and answers for its isolation.
+  final class Entry: @unchecked Sendable {
+    // A Swift `weak` reference: the host's own class decides how it is kept (a side table,
+    // or an Objective-C weak reference), which is the point of this path.
+    private weak let host: AnyObject?
+    let storage: AssociationStorage
+
+    init(host: AnyObject, storage: AssociationStorage) {
+      self.host = host
+      self.storage = storage
+    }
+
+    /// Set once a deallocation hook will remove this entry as its host deallocates: no other
+    /// object can then ever meet the entry at the host's address.
+    let isRemovedAtDeallocation = Atomic<Bool>(false)
+
+    /// Whether the entry belongs to `host`, which the caller holds: the weak load's strong
+    /// reference is then never the host's last.
+    ///
+    /// A host inside its deinit reads nil through every weak reference, its own entry's too.
+    /// Where a deallocation hook removes entries (Apple platforms), an entry at the address of
+    /// a host in its deinit can only be that host's, so the host keeps its values through its
+    /// deinit; elsewhere (Linux with `AFFIX_HOST_MODE=weak`) the entry could be a dead
+    /// predecessor's not yet swept, and the host sees no values.
+    func belongs(to host: AnyObject) -> Bool {
+      if self.host === host { return true }
+      return isRemovedAtDeallocation.load(ordering: .acquiring) && WeakBox(host).object == nil
+    }
+
+    /// Whether the host is gone. The weak load takes a strong reference to a live host, so
+    /// call this outside every lock.
+    var hostIsGone: Bool { host == nil }
+  }
+
+  private static let entries = Locked<[UInt: Entry]>([:])
+
+  /// Set with the first entry and never cleared, so that the pinned path's misses skip the
+  /// table with one load in a process that never needs it.
+  private static let isPopulated = Atomic<Bool>(false)
+
+  /// Whether the table has never held a host.
+  static var isEmpty: Bool { !isPopulated.load(ordering: .acquiring) }
+
+  /// The number of hosts in the table, dead ones included until a sweep takes them off.
+  static var hostCount: Int {
+    isEmpty ? 0 : entries.withLock { $0.count }
+  }
+
+  /// The storage of `host`, or nil; `host` is held by the caller.
+  static func storage(of host: AnyObject) -> AssociationStorage? {
+    let address = UInt(bitPattern: ObjectIdentifier(host))
+    guard let entry = entries.withLock({ $0[address] }) else { return nil }
+    return entry.belongs(to: host) ? entry.storage : nil
+  }
+
+  /// The storage of `host`, created if it has none. An entry left at the host's address by a
+  /// dead object is replaced, and its storage queued for release.
+  static func makeStorage(of host: AnyObject) -> AssociationStorage {
+    let address = UInt(bitPattern: ObjectIdentifier(host))
+    let candidate = Entry(host: host, storage: AssociationStorage())
+    guard candidate.belongs(to: host) else {
+      // A weak reference formed during the host's deinit reads nil at once.
+      Diagnostics.report(
+        "associations",
+        "a \(type(of: host)) attached its first value during its deinit; the value is released "
+          + "at once, as a host in its deinit can only change the values it already has")
+      return candidate.storage
+    }
+    isPopulated.store(true, ordering: .releasing)
+    while true {
+      let existing = entries.withLock { entries -> Entry? in
+        if let existing = entries[address] { return existing }
+        entries[address] = candidate
+        return nil
+      }
+      guard let existing else {
+        attachDeallocationHook(to: host, address: address, entry: candidate)
+        return candidate.storage
+      }
+      if existing.belongs(to: host) { return existing.storage }
+      // A dead object's entry: replace it unless another writer did first.
+      let replaced = entries.withLock { entries -> Bool in
+        guard entries[address] === existing else { return false }
+        entries[address] = candidate
+        return true
+      }
+      if replaced {
+        let release = ReleaseQueue.enqueue([Unmanaged.passRetained(existing.storage)])
+        if release { ReleaseQueue.scheduleDrain() }
+        attachDeallocationHook(to: host, address: address, entry: candidate)
+        return candidate.storage
+      }
+    }
+  }
+
+  /// Removes the entries whose host is gone and returns their storages, retained, for the
+  /// caller to queue for release.
+  static func sweep() -> [Unmanaged<AssociationStorage>] {
+    guard !isEmpty else { return [] }
+    // Weak references are loaded outside the lock: a load takes a strong reference whose
+    // release could be the host's last.
+    let snapshot = entries.withLock { Array($0) }
+    let gone = snapshot.filter { $0.value.hostIsGone }
+    guard !gone.isEmpty else { return [] }
+    return entries.withLock { entries in
+      var swept: [Unmanaged<AssociationStorage>] = []
+      for (address, entry) in gone where entries[address] === entry {
+        entries[address] = nil
+        swept.append(Unmanaged.passRetained(entry.storage))
+      }
+      return swept
+    }
+  }
+
+  /// Removes `entry` if it is still the one at `address`, and queues its storage for release;
+  /// for a deallocation hook that runs as the host goes.
+  static func remove(_ entry: Entry, at address: UInt) -> Unmanaged<AssociationStorage>? {
+    entries.withLock { entries in
+      guard entries[address] === entry else { return nil }
+      entries[address] = nil
+      return Unmanaged.passRetained(entry.storage)
+    }
+  }
+
+  /// Live and dead hosts with their entry counts. Weak loads happen outside the lock.
+  static func statistics(into statistics: inout AssociationTable.Statistics) {
+    guard !isEmpty else { return }
+    for (_, entry) in entries.withLock({ Array($0) }) {
+      let values = entry.storage.entryCount
+      if entry.hostIsGone {
+        statistics.staleHosts += 1
+        statistics.staleEntries += values
+      } else {
+        statistics.liveHosts += 1
+        statistics.entries += values
+      }
+    }
+  }
+}
+
+#if !canImport(ObjectiveC)
+  extension WeakHostTable {
+    /// Without an Objective-C runtime there is no deallocation hook: sweeps find dead hosts.
+    @inline(__always)
+    static func attachDeallocationHook(to host: AnyObject, address: UInt, entry: Entry) {}
+  }
+#endif

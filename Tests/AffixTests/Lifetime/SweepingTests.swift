@@ -1,0 +1,212 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Affix
+
+/// Sweeping always makes progress, releases off the writer's thread, and ends every lifetime.
+@Suite struct SweepingTests {
+  let value = AssociatedKey<Tracked>("value")
+  let number = AssociatedKey<Int>("number")
+
+  /// Polls `condition` until it holds or `seconds` pass: the property here is a bounded time.
+  private func within(seconds: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      if condition() { return true }
+      usleep(10_000)
+    }
+    return condition()
+  }
+
+  /// A dead host whose value blocks in its deinit, until `proceed` is signalled, on whichever
+  /// thread releases it. Returns once that release has begun.
+  private func blockAReleaseInProgress(
+    entered: DispatchSemaphore, proceed: DispatchSemaphore
+  ) -> Bool {
+    do {
+      let host = Host()
+      Associations(of: host)[value] = Tracked {
+        entered.signal()
+        proceed.wait()
+      }
+    }
+    DispatchQueue.global().async { AssociationTable.sweep() }
+    return entered.wait(timeout: .now() + 30) == .success
+  }
+
+  @Test func deadHostsStayABoundedFractionWhileADeinitBlocksASweep() {
+    let entered = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    #expect(blockAReleaseInProgress(entered: entered, proceed: proceed))
+    defer { proceed.signal() }
+    let hosts = scaled(200_000)
+    for index in 0..<hosts {
+      let host = Host()
+      Associations(of: host)[number] = index
+    }
+    let statistics = AssociationTable.statistics
+    // Writes sweep along, and a full table is swept before it grows, whatever else runs: at
+    // most half the table, sized for the hosts that live, can be dead.
+    #expect(statistics.staleHosts <= HostTable.capacity / 2)
+    #expect(statistics.staleHosts < hosts / 4)
+  }
+
+  @Test func deadHostsStayBoundedUnderFourWritingThreads() {
+    let entered = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    #expect(blockAReleaseInProgress(entered: entered, proceed: proceed))
+    defer { proceed.signal() }
+    let perThread = scaled(50_000)
+    DispatchQueue.concurrentPerform(iterations: 4) { thread in
+      for index in 0..<perThread {
+        let host = Host()
+        Associations(of: host)[number] = thread * perThread + index
+      }
+    }
+    let statistics = AssociationTable.statistics
+    #expect(statistics.staleHosts <= HostTable.capacity / 2)
+    #expect(statistics.staleHosts < 4 * perThread / 4)
+  }
+
+  @Test func aWriteNeverReleasesOtherHostsValuesOnItsOwnThread() {
+    let releasedOn = Recording<UInt>()
+    let lifetimes = Lifetimes()
+    do {
+      let doomed = (0..<2_000).map { _ in Host() }
+      for host in doomed {
+        Associations(of: host)[value] = lifetimes.make { releasedOn.append(currentThreadID()) }
+      }
+    }
+    let writer = currentThreadID()
+    // First writes to new hosts sweep the table along; what they sweep must go elsewhere.
+    var newcomers: [Host] = []
+    let released = within(seconds: 30) {
+      for _ in 0..<1_000 {
+        let host = Host()
+        Associations(of: host)[number] = 1
+        newcomers.append(host)
+      }
+      return lifetimes.alive == 0
+    }
+    #expect(released)
+    #expect(!releasedOn.values.contains(writer))
+  }
+
+  @Test func deadHostsAreReleasedWithoutAnyCall() {
+    let lifetimes = Lifetimes()
+    do {
+      let hosts = (0..<1_000).map { _ in Host() }
+      for host in hosts { Associations(of: host)[value] = lifetimes.make() }
+    }
+    // Nothing here writes or sweeps: the background sweeper must come by, within its longest
+    // wait and a pass.
+    #expect(within(seconds: 20) { lifetimes.alive == 0 })
+  }
+
+  @Test func theSweepCadenceBacksOffAndStopsWhenNoHostIsLeft() {
+    #expect(SweepCadence.next(after: .seconds(1), swept: 0, hostsLeft: false) == nil)
+    #expect(
+      SweepCadence.next(after: SweepCadence.first, swept: 3, hostsLeft: true) == .milliseconds(250))
+    var interval = SweepCadence.first
+    var waits: [Duration] = []
+    for _ in 0..<5 {
+      interval = SweepCadence.next(after: interval, swept: 0, hostsLeft: true) ?? .zero
+      waits.append(interval)
+    }
+    #expect(waits == [.seconds(1), .seconds(2), .seconds(2), .seconds(2), .seconds(2)])
+  }
+
+  @Test func aDeinitWaitingForAnotherThreadsSweepDoesNotDeadlock() {
+    let otherSweepReturned = DispatchSemaphore(value: 0)
+    let finished = DispatchSemaphore(value: 0)
+    do {
+      let host = Host()
+      Associations(of: host)[value] = Tracked {
+        // Whichever thread releases this value, it now waits for a sweep elsewhere, which must
+        // not wait for this release forever.
+        DispatchQueue.global().async {
+          AssociationTable.sweep()
+          otherSweepReturned.signal()
+        }
+        _ = otherSweepReturned.wait(timeout: .now() + 60)
+        finished.signal()
+      }
+    }
+    DispatchQueue.global().async { AssociationTable.sweep() }
+    #expect(finished.wait(timeout: .now() + 60) == .success)
+  }
+
+  @Test func aHostHeldUnownedByItsOwnValueIsReleasedAndReported() {
+    final class BackReference: Sendable {
+      unowned let host: Host
+      let onDeinit: @Sendable () -> Void
+      init(host: Host, onDeinit: @escaping @Sendable () -> Void) {
+        self.host = host
+        self.onDeinit = onDeinit
+      }
+      deinit { onDeinit() }
+    }
+    let key = AssociatedKey<BackReference>("backReference")
+    let released = Flag()
+    let reports = Recording<Diagnostic>()
+    // The global handler: the report comes from whichever thread sweeps. No other test of
+    // this target sets it.
+    Diagnostics.setHandler { reports.append($0) }
+    defer { Diagnostics.setHandler(nil) }
+    do {
+      let host = Host()
+      Associations(of: host)[key] = BackReference(host: host) { released.set() }
+    }
+    // On the pinned path the unowned reference keeps the host inside its deinit for good;
+    // sweeps release its values once it has stayed there past the limit. On the weak path the
+    // host reads as gone at once and is swept as any other.
+    #expect(
+      within(seconds: 30) {
+        AssociationTable.sweep()
+        return released.isSet
+      })
+    if !HostMode.isWeak {
+      #expect(reports.values.contains { $0.message.contains("Host has stayed in its deinit") })
+    }
+  }
+
+  @Test(arguments: IdentitylessHost.allCases)
+  func hostsWithoutIdentityGetADiagnosticAndNoStorage(kind: IdentitylessHost) {
+    let lifetimes = Lifetimes()
+    let reports = Recording<Diagnostic>()
+    Diagnostics.withHandler({ reports.append($0) }) {
+      let host = kind.make()
+      #expect(HostKind.of(host) != .pinned && HostKind.of(host) != .weak)
+      Associations(of: host)[value] = lifetimes.make()
+      #expect(Associations(of: host)[value] == nil)
+    }
+    #expect(lifetimes.alive == 0)
+    #expect(reports.values.contains { $0.message.contains("cannot carry associated values") })
+  }
+
+  @Test func everyHostTakesThePathItsModeSays() {
+    let host = Host()
+    #expect(HostKind.of(host) == (HostMode.isWeak ? .weak : .pinned))
+    Associations(of: host)[number] = 7
+    #expect(Associations(of: host)[number] == 7)
+  }
+}
+
+/// Objects made afresh by each conversion to `AnyObject`.
+enum IdentitylessHost: CaseIterable, Sendable {
+  case structValue, classObject
+
+  func make() -> AnyObject {
+    switch self {
+    case .structValue: Pair(first: 1, second: 2) as AnyObject
+    case .classObject: Host.self as AnyObject
+    }
+  }
+}
+
+private struct Pair {
+  var first: Int
+  var second: Int
+}
