@@ -176,7 +176,8 @@ import Testing
   func hostsWithoutIdentityGetADiagnosticAndNoStorage(kind: IdentitylessHost) {
     let lifetimes = Lifetimes()
     let reports = Recording<Diagnostic>()
-    Diagnostics.withHandler({ reports.append($0) }) {
+    let record: @Sendable (Diagnostic) -> Void = { reports.append($0) }
+    Diagnostics.withHandler(record) {
       let host = kind.make()
       #expect(HostKind.of(host) != .pinned && HostKind.of(host) != .weak)
       Associations(of: host)[value] = lifetimes.make()
