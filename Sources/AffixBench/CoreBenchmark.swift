@@ -2,6 +2,7 @@ import Affix
 import AffixBenchSupport
 import Dispatch
 import Foundation
+import Synchronization
 
 /// `affix-bench core`: the associated-storage core against **B0**, a stored property read
 /// through a non-inlined function, and **B1**, the hand-written substitute (`NSLock` around
@@ -223,6 +224,7 @@ enum CoreBenchmark {
     scaling(quick: quick, get1k: get, b0Get1k: b0Get)
     memory(quick: quick)
     twoThreads(quick: quick)
+    sweepStall(quick: quick)
   }
 
   static func time(_ operations: Int, _ body: () -> Void) -> Double {
@@ -421,4 +423,63 @@ enum CoreBenchmark {
     reportRatio("core.b0_two_thread_scaling", b0One / b0Two)
   }
 
+  /// The longest a read that misses waits while a full sweep of dead hosts runs: a sweep works
+  /// in chunks, and a reader waits for one chunk at most. The same reader timed for as long
+  /// with no sweep gives the machine's own worst (a preempted thread), to read it against.
+  static func sweepStall(quick: Bool) {
+    let count = quick ? 200_000 : 1_000_000
+    var hosts = (0..<count).map { _ in Host() }
+    for host in hosts { Associations(of: host)[number] = 1 }
+    // Dead hosts are swept within seconds by the background sweeper; this one must find them.
+    hosts.removeAll()
+    let (sweepWorst, sweepReads, sweepTime) = worstMissingRead { AssociationTable.sweep() }
+    let (idleWorst, idleReads, _) = worstMissingRead {
+      let start = DispatchTime.now().uptimeNanoseconds
+      while Double(DispatchTime.now().uptimeNanoseconds - start) < sweepTime {}
+    }
+    report("core.full_sweep_ms", sweepTime / 1e6, "ms (\(count) dead hosts)")
+    report(
+      "core.read_stall_during_sweep_us", sweepWorst / 1e3,
+      "us (worst of \(sweepReads) reads that miss; target under 1,000)")
+    report(
+      "core.read_stall_without_sweep_us", idleWorst / 1e3,
+      "us (worst of \(idleReads) reads over as long, no sweep)")
+  }
+
+  /// The worst time of a read that misses, on another thread, while `body` runs; with the
+  /// number of reads and `body`'s time in nanoseconds.
+  static func worstMissingRead(during body: () -> Void) -> (Double, Int, Double) {
+    let probe = Probe()
+    let stop = Atomic<Bool>(false)
+    let started = DispatchSemaphore(value: 0)
+    let worst = Atomic<UInt64>(0)
+    let reads = Atomic<Int>(0)
+    let reader = DispatchGroup()
+    DispatchQueue.global().async(group: reader) {
+      let number = Self.number
+      var longest: UInt64 = 0
+      var done = 0
+      started.signal()
+      while !stop.load(ordering: .relaxed) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        blackHole(Associations(of: probe)[number])
+        longest = max(longest, DispatchTime.now().uptimeNanoseconds - start)
+        done += 1
+      }
+      worst.store(longest, ordering: .relaxed)
+      reads.store(done, ordering: .relaxed)
+    }
+    started.wait()
+    let start = DispatchTime.now().uptimeNanoseconds
+    body()
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start)
+    stop.store(true, ordering: .relaxed)
+    reader.wait()
+    return (
+      Double(worst.load(ordering: .relaxed)), reads.load(ordering: .relaxed), elapsed
+    )
+  }
 }
+
+/// A host with no values, read by a thread of its own.
+private final class Probe: Sendable {}

@@ -1,6 +1,14 @@
 internal import AffixRuntimeShims
 public import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The shared table from host address to the host's ``AssociationStorage``.
 ///
 /// An open-addressing table with linear probing whose reads take no lock, so reads stay reads,
@@ -78,6 +86,9 @@ enum HostTable {
   /// released anyway. A value that holds its host `unowned` keeps the host there forever.
   static let lingerLimit: Duration = .seconds(1)
 
+  /// Readers waiting for a sweep's chunk to end.
+  private static let waitingReaders = Atomic<Int>(0)
+
   // MARK: Reading
 
   /// The address of the storage of `host`, found without taking a lock on the pinned path, or
@@ -85,7 +96,18 @@ enum HostTable {
   @usableFromInline @_effects(releasenone)
   static func storageBits(of host: AnyObject) -> UInt {
     let address = UInt(bitPattern: ObjectIdentifier(host))
-    for _ in 0..<4 {
+    var waits = false
+    defer { if waits { waitingReaders.subtract(1, ordering: .relaxed) } }
+    for attempt in 0..<64 {
+      // A writer changes the slots for at most a chunk of a sweep's work: wait it out, and
+      // let the sweep know, rather than queue for the lock behind its next chunk.
+      if attempt >= 4 {
+        if !waits {
+          waits = true
+          waitingReaders.add(1, ordering: .relaxed)
+        }
+        sched_yield()
+      }
       let before = version.load(ordering: .acquiring)
       if before & 1 == 0 {
         let offsetMask = currentOffsetMask.load(ordering: .acquiring)
@@ -244,7 +266,8 @@ enum HostTable {
           switch state.slots.host(at: index) {
           case .dead(let storage):
             chunk.append(storage)
-            state.slots.remove(at: index)
+            // The entries after it shift back, each a slot's worth of work.
+            budget -= state.slots.remove(at: index) - 1
             state.count -= 1
           case .inDeinit(let address, let storage):
             let firstSeen = state.lingering[address] ?? now
@@ -268,6 +291,9 @@ enum HostTable {
           state.released.formIntersection(lingeringNow.keys)
         }
       }
+      // A moment between chunks for the readers that wait for one: a lock taken again at
+      // once would starve them.
+      if !finished, waitingReaders.load(ordering: .relaxed) > 0 { sched_yield() }
     }
     for host in overdue {
       releaseValues(of: host.storage, lingeringIn: host.type)
@@ -390,7 +416,7 @@ enum HostTable {
 @usableFromInline @_effects(releasenone)
 func inlineBits(for keyID: UInt, of host: AnyObject) -> UInt? {
   let offsetMask = HostTable.currentOffsetMask.load(ordering: .acquiring)
-  let slots = HostTable.currentSlots.load(ordering: .relaxed)
+  let slots = HostTable.currentSlots.load(ordering: .acquiring)
   // No slots yet: no host has a value.
   guard slots != 0 else { return inlineBitsCarefully(for: keyID, of: host) }
   let table = SlotArray(bits: slots)
@@ -659,12 +685,16 @@ struct SlotArray {
   /// reader that reads the same address before and after the storage has read that address's
   /// storage (see ``inlineBits(for:of:)``). An entry only ever moves backward, so its address
   /// never returns to a slot it left.
-  func remove(at index: Int) {
+  /// Returns how many slots it visited, so that a sweep can bound its work under the lock.
+  @discardableResult
+  func remove(at index: Int) -> Int {
     let mask = self.mask
     var hole = index
+    var visited = 1
     clearAddress(at: hole)
     var next = (hole + 1) & mask
     while true {
+      visited += 1
       let address = self.address(at: next)
       if address == 0 { break }
       let home = Self.home(of: address, mask: mask)
@@ -679,6 +709,7 @@ struct SlotArray {
       next = (next + 1) & mask
     }
     words[2 + 2 * hole].store(0, ordering: .relaxed)
+    return visited
   }
 
   /// Clears slot `index`'s address, ordered before any later store to its storage.
