@@ -76,8 +76,9 @@ enum HostTable {
     var released: Set<UInt> = []
   }
 
-  /// Held by the one pass at a time. A pass runs no user code, so a wait for it is bounded.
-  private static let passLock = Locked<Void>(())
+  /// Held by the one pass at a time, with the number of passes made. A pass runs no user
+  /// code, so a wait for it is bounded.
+  private static let passLock = Locked<Int>(0)
 
   /// How many slots a pass sweeps under the lock before it lets readers and writers in.
   static let chunkSize = 4_096
@@ -202,51 +203,73 @@ enum HostTable {
   /// Sweeps the whole table, then doubles it while the hosts left still fill half of it, so
   /// that dead hosts never make it grow.
   private static func makeRoom() {
-    let drains = passLock.withLock { _ -> Bool in
-      let (_, drains) = runPass()
+    let pass = passLock.withLock { passes -> Pass in
+      passes += 1
+      let pass = runPass()
       writer.withLock { state in
         while (state.count + 1) * 2 > state.slots.capacity {
           grow(&state)
         }
       }
-      return drains
+      return pass
     }
-    if drains { ReleaseQueue.scheduleDrain() }
+    if pass.drains { ReleaseQueue.scheduleDrain() }
+    pass.releaseLingeringValues()
   }
 
   /// Takes every dead host off both tables and releases their values on this thread, waiting
   /// for releases other threads have under way (see ``ReleaseQueue``). Returns how many hosts
   /// it took off.
   static func sweep() -> Int {
-    let (swept, _) = passLock.withLock { _ in runPass() }
+    let pass = passLock.withLock { passes in
+      passes += 1
+      return runPass()
+    }
+    pass.releaseLingeringValues()
     let weak = WeakHostTable.sweep()
     _ = ReleaseQueue.enqueue(weak)
     ReleaseQueue.releaseAllAndWait()
-    return swept + weak.count
+    return pass.swept + weak.count
   }
 
   /// A sweep for the background sweeper: like ``sweep()`` without waiting for other threads.
   /// Returns how many hosts it took off and whether any host is left in either table.
   static func sweepInBackground() -> (swept: Int, hostsLeft: Bool) {
-    let (swept, _) = passLock.withLock { _ in runPass() }
+    let pass = passLock.withLock { passes in
+      passes += 1
+      return runPass()
+    }
+    pass.releaseLingeringValues()
     let weak = WeakHostTable.sweep()
     _ = ReleaseQueue.enqueue(weak)
     ReleaseQueue.releaseAll()
     let pinnedLeft = writer.withLock { $0.count > 0 }
-    return (swept + weak.count, pinnedLeft || WeakHostTable.hostCount > 0)
+    return (pass.swept + weak.count, pinnedLeft || WeakHostTable.hostCount > 0)
+  }
+
+  /// What a pass did, and what is left to do once `passLock` is released.
+  private struct Pass {
+    var swept = 0
+    /// Whether a drain of the release queue must be scheduled.
+    var drains = false
+    /// Hosts that have lingered in their deinit past ``lingerLimit``.
+    var overdue: [(type: any AnyObject.Type, storage: AssociationStorage)] = []
+
+    /// Releases the overdue hosts' values: user code, so never under a lock.
+    func releaseLingeringValues() {
+      for host in overdue {
+        releaseValues(of: host.storage, lingeringIn: host.type)
+      }
+    }
   }
 
   /// Sweeps every slot, one chunk at a time under the lock, and queues the dead hosts'
-  /// storages for release. Releases the values of hosts that have lingered in their deinit past
-  /// ``lingerLimit``. The caller holds `passLock`. Returns how many hosts it took off, and
-  /// whether a drain must be scheduled.
-  private static func runPass() -> (swept: Int, drains: Bool) {
+  /// storages for release. The caller holds `passLock`.
+  private static func runPass() -> Pass {
     var index = 0
     var arrayBits: UInt = 0
-    var swept = 0
-    var drains = false
+    var pass = Pass()
     var lingeringNow: [UInt: ContinuousClock.Instant] = [:]
-    var overdue: [(type: any AnyObject.Type, storage: AssociationStorage)] = []
     let now = ContinuousClock.now
     writer.withLock { $0.passInProgress = true }
     var finished = false
@@ -274,7 +297,7 @@ enum HostTable {
             lingeringNow[address] = firstSeen
             if now - firstSeen >= lingerLimit, state.released.insert(address).inserted {
               let hostType: any AnyObject.Type = state.slots.hostType(at: index)
-              overdue.append((hostType, storage.takeUnretainedValue()))
+              pass.overdue.append((hostType, storage.takeUnretainedValue()))
             }
             index += 1
           case .empty, .live:
@@ -283,8 +306,8 @@ enum HostTable {
         }
         endWrite()
         finished = index >= state.slots.capacity
-        if ReleaseQueue.enqueue(chunk) { drains = true }
-        swept += chunk.count
+        if ReleaseQueue.enqueue(chunk) { pass.drains = true }
+        pass.swept += chunk.count
         if finished {
           state.passInProgress = false
           state.lingering = lingeringNow
@@ -295,10 +318,7 @@ enum HostTable {
       // once would starve them.
       if !finished, waitingReaders.load(ordering: .relaxed) > 0 { sched_yield() }
     }
-    for host in overdue {
-      releaseValues(of: host.storage, lingeringIn: host.type)
-    }
-    return (swept, drains)
+    return pass
   }
 
   /// Releases the values of a host that stays inside its deinit: a value holding the host

@@ -50,7 +50,7 @@ import Testing
     // Writes sweep along, and a full table is swept before it grows, whatever else runs: at
     // most half the table, sized for the hosts that live, can be dead.
     #expect(statistics.staleHosts <= HostTable.capacity / 2)
-    #expect(statistics.staleHosts < hosts / 4)
+    #expect(statistics.staleHosts < hosts / 2)
   }
 
   @Test func deadHostsStayBoundedUnderFourWritingThreads() {
@@ -67,7 +67,7 @@ import Testing
     }
     let statistics = AssociationTable.statistics
     #expect(statistics.staleHosts <= HostTable.capacity / 2)
-    #expect(statistics.staleHosts < 4 * perThread / 4)
+    #expect(statistics.staleHosts < 4 * perThread / 2)
   }
 
   @Test func aWriteNeverReleasesOtherHostsValuesOnItsOwnThread() {
