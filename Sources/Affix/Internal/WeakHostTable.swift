@@ -31,17 +31,16 @@ enum WeakHostTable {
     /// object can then ever meet the entry at the host's address.
     let isRemovedAtDeallocation = Atomic<Bool>(false)
 
-    /// Whether the entry belongs to `host`, which the caller holds: the weak load's strong
-    /// reference is then never the host's last.
+    /// Whether the entry belongs to `host`, which the caller holds at the entry's address.
     ///
-    /// A host inside its deinit reads nil through every weak reference, its own entry's too.
-    /// Where a deallocation hook removes entries (Apple platforms), an entry at the address of
-    /// a host in its deinit can only be that host's, so the host keeps its values through its
-    /// deinit; elsewhere (Linux with `AFFIX_HOST_MODE=weak`) the entry could be a dead
-    /// predecessor's not yet swept, and the host sees no values.
+    /// Where a deallocation hook removes the entry as its host goes (Apple platforms), no other
+    /// object can meet it, so the address settles it, with no weak load: that is the common
+    /// case there, and it also lets a host keep its values through its own deinit, when every
+    /// weak reference to it reads nil. Elsewhere (Linux with `AFFIX_HOST_MODE=weak`) the entry
+    /// could be a dead predecessor's not yet swept, so the weak reference must read `host`;
+    /// the load's strong reference is never the host's last, as the caller holds it.
     func belongs(to host: AnyObject) -> Bool {
-      if self.host === host { return true }
-      return isRemovedAtDeallocation.load(ordering: .acquiring) && WeakBox(host).object == nil
+      isRemovedAtDeallocation.load(ordering: .acquiring) || self.host === host
     }
 
     /// Whether the host is gone. The weak load takes a strong reference to a live host, so
