@@ -59,6 +59,6 @@ private let valueKey = AssociatedKey<Value>("value")
 
     #expect(
       report.survivors.first?.cycle?.description
-        == "Host.capabilities[Clinging] -> Clinging.host -> Host")
+        == "Host -[Clinging]-> Clinging.host -> Host")
   }
 }

@@ -244,7 +244,7 @@ public final class AssociationStorage: Sendable {
   }
 
   /// Calls `body` with the key ID and payload bits of every entry that holds a value.
-  private func forEachEntry(_ body: (_ keyID: UInt, _ payloadBits: UInt) -> Void) {
+  func forEachEntry(_ body: (_ keyID: UInt, _ payloadBits: UInt) -> Void) {
     for slot in 0..<2 {
       let keyWord = inlineKeyWord(slot)
       if Self.holdsValue(keyWord) { body(keyWord, inlinePayloadBits(slot)) }

@@ -18,11 +18,13 @@ public struct LeakReport: Sendable, CustomStringConvertible {
     public let label: String?
     /// Where the object was tracked.
     public let sourceLocation: SourceLocation
-    /// A path of stored properties from the object back to itself, if one exists.
+    /// A path of stored properties and associations from the object back to itself, if one
+    /// exists.
     public let cycle: RetainPath?
     /// A path from another survivor to this one, when no cycle runs through this one.
     public let retainedBy: RetainPath?
-    /// The object's properties that hold closures, whose captures no path can show.
+    /// The object's properties that hold closures, then its associations that do (written
+    /// `-[key]`), whose captures no path can show.
     public let closureProperties: [String]
 
     /// `LEAK: Type "label" tracked at File.swift:12 is still alive; ...`, on one line.
@@ -38,13 +40,16 @@ public struct LeakReport: Sendable, CustomStringConvertible {
         text += "retained by another survivor: \(retainedBy)"
       } else if closureProperties.isEmpty {
         text +=
-          "no retain path through stored properties (closure captures and values inside locks "
-          + "are not visible; something outside the tracked objects may hold it)"
+          "no retain path through stored properties or associations (closure captures and "
+          + "values inside locks are not visible; something outside the tracked objects may "
+          + "hold it)"
       } else {
-        let names = closureProperties.map { "\(typeName).\($0)" }.joined(separator: ", ")
+        let names = closureProperties.map {
+          $0.hasPrefix("-[") ? "\(typeName) \($0)" : "\(typeName).\($0)"
+        }
         text +=
-          "no retain path through stored properties; closure captures are not visible, "
-          + "check the closures in \(names)"
+          "no retain path through stored properties or associations; closure captures are not "
+          + "visible, check the closures in \(names.joined(separator: ", "))"
       }
       return text
     }

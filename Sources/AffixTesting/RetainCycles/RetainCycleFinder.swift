@@ -2,18 +2,25 @@
 /// `Mirror`.
 ///
 /// The finder follows stored properties of classes and structs, optionals, enum payloads,
-/// tuples and the elements of collections and dictionaries, and the capabilities attached to
-/// an object (shown as `Host.capabilities[Type]`). It skips `weak` and `unowned` properties,
-/// because they do not keep anything alive. Other associated values and whatever sits inside
-/// a lock (`Mutex`, `Atomic`) are not visible to it. Nor is what closures capture:
-/// a cycle through a closure (`self.onChange = { self.refresh() }`) has no path here, and the
-/// finder reports which properties of the object hold closures instead.
+/// tuples and the elements of collections and dictionaries. It also follows what is attached
+/// to an object through `Associations`: the values of strong keys and the capabilities, shown
+/// as `Host -[key]-> ...` (a capability's key is its type name). It skips `weak` and `unowned`
+/// properties and the values of weak keys, because they keep nothing alive. Whatever sits
+/// inside a lock (`Mutex`, `Atomic`) is not visible to it. Nor is what closures capture: a
+/// cycle through a closure (`self.onChange = { self.refresh() }`, or an observer of a key that
+/// captures the host) has no path here, and the finder reports which properties and
+/// associations of the object hold closures instead.
 ///
 /// ```swift
 /// let parent = Parent()
 /// parent.child = Child(parent: parent)  // Child.parent is a strong `let`
 /// RetainCycleFinder.cycle(through: parent)?.description
 /// // "Parent.child -> Child.parent -> Parent"
+///
+/// let document = Document()
+/// Associations(of: document)[inspectorKey] = Inspector(document: document)
+/// RetainCycleFinder.cycle(through: document)?.description
+/// // "Document -[inspector]-> Inspector.document -> Document"
 /// ```
 ///
 /// - Complexity: O(*n*) in the number of references reachable from the start object, bounded
@@ -45,10 +52,10 @@ public enum RetainCycleFinder {
       for index in frontier {
         for edge in ReferenceWalker.strongReferences(of: search.objects[index]) {
           if ObjectIdentifier(edge.object) == targetID {
-            return search.path(to: index, last: edge.property, target: target)
+            return search.path(to: index, last: edge, target: target)
           }
           guard !search.isVisited(edge.object), !search.isFull else { continue }
-          next.append(search.visit(edge.object, from: (index, edge.property)))
+          next.append(search.visit(edge.object, from: (index, edge)))
         }
       }
       frontier = next
@@ -56,8 +63,9 @@ public enum RetainCycleFinder {
     return nil
   }
 
-  /// The paths, inside `object`, of stored properties that hold closures: the places where a
-  /// cycle may hide that no path shows.
+  /// The paths, inside `object`, of stored properties that hold closures, then its associations
+  /// that do, written `-[key]` (`-[selection observer]` for an observer of the key
+  /// `selection`): the places where a cycle may hide that no path shows.
   public static func closureProperties(of object: AnyObject) -> [String] {
     ReferenceWalker.closureProperties(of: object)
   }
@@ -66,7 +74,7 @@ public enum RetainCycleFinder {
 private struct Search {
   let objectLimit: Int
   private(set) var objects: [AnyObject] = []
-  private var parents: [(index: Int, property: String)?] = []
+  private var parents: [(index: Int, edge: Reference)?] = []
   private var visited: Set<ObjectIdentifier> = []
 
   init(objectLimit: Int) {
@@ -79,19 +87,18 @@ private struct Search {
     visited.contains(ObjectIdentifier(object))
   }
 
-  mutating func visit(_ object: AnyObject, from parent: (index: Int, property: String)?) -> Int {
+  mutating func visit(_ object: AnyObject, from parent: (index: Int, edge: Reference)?) -> Int {
     visited.insert(ObjectIdentifier(object))
     objects.append(object)
     parents.append(parent)
     return objects.count - 1
   }
 
-  func path(to index: Int, last property: String, target: AnyObject) -> RetainPath {
-    var steps = [RetainPath.Step(typeName: typeName(of: objects[index]), property: property)]
+  func path(to index: Int, last edge: Reference, target: AnyObject) -> RetainPath {
+    var steps = [edge.step(from: objects[index])]
     var current = index
     while let parent = parents[current] {
-      steps.append(
-        RetainPath.Step(typeName: typeName(of: objects[parent.index]), property: parent.property))
+      steps.append(parent.edge.step(from: objects[parent.index]))
       current = parent.index
     }
     return RetainPath(steps: steps.reversed(), targetTypeName: typeName(of: target))

@@ -1,13 +1,22 @@
 import Affix
 
-/// A strong reference found inside an object: the property path that holds it and its target.
+/// A strong reference found inside an object: where it is held and its target.
 struct Reference {
+  /// The key of the association that holds it, or nil for a stored property.
+  let association: String?
+  /// The path of stored properties: from the object, or inside the associated value.
   let property: String
   let object: AnyObject
+
+  /// The step of a retain path that follows this reference out of `holder`.
+  func step(from holder: AnyObject) -> RetainPath.Step {
+    RetainPath.Step(typeName: typeName(of: holder), property: property, association: association)
+  }
 }
 
-/// Walks the stored properties of one object with `Mirror`, down through value types, and
-/// collects the objects it holds strongly and the properties that hold closures.
+/// Walks the stored properties of one object with `Mirror`, down through value types, then
+/// what is attached to it through `Associations`, and collects the objects it holds strongly
+/// and the places that hold closures.
 enum ReferenceWalker {
   /// Bounds the walk through nested value types; cycles cannot pass through values alone, so
   /// this only guards against very deep trees.
@@ -20,22 +29,28 @@ enum ReferenceWalker {
     case closure
   }
 
-  /// The objects `object` holds strongly through its stored properties, then the capabilities
-  /// attached to it: a capability that holds its host strongly is the cycle mixins risk most.
+  /// The objects `object` holds strongly: through its stored properties, then through its
+  /// associations (values of strong keys and capabilities; weak keys hold nothing). An
+  /// associated value that points back at its host is the cycle this library can create and
+  /// the one no stored property shows.
   static func strongReferences(of object: AnyObject) -> [Reference] {
     var references: [Reference] = []
     walkFields(of: object) { path, found in
       if case .object(let target) = found {
-        references.append(Reference(property: path, object: target))
+        references.append(Reference(association: nil, property: path, object: target))
       }
     }
-    for capability in Associations(of: object).capabilities {
-      references.append(
-        Reference(property: "capabilities[\(typeName(of: capability))]", object: capability))
+    walkAssociations(of: object) { key, path, found in
+      if case .object(let target) = found {
+        references.append(Reference(association: key, property: path, object: target))
+      }
     }
     return references
   }
 
+  /// The stored properties of `object` that hold closures, as paths (`onChange`), then its
+  /// associations that do, written `-[key]` (an observer of a key shows as
+  /// `-[key observer]`).
   static func closureProperties(of object: AnyObject) -> [String] {
     var paths: [String] = []
     walkFields(of: object) { path, found in
@@ -43,7 +58,26 @@ enum ReferenceWalker {
         paths.append(path)
       }
     }
+    walkAssociations(of: object) { key, path, found in
+      if case .closure = found {
+        paths.append("-[\(key)]\(path)")
+      }
+    }
     return paths
+  }
+
+  private static func walkAssociations(
+    of object: AnyObject, _ visit: (_ key: String, _ path: String, Found) -> Void
+  ) {
+    // An owner's storage is one of its stored properties, but its fields are atomics that
+    // `Mirror` cannot read: its contents come from here.
+    for association in Associations(of: object).reflectedAssociations {
+      guard let value = association.value else { continue }
+      let key = association.kind == .observer ? "\(association.name) observer" : association.name
+      walk(value, at: "", depth: 0) { path, found in
+        visit(key, path.isEmpty || path.hasPrefix("[") ? path : ".\(path)", found)
+      }
+    }
   }
 
   private static func walkFields(of object: AnyObject, _ visit: (String, Found) -> Void) {
