@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Proves that the leak-check gate bites: a deliberately leaking check must make
-# `swift package leak-check` fail, and its report must name the leaking type.
+# `swift package leak-check` fail, and its report must name the leaking test and type.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,7 +17,11 @@ if [ "$status" -eq 0 ]; then
   echo "leak-check-selftest: FAIL: leak-check passed although a check leaks on purpose" >&2
   exit 1
 fi
-if ! printf '%s\n' "$output" | grep -q '^    LEAK: DeliberatelyLeakedNode "deliberate" tracked at LeakCheckTests/DeliberateLeakCheck.swift:[0-9]* is still alive; retain cycle: DeliberatelyLeakedNode.itself -> DeliberatelyLeakedNode$'; then
+if ! printf '%s\n' "$output" | grep -qx '    in aDeliberateLeakFailsTheLeakCheck():'; then
+  echo "leak-check-selftest: FAIL: the report does not name the leaking test" >&2
+  exit 1
+fi
+if ! printf '%s\n' "$output" | grep -q '^      LEAK: DeliberatelyLeakedNode "deliberate" tracked at LeakCheckTests/DeliberateLeakCheck.swift:[0-9]* is still alive; retain cycle: DeliberatelyLeakedNode.itself -> DeliberatelyLeakedNode$'; then
   echo "leak-check-selftest: FAIL: the report does not name DeliberatelyLeakedNode and its cycle" >&2
   exit 1
 fi

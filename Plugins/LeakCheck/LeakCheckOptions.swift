@@ -1,22 +1,26 @@
 /// The plugin's command line: its own options, then anything after `--` for `swift test`.
 struct LeakCheckOptions {
-  static let testTarget = "LeakCheckTests"
-
   static let usage = """
-    USAGE: swift package leak-check [--sanitize=address] [--filter <pattern>] [-- <swift test options>]
+    USAGE: swift package leak-check [--target <target>]... [--filter <pattern>]
+                                    [--sanitize=address] [-- <swift test options>]
 
-    Runs the \(testTarget) target with `swift test` and fails on any leak or test failure.
+    Runs the package's leak checks, the Swift Testing tests tagged `.leakCheck` (or in a suite
+    tagged so) in any of its test targets, with `swift test`, and fails on any leak or test
+    failure, or when no leak check ran.
 
     OPTIONS:
-      --sanitize=<sanitizer>    Runs the suite under a sanitizer: address (whose LeakSanitizer
+      --target <target>         Runs only the leak checks in this test target (repeatable).
+      --filter <pattern>        Runs only the leak checks whose identifier matches <pattern>,
+                                a regular expression (Module.Suite/test()/File.swift:line:column).
+      --sanitize=<sanitizer>    Runs the checks under a sanitizer: address (whose LeakSanitizer
                                 also checks the whole process at exit) or thread.
-      --filter <pattern>        Runs only the leak checks whose name matches <pattern>.
       -h, --help                Shows this help.
       -- <options>              Passes the remaining options to `swift test`.
     """
 
   var sanitizer: String?
   var filter: String?
+  var targets: [String] = []
   var passthrough: [String] = []
   var showsHelp = false
 
@@ -39,10 +43,11 @@ struct LeakCheckOptions {
       case _ where argument.hasPrefix("--sanitize="):
         sanitizer = String(argument.dropFirst("--sanitize=".count))
       case "--filter":
-        guard let pattern = remaining.popFirst() else {
-          throw LeakCheckFailure(message: "leak-check: --filter needs a pattern")
-        }
-        filter = pattern
+        filter = try value(of: argument, in: &remaining)
+      case "--target":
+        targets.append(try value(of: argument, in: &remaining))
+      case _ where argument.hasPrefix("--target="):
+        targets.append(String(argument.dropFirst("--target=".count)))
       case "-h", "--help":
         showsHelp = true
       default:
@@ -53,13 +58,19 @@ struct LeakCheckOptions {
     }
   }
 
-  /// The `swift test` options: the suite (narrowed by `filter`), the sanitizer, the rest.
-  var testArguments: [String] {
-    // Several --filter options select the union, so a pattern narrows the one filter instead.
-    var arguments = ["--filter", filter.map { "\(Self.testTarget)\\..*\($0)" } ?? Self.testTarget]
+  private func value(of option: String, in remaining: inout ArraySlice<String>) throws -> String {
+    guard let value = remaining.popFirst(), !value.hasPrefix("-") else {
+      throw LeakCheckFailure(message: "leak-check: \(option) needs a value")
+    }
+    return value
+  }
+
+  /// The options every `swift` invocation shares, so that listing and running use one build.
+  func buildArguments(packagePath: String, scratchPath: String) -> [String] {
+    var arguments = ["--package-path", packagePath, "--scratch-path", scratchPath]
     if let sanitizer {
       arguments.append("--sanitize=\(sanitizer)")
     }
-    return arguments + passthrough
+    return arguments
   }
 }

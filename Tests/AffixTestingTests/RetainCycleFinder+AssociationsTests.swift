@@ -107,7 +107,8 @@ private func release(_ document: AnyObject) {
     defer { release(document) }
 
     #expect(
-      RetainCycleFinder.cycle(through: document)?.description == "Document -[state].owner-> Document")
+      RetainCycleFinder.cycle(through: document)?.description
+        == "Document -[state].owner-> Document")
   }
 
   @Test func anElementOfAnArrayValueShowsItsIndex() {
