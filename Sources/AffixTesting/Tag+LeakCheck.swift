@@ -4,8 +4,8 @@ extension Tag {
   /// Marks a test as a leak check: a test that pins who owns what and that everything is
   /// released when its owner goes.
   ///
-  /// `swift package leak-check` runs the `LeakCheckTests` target; tag its tests so that they can
-  /// also be picked out of a larger run with `swift test --filter .tags:leakCheck`.
+  /// `swift package leak-check` runs every test tagged so, or inside a suite tagged so, in any
+  /// test target of the package: the tag is how it finds leak checks.
   ///
   /// ```swift
   /// @Test(.tags(.leakCheck))

@@ -23,6 +23,19 @@ private final class ForeignCard: AssociationOwner {
   let associationStorage = AssociationStorage()
 }
 
+/// A type counted only through `trackLifetime(of:)`, whose inspector may point back at it.
+private final class InspectedWindow {}
+
+private final class WindowInspector {
+  let window: InspectedWindow
+
+  init(window: InspectedWindow) {
+    self.window = window
+  }
+}
+
+private let windowInspectorKey = AssociatedKey<WindowInspector>("inspector")
+
 private final class Collected: Sendable {
   let diagnostics = Mutex<[Diagnostic]>([])
 }
@@ -37,6 +50,27 @@ private func collectingDiagnostics(_ body: () -> Void) -> [Diagnostic] {
 }
 
 @Suite struct LiveInstancesTests {
+  @Test func goingOverTheMaximumNamesTheCycleThatKeepsAnInstanceAlive() {
+    let kept = InspectedWindow()
+    Associations(of: kept)[windowInspectorKey] = WindowInspector(window: kept)
+    defer { Associations(of: kept).removeValue(for: windowInspectorKey) }
+    trackLifetime(of: kept, maximum: 1)
+    let other = InspectedWindow()
+
+    let diagnostics = collectingDiagnostics { trackLifetime(of: other) }
+
+    let cycle = "InspectedWindow -[inspector]-> WindowInspector.window -> InspectedWindow"
+    #expect(
+      diagnostics.map(\.message) == [
+        "InspectedWindow has 2 live instances, more than 1; retain cycle: \(cycle)"
+      ])
+    #expect(
+      LiveInstances.instances(of: InspectedWindow.self).map(\.description) == [
+        "InspectedWindow: retain cycle: \(cycle)",
+        "InspectedWindow: no retain cycle through stored properties or associations",
+      ])
+  }
+
   @Test func theCountFollowsTheInstancesThatHoldATokenAndRemembersThePeak() {
     do {
       let screens = [Screen(), Screen(), Screen()]

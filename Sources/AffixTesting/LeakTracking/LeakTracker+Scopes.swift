@@ -4,7 +4,7 @@ public import Testing
 /// it is still alive when `body` returns or throws.
 ///
 /// The issue lists every survivor, one `LEAK:` line each, with its type, label, where it was
-/// tracked and a retain path when its stored properties show one.
+/// tracked and a retain path when its stored properties or associations show one.
 ///
 /// ```swift
 /// @Test(.tags(.leakCheck))

@@ -71,7 +71,8 @@ public final class LeakTracker: Sendable {
   }
 
   /// Sweeps the shared association table, then checks every tracked object and describes the
-  /// ones still alive, with a retain path for each where its stored properties show one.
+  /// ones still alive, with a retain path for each where its stored properties or associations
+  /// show one.
   ///
   /// The sweep releases the values of every dead host, not only of tracked ones; that is what
   /// would happen at the next write anyway, so tests running in parallel are not disturbed.

@@ -23,6 +23,12 @@ public final class LifetimeToken: Sendable {
     LiveInstances.increment(type, maximum: maximum)
   }
 
+  /// Counts `instance`, and remembers it weakly for ``LiveInstances/instances(of:)``.
+  init(counting instance: AnyObject, maximum: Int?) {
+    self.type = Swift.type(of: instance)
+    LiveInstances.increment(type, maximum: maximum, instance: instance)
+  }
+
   deinit {
     LiveInstances.decrement(type)
   }

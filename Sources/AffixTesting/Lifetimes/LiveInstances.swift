@@ -18,6 +18,14 @@ import Synchronization
 /// ```
 ///
 /// Counts are process-wide. Tests that run in parallel should count types of their own.
+///
+/// The objects counted through ``trackLifetime(of:maximum:)`` are also remembered, weakly, so
+/// that ``instances(of:)`` and the diagnostic for a type over its maximum can show the retain
+/// cycle that keeps one alive, through stored properties and associated values alike:
+///
+/// ```
+/// Window has 2 live instances, more than 1; retain cycle: Window -[inspector]-> Inspector.window -> Window
+/// ```
 public enum LiveInstances {
   /// The count of one type.
   public struct Count: Sendable, Hashable, CustomStringConvertible {
@@ -41,11 +49,31 @@ public enum LiveInstances {
     }
   }
 
+  /// A live instance counted through ``trackLifetime(of:maximum:)``, and what keeps it alive.
+  public struct Instance: Sendable, CustomStringConvertible {
+    /// The instance's type name, without its module.
+    public let typeName: String
+    /// A path of stored properties and associations from the instance back to itself, if one
+    /// exists.
+    public let cycle: RetainPath?
+
+    /// `Window: retain cycle: Window -[inspector]-> Inspector.window -> Window`.
+    public var description: String {
+      guard let cycle else {
+        return "\(typeName): no retain cycle through stored properties or associations"
+      }
+      return "\(typeName): retain cycle: \(cycle)"
+    }
+  }
+
   private struct Record {
     var typeName: String
     var live = 0
     var peak = 0
     var maximum: Int?
+    /// The instances counted through `trackLifetime(of:maximum:)`; dead ones are dropped as
+    /// new ones come.
+    var instances: [WeakReference<AnyObject>] = []
 
     var count: Count {
       Count(typeName: typeName, live: live, peak: peak, maximum: maximum)
@@ -69,6 +97,23 @@ public enum LiveInstances {
     counts.filter(\.isOverMaximum)
   }
 
+  /// The live instances of `type` that ``trackLifetime(of:maximum:)`` counted, each with the
+  /// retain cycle through it when its stored properties or associations show one. Instances
+  /// counted by a ``LifetimeToken`` of their own are counted, not known: they are not listed.
+  public static func instances(of type: any Any.Type) -> [Instance] {
+    let references = records.withLock { $0[ObjectIdentifier(type)]?.instances ?? [] }
+    return describe(references)
+  }
+
+  /// Finds the cycles outside the lock: walking objects may release the last reference to
+  /// one, whose token's deinit takes the lock again.
+  private static func describe(_ references: [WeakReference<AnyObject>]) -> [Instance] {
+    references.compactMap(\.object).map { object in
+      Instance(
+        typeName: typeName(of: object), cycle: RetainCycleFinder.cycle(through: object))
+    }
+  }
+
   /// Sets (or, with `nil`, removes) the most instances of `type` that should be alive at once.
   ///
   /// A negative maximum is reported as a diagnostic and ignored.
@@ -82,26 +127,30 @@ public enum LiveInstances {
       return records[ObjectIdentifier(type)]?.count
     }
     if let count, count.isOverMaximum {
-      reportOverMaximum(count)
+      reportOverMaximum(count, cycles: instances(of: type).compactMap(\.cycle))
     }
   }
 
-  static func increment(_ type: any Any.Type, maximum: Int?) {
-    let count = records.withLock { records in
+  static func increment(_ type: any Any.Type, maximum: Int?, instance: AnyObject? = nil) {
+    let (count, instances) = records.withLock { records in
       var record = records[ObjectIdentifier(type), default: Record(typeName: "\(type)")]
       record.live += 1
       record.peak = max(record.peak, record.live)
       if let maximum, maximum >= 0 {
         record.maximum = maximum
       }
+      if let instance {
+        record.instances.removeAll { $0.object == nil }
+        record.instances.append(WeakReference(instance))
+      }
       records[ObjectIdentifier(type)] = record
-      return record.count
+      return (record.count, record.instances)
     }
     if let maximum, maximum < 0 {
       Diagnostics.report("lifetime", "ignored a negative maximum (\(maximum)) for \(type)")
     }
     if count.isOverMaximum {
-      reportOverMaximum(count)
+      reportOverMaximum(count, cycles: describe(instances).compactMap(\.cycle))
     }
   }
 
@@ -111,9 +160,15 @@ public enum LiveInstances {
     }
   }
 
-  private static func reportOverMaximum(_ count: Count) {
-    Diagnostics.report(
-      "lifetime",
-      "\(count.typeName) has \(count.live) live instances, more than \(count.maximum ?? 0)")
+  /// Reports a type over its maximum, with the distinct retain cycles that keep its known
+  /// instances alive.
+  private static func reportOverMaximum(_ count: Count, cycles: [RetainPath]) {
+    var message =
+      "\(count.typeName) has \(count.live) live instances, more than \(count.maximum ?? 0)"
+    var seen: Set<RetainPath> = []
+    for cycle in cycles where seen.insert(cycle).inserted {
+      message += "; retain cycle: \(cycle)"
+    }
+    Diagnostics.report("lifetime", message)
   }
 }
