@@ -9,6 +9,7 @@
 #   - fails when nothing is left to run.
 set -uo pipefail
 cd "$(dirname "$0")/fixtures/LeakCheckApp"
+export PATH="/opt/swift/usr/bin:$PATH"
 
 status=0
 fail() { printf 'leak-check-fixture: FAIL: %s\n' "$*" >&2; status=1; }

@@ -51,10 +51,15 @@ struct LeakCheckResult {
 
   private mutating func read(_ line: String) {
     if let range = line.range(of: "LEAK:"), line.contains("error:"), !line.contains("known") {
-      // An XCTest failure message: `<file>:<line>: error: -[Class test] : ... LEAK: ...`.
-      let test = line.range(of: "error: ").map { line[$0.upperBound...].prefix { $0 != " " } }
+      // An XCTest failure, `<file>:<line>: error: <test> : <message>`, whose test is named
+      // `Class.testName` (or `-[Module.Class testName]`) before the first " : ".
+      let head = line[..<range.lowerBound]
+      let test = head.range(of: "error: ").flatMap { start in
+        head[start.upperBound...].range(of: " : ").map { head[start.upperBound..<$0.lowerBound] }
+      }
       leaks.append(
-        Leak(test: test.map(String.init) ?? "XCTest", line: String(line[range.lowerBound...])))
+        Leak(
+          test: test.map(String.init) ?? "an XCTest case", line: String(line[range.lowerBound...])))
     } else if line.contains("Test run with "), let count = number(after: "Test run with ", in: line)
     {
       swiftTestingTests = count
