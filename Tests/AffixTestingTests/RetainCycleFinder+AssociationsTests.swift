@@ -194,7 +194,8 @@ private func release(_ document: AnyObject) {
     let tracker = LeakTracker()
     tracker.track(document)
 
-    let line = tracker.report().survivors.first?.description ?? ""
-    #expect(line.hasSuffix("check the closures in Document -[selection observer]"))
+    // The optimizer would otherwise release `document` before the report.
+    let line = withExtendedLifetime(document) { tracker.report().survivors.first?.description }
+    #expect(line?.hasSuffix("check the closures in Document -[selection observer]") == true)
   }
 }
