@@ -23,7 +23,37 @@ private final class Polite: Capability {
 
 private let valueKey = AssociatedKey<Value>("value")
 
+/// Refers back to its host `unowned`: no cycle, yet the host never finishes going.
+private final class UnownedBackReference: Sendable {
+  unowned let host: Host
+
+  init(host: Host) {
+    self.host = host
+  }
+}
+
+private let backReferenceKey = AssociatedKey<UnownedBackReference>("backReference")
+
 @Suite struct LeakTrackerAssociationsTests {
+  @Test func aHostHeldUnownedByItsOwnValueIsReportedWithThatReason() {
+    let (_, report) = checkForLeaks { tracker in
+      let host = Host()
+      Associations(of: host)[backReferenceKey] = UnownedBackReference(host: host)
+      tracker.track(host, "document")
+    }
+    if HostKind.everyHostIsWeak {
+      // On the weak path nothing pins the host: it is swept, and its value with it.
+      #expect(report.isClean)
+    } else {
+      #expect(report.survivors.map(\.isHeldUnowned) == [true])
+      #expect(
+        report.description.contains(
+          "LEAK: Host \"document\" tracked at AffixTestingTests/LeakTracker+AssociationsTests.swift"
+        ))
+      #expect(report.description.contains("is held unowned"))
+    }
+  }
+
   @Test func aValueAttachedToADeadHostIsReleasedByTheSweepBeforeTheReport() {
     let (_, report) = checkForLeaks { tracker in
       let host = Host()

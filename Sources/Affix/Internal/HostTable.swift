@@ -342,6 +342,18 @@ enum HostTable {
     writer.withLock { $0.released.contains(address) }
   }
 
+  /// Whether the natively counted object at `address`, whose memory the caller pins, has
+  /// begun its deinit and is held by more unowned references than the pins the core knows of
+  /// (the table's and ``WeakReference``'s): something refers to it `unowned`, or its deinit is
+  /// still running.
+  package static func isHeldInDeinit(at address: UnsafeMutableRawPointer) -> Bool {
+    guard affix_is_deallocating(address) else { return false }
+    let inTable = writer.withLock { $0.slots.find(UInt(bitPattern: address)) != 0 }
+    // A running deinit adds one more (the strong references' own), as does each `unowned`.
+    let pins = (inTable ? 1 : 0) + ForeignPins.count(at: address)
+    return affix_unowned_count(address) > pins
+  }
+
   /// Counts hosts and entries, telling the dead ones apart. O(*n*).
   static func statistics() -> AssociationTable.Statistics {
     // Counting takes no reference: a storage cannot leave the table while its lock is held,

@@ -38,6 +38,12 @@ public enum AssociationTable {
     HostTable.statistics()
   }
 
+  /// Whether the object at `address` has begun its deinit and is held `unowned` beyond the
+  /// core's own pins; for the leak checker, which pins the object meanwhile.
+  package static func isHeldInDeinit(at address: UnsafeMutableRawPointer) -> Bool {
+    HostTable.isHeldInDeinit(at: address)
+  }
+
   /// Releases the values of every host that has died, now, and returns how many hosts it swept.
   ///
   /// Values are released after the table is unlocked, so their `deinit` may use the storage.

@@ -27,6 +27,9 @@ public struct LeakReport: Sendable, CustomStringConvertible {
     /// The object's properties that hold closures, then its associations that do (written
     /// `-[key]`), whose captures no path can show.
     public let closureProperties: [String]
+    /// Whether the object's deinit has run but something still holds it `unowned`, which keeps
+    /// its memory and its associated values from being released.
+    public let isHeldUnowned: Bool
 
     /// `LEAK: Type "label" tracked at File.swift:12 is still alive; ...`, on one line.
     public var description: String {
@@ -34,7 +37,14 @@ public struct LeakReport: Sendable, CustomStringConvertible {
       if let label {
         text += " \"\(label)\""
       }
-      text += " tracked at \(sourceLocation.fileID):\(sourceLocation.line) is still alive; "
+      text += " tracked at \(sourceLocation.fileID):\(sourceLocation.line) "
+      if isHeldUnowned {
+        return text
+          + "has run its deinit but is held unowned, which keeps its memory and its associated "
+          + "values: an associated value, or an observer kept on it, refers to it unowned; "
+          + "make that reference weak"
+      }
+      text += "is still alive; "
       if let cycle {
         text += "retain cycle: \(cycle)"
       } else if let retainedBy {

@@ -81,8 +81,17 @@ public final class LeakTracker: Sendable {
     let snapshot = entries.withLock { $0 }
     var seen: Set<ObjectIdentifier> = []
     var alive: [(entry: Entry, object: AnyObject)] = []
+    var heldUnowned: [LeakReport.Survivor] = []
     for entry in snapshot {
-      guard let object = entry.reference.object else { continue }
+      guard let object = entry.reference.object else {
+        if let address = entry.reference.pinnedAddress, AssociationTable.isHeldInDeinit(at: address) {
+          heldUnowned.append(
+            LeakReport.Survivor(
+              typeName: entry.typeName, label: entry.label, sourceLocation: entry.sourceLocation,
+              cycle: nil, retainedBy: nil, closureProperties: [], isHeldUnowned: true))
+        }
+        continue
+      }
       if seen.insert(ObjectIdentifier(object)).inserted {
         alive.append((entry, object))
       }
@@ -97,8 +106,9 @@ public final class LeakTracker: Sendable {
       return LeakReport.Survivor(
         typeName: survivor.entry.typeName, label: survivor.entry.label,
         sourceLocation: survivor.entry.sourceLocation, cycle: cycle, retainedBy: retainedBy,
-        closureProperties: RetainCycleFinder.closureProperties(of: survivor.object))
+        closureProperties: RetainCycleFinder.closureProperties(of: survivor.object),
+        isHeldUnowned: false)
     }
-    return LeakReport(trackedCount: snapshot.count, survivors: survivors)
+    return LeakReport(trackedCount: snapshot.count, survivors: survivors + heldUnowned)
   }
 }
