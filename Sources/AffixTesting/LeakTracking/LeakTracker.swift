@@ -84,7 +84,8 @@ public final class LeakTracker: Sendable {
     var heldUnowned: [LeakReport.Survivor] = []
     for entry in snapshot {
       guard let object = entry.reference.object else {
-        if let address = entry.reference.pinnedAddress, AssociationTable.isHeldInDeinit(at: address) {
+        if let address = entry.reference.pinnedAddress, AssociationTable.isHeldInDeinit(at: address)
+        {
           heldUnowned.append(
             LeakReport.Survivor(
               typeName: entry.typeName, label: entry.label, sourceLocation: entry.sourceLocation,
