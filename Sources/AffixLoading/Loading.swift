@@ -24,6 +24,16 @@ public import AffixScheduling
 /// }
 /// ```
 ///
+/// A main-actor class, a view or a view model, conforms for the main actor alone, with an
+/// isolated conformance; its indicator is then called on the main actor, and may be a
+/// main-actor class too:
+///
+/// ```swift
+/// @MainActor final class ImportView: @MainActor Loading {
+///   func makeLoadingIndicator() -> any LoadingIndicator { TerminalSpinner.standardError() }
+/// }
+/// ```
+///
 /// Override ``loadingScheduler`` to time the indicator elsewhere than on the main queue (a
 /// `VirtualTimeScheduler` in tests), and ``loadingOptions`` to change the grace time, the
 /// minimum show time or the tick. Both are read once, when the controller is created.
@@ -49,25 +59,74 @@ extension Loading {
     .standard
   }
 
-  /// The controller that holds this object's loading state, attached on first use.
-  public var loadingController: LoadingController {
+  /// The controller that holds this object's loading state, attached on first use; its
+  /// indicator is called in the isolation of the code that first uses it.
+  public func loadingController(isolation: isolated (any Actor)? = #isolation)
+    -> LoadingController
+  {
     Associations(of: self).capability(LoadingController.self) {
       LoadingController(
         host: self, indicator: makeLoadingIndicator(), scheduler: loadingScheduler,
-        options: loadingOptions)
+        options: loadingOptions, isolation: isolation)
     }
   }
 
   /// Starts a piece of slow work: the indicator appears after the grace time unless the work
   /// ends first. Calls nest; see ``LoadingController/start(message:)``.
-  public func startLoading(message: String? = nil) {
-    loadingController.start(message: message)
+  public func startLoading(message: String? = nil, isolation: isolated (any Actor)? = #isolation) {
+    loadingController(isolation: isolation).start(message: message)
   }
 
-  /// Ends a piece of work started with ``startLoading(message:)``; see
+  /// Ends a piece of work started with ``startLoading(message:isolation:)``; see
   /// ``LoadingController/stop(_:)``.
   public func stopLoading(_ outcome: LoadingOutcome = .success) {
-    loadingController.stop(outcome)
+    guard let controller = LoadingController.attached(to: self) else {
+      Diagnostics.report(
+        "loading", "stop was called more often than start; the extra stop is ignored.")
+      return
+    }
+    controller.stop(outcome)
+  }
+
+  /// Shows a new message for the work in progress; see
+  /// ``LoadingController/update(message:)``.
+  public func updateLoading(message: String?) {
+    guard let controller = LoadingController.attached(to: self) else {
+      Diagnostics.report("loading", "update(message:) was called with nothing loading; ignored.")
+      return
+    }
+    controller.update(message: message)
+  }
+
+  /// Runs `work` with the indicator: starts loading, and stops with the outcome the work had
+  /// (``LoadingOutcome/success`` when it returns, ``LoadingOutcome/failure`` when it throws,
+  /// ``LoadingOutcome/cancelled`` when it throws `CancellationError`), then returns its result
+  /// or rethrows its error. Runs `work` in the caller's isolation.
+  ///
+  /// ```swift
+  /// let graph = try await resolver.withLoading(message: "Resolving") {
+  ///   try await resolver.fetchGraph()
+  /// }
+  /// ```
+  public func withLoading<Result, Failure: Error>(
+    message: String? = nil, isolation: isolated (any Actor)? = #isolation,
+    _ work: () async throws(Failure) -> Result
+  ) async throws(Failure) -> Result {
+    startLoading(message: message, isolation: isolation)
+    do {
+      let result = try await work()
+      stopLoading(.success)
+      return result
+    } catch {
+      stopLoading(error is CancellationError ? .cancelled : .failure)
+      throw error
+    }
+  }
+
+  /// Waits until nothing is loading and the indicator has drawn its final line; see
+  /// ``LoadingController/finished()``.
+  public func loadingFinished() async {
+    await LoadingController.attached(to: self)?.finished()
   }
 
   /// Where this object's indicator is in its life; `idle` if it never loaded.

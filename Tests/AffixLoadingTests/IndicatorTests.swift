@@ -42,9 +42,11 @@ final class Transcript: Sendable {
     spinner.tick(frame: 3, angle: 1.2)
     spinner.disappear(outcome: .failure)
     let clear = "\r\u{1B}[2K"
+    let (hide, show) = ("\u{1B}[?25l", "\u{1B}[?25h")
     #expect(
       transcript.all
-        == "\(clear)a Build\(clear)b Build\(clear)c Build\(clear)a Build\(clear)✖ Build\n")
+        == "\(hide)\(clear)a Build\(clear)b Build\(clear)c Build\(clear)a Build\(clear)✖ Build\n\(show)"
+    )
     #expect(transcript.all.filter { $0 == "\n" }.count == 1)
   }
 
@@ -53,8 +55,61 @@ final class Transcript: Sendable {
     let spinner = TerminalSpinner(isTerminal: true, write: transcript.write)
     spinner.appear(message: nil)
     spinner.disappear(outcome: .cancelled)
-    #expect(transcript.all.hasSuffix("\r\u{1B}[2K"))
+    #expect(transcript.all.hasSuffix("\r\u{1B}[2K\u{1B}[?25h"))
     #expect(!transcript.all.contains("\n"))
+  }
+
+  @Test(arguments: [LoadingOutcome.success, .failure, .cancelled])
+  func theCursorIsHiddenWhileSpinningAndShownAfterEveryOutcome(outcome: LoadingOutcome) {
+    let transcript = Transcript()
+    let spinner = TerminalSpinner(isTerminal: true, write: transcript.write)
+    spinner.appear(message: "Build")
+    #expect(transcript.all.hasPrefix("\u{1B}[?25l"))
+    #expect(!transcript.all.contains("\u{1B}[?25h"))
+    spinner.disappear(outcome: outcome)
+    #expect(transcript.all.hasSuffix("\u{1B}[?25h"))
+  }
+
+  @Test func aSpinnerReleasedWhileShownGivesTheCursorBack() {
+    let transcript = Transcript()
+    do {
+      let spinner = TerminalSpinner(isTerminal: true, write: transcript.write)
+      spinner.appear(message: "Build")
+    }
+    #expect(transcript.all.hasSuffix("\r\u{1B}[2K\u{1B}[?25h"))
+  }
+
+  @Test func linesAreCutToTheTerminalWidthSoThatTheyNeverWrap() {
+    let transcript = Transcript()
+    let spinner = TerminalSpinner(
+      isTerminal: true, frames: ["a"], columns: { 10 }, write: transcript.write)
+    spinner.appear(message: "Resolving packages")
+    spinner.tick(frame: 1, angle: 0.4)
+    spinner.disappear(outcome: .success)
+    let lines = transcript.all.split(separator: "\r").map {
+      $0.replacing("\u{1B}[2K", with: "").replacing("\u{1B}[?25l", with: "")
+        .replacing("\u{1B}[?25h", with: "").replacing("\n", with: "")
+    }.filter { !$0.isEmpty }
+    #expect(lines == ["a Resolv…", "a Resolv…", "✔ Resolv…"])
+    #expect(lines.allSatisfy { $0.count < 10 })
+  }
+
+  @Test func theMessageCanChangeWhileVisible() {
+    let transcript = Transcript()
+    let spinner = TerminalSpinner(isTerminal: true, frames: ["a", "b"], write: transcript.write)
+    spinner.appear(message: "Fetching")
+    spinner.tick(frame: 1, angle: 0.4)
+    spinner.update(message: "Linking")
+    spinner.disappear(outcome: .success)
+    #expect(transcript.all.contains("\r\u{1B}[2Kb Linking"))
+    #expect(transcript.all.contains("✔ Linking\n"))
+
+    let plain = Transcript()
+    let piped = TerminalSpinner(isTerminal: false, write: plain.write)
+    piped.appear(message: "Fetching")
+    piped.update(message: "Linking")
+    piped.disappear(outcome: .success)
+    #expect(plain.all == "Fetching...\nLinking...\nLinking: done\n")
   }
 
   @Test func writesToATextOutputStream() {

@@ -29,10 +29,10 @@ import Testing
     let document = Document(scheduler: scheduler)
     document.startLoading()
     document.startLoading()
-    #expect(document.loadingController === document.loadingController)
-    #expect(LoadingController.attached(to: document) === document.loadingController)
+    #expect(document.loadingController() === document.loadingController())
+    #expect(LoadingController.attached(to: document) === document.loadingController())
     #expect(document.indicatorsMade.withLock { $0 } == 1)
-    #expect(document.loadingController.nestingDepth == 2)
+    #expect(document.loadingController().nestingDepth == 2)
   }
 
   @Test func hostOptionsAndSchedulerAreUsed() {
@@ -92,7 +92,7 @@ import Testing
     #expect(indicator.events.isEmpty)
   }
 
-  @Test func hostDeathWhileVisibleStopsTheTicks() {
+  @Test func hostDeathWhileVisibleStopsTheTicksAndTakesTheIndicatorAway() {
     let indicator = RecordingIndicator()
     do {
       let document = OwningDocument(scheduler: scheduler, indicator: indicator)
@@ -101,7 +101,26 @@ import Testing
     }
     let events = indicator.events
     scheduler.advance(by: .seconds(5))
-    #expect(indicator.events == events)
+    #expect(indicator.events == events + [.disappear(outcome: .cancelled)])
+    #expect(!indicator.isShown)
+    #expect(scheduler.pendingCount == 0)
+  }
+
+  @Test func aVisibleIndicatorOfAHostInTheSharedTableDisappearsWhenTheHostDies() {
+    let indicator = RecordingIndicator()
+    do {
+      let download = Download()
+      let controller = LoadingController.attach(
+        to: download, indicator: indicator, scheduler: scheduler,
+        options: LoadingOptions(tickInterval: .seconds(10)))
+      controller.start(message: "Fetching")
+      scheduler.advance(to: .ms(400))
+    }
+    #expect(indicator.isShown)
+    _ = AssociationTable.sweep()  // the host's values are released: the controller with them
+    scheduler.advance(by: .zero)
+    #expect(indicator.transitions.last == .disappear(outcome: .cancelled))
+    #expect(!indicator.isShown)
     #expect(scheduler.pendingCount == 0)
   }
 

@@ -40,7 +40,7 @@ private final class Upload {}
         let editor = OwningEditor(scheduler: scheduler)
         editor.startLoading()
         tracker.track(editor, "host")
-        tracker.track(editor.loadingController, "controller")
+        tracker.track(editor.loadingController(), "controller")
         tracker.track(editor.indicator, "indicator")
       }
       #expect(scheduler.pendingCount == 0)
@@ -57,7 +57,7 @@ private final class Upload {}
         scheduler.advance(by: .seconds(1))
         #expect(editor.indicator.isShown)
         tracker.track(editor, "host")
-        tracker.track(editor.loadingController, "controller")
+        tracker.track(editor.loadingController(), "controller")
         tracker.track(editor.indicator, "indicator")
       }
       #expect(scheduler.pendingCount == 0)
@@ -74,7 +74,7 @@ private final class Upload {}
         editor.startLoading()
         scheduler.advance(by: .seconds(1))
         tracker.track(editor, "host")
-        tracker.track(editor.loadingController, "controller")
+        tracker.track(editor.loadingController(), "controller")
         tracker.track(editor.indicator, "indicator")
       }
       // The dead host's next firing cancels the work; the sweep releases the controller.

@@ -1,3 +1,5 @@
+import AffixScheduling
+
 extension Dance {
   /// Plays the last declared animation `count` times before it completes; with
   /// `autoreverses`, each play goes there and back (and it completes at its start).
@@ -24,33 +26,43 @@ extension Dance {
   @discardableResult
   public func then(
     duration: Double, curve: TimingCurve = .easeInOut,
-    _ animations: @escaping @Sendable (DanceProxy<Host>) -> Void
+    isolation: isolated (any Actor)? = #isolation,
+    _ animations: @escaping (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
-    then(duration: duration, timingParameters: .curve(curve), animations)
+    then(duration: duration, timingParameters: .curve(curve), isolation: isolation, animations)
   }
 
   /// Queues an animation with any timing parameters after the last declared one.
+  ///
+  /// The block runs when the chained animation starts, in the isolation it was written in (see
+  /// ``addCompletion(isolation:_:)``): a main-actor host's block runs on the main actor.
   @discardableResult
   public func then(
     duration: Double, timingParameters: TimingParameters,
-    _ animations: @escaping @Sendable (DanceProxy<Host>) -> Void
+    isolation: isolated (any Actor)? = #isolation,
+    _ animations: @escaping (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
     var duration = duration
     if !duration.isFinite || duration < 0 {
       dancer.report("then: duration \(duration) is not a finite number of seconds >= 0; using 0")
       duration = 0
     }
+    let begin = IsolatedCallback<(Dancer, Dancer.ChainLink.Settings)>(isolation: isolation) {
+      dancer, settings in
+      guard let host = dancer.host.object as? Host else { return dancer.hostDied() }
+      dancer.install(settings, tracks: TrackRecorder.record(host, animations), on: host)
+    }
     dancer.chain(
-      Dancer.ChainLink(duration: duration, timing: timingParameters) { object in
-        guard let host = object as? Host else { return [] }
-        return TrackRecorder.record(host, animations)
-      })
+      Dancer.ChainLink(
+        settings: Dancer.ChainLink.Settings(duration: duration, timing: timingParameters),
+        begin: begin))
     return self
   }
 
   /// Waits until the current animation (and those chained after it) has ended, and returns
-  /// where: `nil` if there was no animation, it was stopped without finishing, or the host
-  /// died.
+  /// where: `nil` if there was no animation, it was stopped without finishing, the host died
+  /// (noticed at the latest when its values are released, even while the animation is paused,
+  /// stopped or not started), or the waiting task was cancelled.
   ///
   /// ```swift
   /// let position = await box.dance.animate(duration: 1) { $0.x = 100 }.start().ended()
@@ -68,8 +80,8 @@ extension Dance {
     dancer.changeLatest(call) { engine throws(AnimatorMisuse) in
       try engine.setRepeat(count: count, autoreverses: autoreverses)
     } link: { link in
-      link.repeatCount = count
-      link.autoreverses = autoreverses
+      link.settings.repeatCount = count
+      link.settings.autoreverses = autoreverses
     }
     return self
   }

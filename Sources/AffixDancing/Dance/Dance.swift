@@ -42,13 +42,15 @@ public struct Dance<Host: AnyObject>: Sendable {
   ///
   /// - Parameters:
   ///   - host: The object to animate; the handle holds it weakly.
-  ///   - clock: The frame clock to tick on. Used when the handle is made, or when it has no
-  ///     animation; asking for another clock while an animation exists is reported and ignored.
-  public static func of(_ host: Host, clock: FrameClock = .shared) -> Dance<Host> {
+  ///   - clock: The frame clock to tick on; `nil` keeps the clock the host already dances on
+  ///     (`FrameClock.shared` for a new handle). Used when the handle is made, or when it has
+  ///     no animation; asking for another clock while an animation exists is reported and
+  ///     ignored.
+  public static func of(_ host: Host, clock: FrameClock? = nil) -> Dance<Host> {
     let dancer = Associations(of: host).capability(Dancer.self) {
-      Dancer(host: host, clock: clock)
+      Dancer(host: host, clock: clock ?? .shared)
     }
-    dancer.useClock(clock)
+    if let clock { dancer.useClock(clock) }
     return Dance(dancer: dancer)
   }
 
@@ -135,14 +137,38 @@ public struct Dance<Host: AnyObject>: Sendable {
   /// Runs `completion` once, with the final position, when the animation ends (by reaching
   /// its end or by ``finish(at:)``; not when stopped without finishing or when the host dies).
   /// After ``then(duration:curve:_:)``, it belongs to the chained animation.
+  ///
+  /// The completion runs in the isolation it was written in, so a main-actor view can touch
+  /// itself: at once when the clock ticks on the main queue (`FrameClock.shared`), else later
+  /// on the main actor. Written in nonisolated code, it runs on the frame clock's context.
+  ///
+  /// ```swift
+  /// @MainActor final class CardView: @MainActor Dancing {
+  ///   var alpha = 1.0
+  ///   var isHidden = false
+  ///
+  ///   func fadeOut() {
+  ///     dance.animate(duration: 0.3) { $0.alpha = 0 }
+  ///       .addCompletion { _ in self.isHidden = true }  // on the main actor
+  ///       .start()
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - isolation: Where `completion` runs; the caller's isolation unless given.
+  ///   - completion: Told where the animation ended.
   @discardableResult
-  public func addCompletion(_ completion: @escaping @Sendable (AnimatingPosition) -> Void)
-    -> Dance<Host>
-  {
+  public func addCompletion(
+    isolation: isolated (any Actor)? = #isolation,
+    _ completion: @escaping (AnimatingPosition) -> Void
+  ) -> Dance<Host> {
+    let callback = IsolatedCallback(isolation: isolation, completion)
+    let completion: AnimationCompletion = { callback($0) }
     dancer.changeLatest("addCompletion") { engine throws(AnimatorMisuse) in
       engine.addCompletion(completion)
     } link: { link in
-      link.completions.append(completion)
+      link.settings.completions.append(completion)
     }
     return self
   }
@@ -186,7 +212,8 @@ public struct Dance<Host: AnyObject>: Sendable {
     nonmutating set {
       dancer.changeLatest("pausesOnCompletion") { engine throws(AnimatorMisuse) in
         engine.pausesOnCompletion = newValue
-      } link: { _ in
+      } link: { link in
+        link.settings.pausesOnCompletion = newValue
       }
     }
   }
@@ -198,7 +225,8 @@ public struct Dance<Host: AnyObject>: Sendable {
     nonmutating set {
       dancer.changeLatest("scrubsLinearly") { engine throws(AnimatorMisuse) in
         engine.scrubsLinearly = newValue
-      } link: { _ in
+      } link: { link in
+        link.settings.scrubsLinearly = newValue
       }
     }
   }

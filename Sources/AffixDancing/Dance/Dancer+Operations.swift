@@ -17,18 +17,23 @@ extension Dancer {
       report("animate: duration \(duration) is not a finite number of seconds >= 0; using 0")
       duration = 0
     }
-    let now = self.now
-    let previous = state.withLock { state -> Aftermath in
-      guard var engine = state.engine.take() else { return Aftermath() }
-      let effects = engine.finishNow(at: .current, now: now)
-      return Self.settle(effects, engine: engine, state: &state, chaining: false)
-    }
-    finish(previous, host: host)
     let tracks = record(host)
-    state.withLock { state in
-      guard !state.isDetached else { return }
-      state.engine = AnimationEngine(tracks: tracks, timing: timing, duration: duration)
-      state.tag = Self.nextTag()
+    // A completion of the animation replaced here may itself declare one: that one is
+    // replaced in turn (its completions run), never overwritten unseen.
+    while true {
+      let now = self.now
+      let previous = state.withLock { state -> Aftermath? in
+        guard var engine = state.engine.take() else {
+          guard !state.isDetached else { return nil }
+          state.engine = AnimationEngine(tracks: tracks, timing: timing, duration: duration)
+          state.tag = Self.nextTag()
+          return nil
+        }
+        let effects = engine.finishNow(at: .current, now: now)
+        return Self.settle(effects, engine: engine, state: &state, chaining: false)
+      }
+      guard let previous else { return }
+      finish(previous, host: host)
     }
   }
 
@@ -67,23 +72,42 @@ extension Dancer {
       return false
     }
     guard startNow else { return }
-    guard let host = host.object else {
+    guard host.object != nil else {
       hostDied()
       report("then ignored: the host is gone")
       return
     }
-    begin(link, on: host)
+    begin(link)
   }
 
-  /// Waits until the current animation, and everything chained after it, has ended.
+  /// Waits until the current animation, and everything chained after it, has ended; nil at
+  /// once when the task is cancelled, or when the host's values are released after it died.
   func ended() async -> AnimatingPosition? {
-    await withCheckedContinuation { continuation in
-      let waiting = state.withLock { state -> Bool in
-        guard state.engine != nil else { return false }
-        state.waiters.append(continuation)
-        return true
+    guard let host = host.object else { return nil }
+    // The watch is released with the host's other values, whatever holds the dancer.
+    _ = Associations(of: host).value(for: HostWatchKey.self) { HostWatch(state: state) }
+    let id = state.withLock { state in
+      defer { state.nextWaiterID += 1 }
+      return state.nextWaiterID
+    }
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let waiting = state.withLock { state -> Bool in
+          // Checked under the lock that the cancellation handler takes too.
+          guard state.engine != nil || state.isBeginningLink, !Task.isCancelled else {
+            return false
+          }
+          state.waiters.append(Waiter(id: id, continuation: continuation))
+          return true
+        }
+        if !waiting { continuation.resume(returning: nil) }
       }
-      if !waiting { continuation.resume(returning: nil) }
+    } onCancel: {
+      let waiter = state.withLock { state -> Waiter? in
+        guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+        return state.waiters.remove(at: index)
+      }
+      waiter?.continuation.resume(returning: nil)
     }
   }
 
@@ -101,5 +125,26 @@ extension Dancer {
     if refused {
       report("kept the current frame clock: another was asked for while an animation exists")
     }
+  }
+}
+
+/// The key of a host's ``HostWatch``.
+enum HostWatchKey: AssociatedValueKey {
+  typealias Value = HostWatch
+}
+
+/// Lives in a host's associated storage to tell its dancer's waiters that the host died: the
+/// storage releases it when it releases the host's values, while the dancer itself may live on
+/// in handles that someone still holds.
+final class HostWatch: Sendable {
+  private let state: Dancer.StateLock
+
+  init(state: Dancer.StateLock) {
+    self.state = state
+  }
+
+  deinit {
+    let waiters = state.withLock { $0.takeWaiters() }
+    for waiter in waiters { waiter.continuation.resume(returning: nil) }
   }
 }

@@ -26,12 +26,27 @@ public final class Dancer: Capability {
   let state: StateLock
 
   struct ChainLink: Sendable {
-    let duration: Double
-    let timing: TimingParameters
-    let record: @Sendable (AnyObject) -> [AnimationTrack]
-    var completions: [AnimationCompletion] = []
-    var repeatCount: Int? = 1
-    var autoreverses = false
+    /// What the link's animation is, apart from its tracks.
+    struct Settings: Sendable {
+      let duration: Double
+      let timing: TimingParameters
+      var completions: [AnimationCompletion] = []
+      var repeatCount: Int? = 1
+      var autoreverses = false
+      var pausesOnCompletion = false
+      var scrubsLinearly = true
+    }
+
+    var settings: Settings
+    /// Records the link's tracks and installs them with ``Dancer/install(_:tracks:on:)``, in
+    /// the isolation its block was written in.
+    let begin: IsolatedCallback<(Dancer, Settings)>
+  }
+
+  /// A task waiting in `ended()`.
+  struct Waiter {
+    let id: UInt64
+    let continuation: CheckedContinuation<AnimatingPosition?, Never>
   }
 
   /// A dancer's state under a lock of the dancer's own module, so that every use of it,
@@ -63,14 +78,18 @@ public final class Dancer: Capability {
     var tag = 0
     var subscription: CancellationToken?
     var chain: [ChainLink] = []
-    var waiters: [CheckedContinuation<AnimatingPosition?, Never>] = []
+    var waiters: [Waiter] = []
+    var nextWaiterID: UInt64 = 0
+    /// A chained animation whose block runs later on its own isolation: the animation stays
+    /// "there" for `ended()` and for calls until it is installed.
+    var isBeginningLink = false
   }
 
   /// Work collected under the lock and done after unlocking.
   struct Aftermath {
     var values: FrameValues?
     var completed: (AnimatingPosition, [AnimationCompletion])?
-    var waiters: [CheckedContinuation<AnimatingPosition?, Never>] = []
+    var waiters: [Waiter] = []
     var waiterResult: AnimatingPosition?
     var next: ChainLink?
     var misuse: String?
@@ -86,7 +105,11 @@ public final class Dancer: Capability {
   // The clock's driver holds the state, not the dancer: leaving it releases the state (and the
   // animation's closures) with the dancer.
   deinit {
-    state.withLock { $0.subscription.take() }?.cancel()
+    let (subscription, waiters) = state.withLock { state in
+      (state.subscription.take(), state.takeWaiters())
+    }
+    subscription?.cancel()
+    for waiter in waiters { waiter.continuation.resume(returning: nil) }
   }
 
   /// Stops the animation without finishing it and unsubscribes from the frame clock; nothing
@@ -205,22 +228,41 @@ public final class Dancer: Capability {
     if let (position, completions) = aftermath.completed {
       for completion in completions { completion(position) }
     }
-    for waiter in aftermath.waiters { waiter.resume(returning: aftermath.waiterResult) }
-    if let next = aftermath.next, let host {
-      begin(next, on: host)
+    for waiter in aftermath.waiters {
+      waiter.continuation.resume(returning: aftermath.waiterResult)
+    }
+    if let next = aftermath.next, host != nil {
+      begin(next)
     }
     subscribeIfRunning()
   }
 
-  /// Starts a chained animation right away.
-  func begin(_ link: ChainLink, on host: AnyObject) {
-    let tracks = link.record(host)
+  /// Starts a chained animation: at once when its block can run here, else as soon as its
+  /// isolation runs it.
+  func begin(_ link: ChainLink) {
+    if !link.begin.runsInline {
+      state.withLock { $0.isBeginningLink = true }
+    }
+    link.begin((self, link.settings))
+  }
+
+  /// Installs and starts a chained animation whose tracks were just recorded on `host`.
+  func install(_ link: ChainLink.Settings, tracks: [AnimationTrack], on host: AnyObject) {
     let now = self.now
     let aftermath = state.withLock { state -> Aftermath in
+      state.isBeginningLink = false
       guard !state.isDetached else { return Aftermath() }
       var engine = AnimationEngine(tracks: tracks, timing: link.timing, duration: link.duration)
       for completion in link.completions { engine.addCompletion(completion) }
       try? engine.setRepeat(count: link.repeatCount, autoreverses: link.autoreverses)
+      engine.pausesOnCompletion = link.pausesOnCompletion
+      engine.scrubsLinearly = link.scrubsLinearly
+      // A completion of the animation that just ended, or this link's own block, declared a
+      // new animation: as any new animation does, it replaces what was queued.
+      guard state.engine == nil else {
+        state.chain = []
+        return Aftermath()
+      }
       state.tag = Self.nextTag()
       let effects = (try? engine.start(at: now)) ?? AnimationEffects()
       return Self.settle(effects, engine: engine, state: &state, chaining: true)
@@ -321,6 +363,11 @@ public final class Dancer: Capability {
 
 extension Dancer.State {
   var isRunning: Bool { engine?.isRunning == true && !isDetached }
+
+  mutating func takeWaiters() -> [Dancer.Waiter] {
+    defer { waiters = [] }
+    return waiters
+  }
 }
 
 extension SchedulerInstant {

@@ -80,11 +80,11 @@ public final class DragController: Capability, CustomStringConvertible {
   ) -> DragController {
     let reference = WeakReference(host)
     let start = position.read(from: host)
-    let body = world.makeBody(at: start, bounds: bounds) { point in
+    let body = world.makeBody(at: start, bounds: bounds, handler: { point in
       guard let host = reference.object else { return false }
       position.write(point, to: host)
       return true
-    }
+    })
     var snap = Snap(to: snapPoint ?? start, damping: damping)
     if !snap.point.isFinite {
       Diagnostics.report(
@@ -127,8 +127,24 @@ public final class DragController: Capability, CustomStringConvertible {
     get { state.withLock { $0.damping } }
     set {
       let damping = Snap(to: .zero, damping: newValue).validated().damping
-      state.withLock { $0.damping = damping }
+      let snap = state.withLock { state -> Snap? in
+        state.damping = damping
+        return state.isDragging ? nil : Snap(to: state.snapPoint, damping: damping)
+      }
+      // As `UISnapBehavior`'s: a snap in flight changes its spring, keeping its velocity.
+      if let snap, case .snap = body.behavior { body.snap(snap) }
     }
+  }
+
+  /// Waits until the object rests (let go and snapped home, or held still), its body left the
+  /// world, or the task is cancelled.
+  ///
+  /// ```swift
+  /// card.drag(.ended(velocity: Vector2D(dx: 400, dy: 0)))
+  /// await card.dragController?.settled()  // back at its snap point
+  /// ```
+  public func settled() async {
+    await body.settled()
   }
 
   /// Handles one event of a pan gesture (see ``DragEvent``).

@@ -213,6 +213,12 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
     }
   }
 
+  /// Waits until the body rests, leaves its world, or the task is cancelled; returns at once if
+  /// it rests already. A world without a clock must be advanced by someone else meanwhile.
+  public func settled() async {
+    await world.settled(id)
+  }
+
   /// Takes the body out of its world. Idempotent.
   public func remove() {
     world.removeBodies([id])

@@ -80,13 +80,24 @@ public final class DynamicsWorld: Sendable {
   ///   - position: The centre of the body. A non-finite position is reported and replaced
   ///     by the origin.
   ///   - bounds: A rectangle the centre may not leave, or `nil`.
+  ///   - isolation: Where `onMove` runs: the caller's isolation unless given.
   ///   - onMove: Receives the body's centre after each advance that moved it, outside the
-  ///     world's lock. Returning `false` (say, because the object it moves has died) removes
-  ///     the body.
+  ///     world's lock, in the isolation it was written in: written on the main actor, it may
+  ///     move a main-actor view, at once when the world's clock ticks on the main queue (as
+  ///     ``shared``'s does), else later on the main actor. Returning `false` (say, because
+  ///     the object it moves has died) removes the body.
   /// - Returns: The handle on the new body.
   public func makeBody(
-    at position: CGPoint, bounds: CGRect? = nil,
-    onMove: (@Sendable (CGPoint) -> Bool)? = nil
+    at position: CGPoint, bounds: CGRect? = nil, isolation: isolated (any Actor)? = #isolation,
+    onMove: ((CGPoint) -> Bool)? = nil
+  ) -> DynamicBody {
+    makeBody(at: position, bounds: bounds, handler: onMove.map { MoveHandler(isolation, $0).call })
+  }
+
+  /// ``makeBody(at:bounds:isolation:onMove:)`` with a handler that runs where the world is
+  /// advanced.
+  func makeBody(
+    at position: CGPoint, bounds: CGRect?, handler onMove: (@Sendable (CGPoint) -> Bool)?
   ) -> DynamicBody {
     var start = position
     if !start.isFinite {
@@ -135,8 +146,10 @@ public final class DynamicsWorld: Sendable {
     let (timeStep, maximumAdvance, dt, threshold) = (
       self.timeStep, self.maximumAdvance, self.dt, restThreshold
     )
-    typealias Outcome = (moved: [MovedBody], idleSubscription: CancellationToken?)
-    let (moved, idleSubscription) = state.withLock { state -> Outcome in
+    typealias Outcome = (
+      moved: [MovedBody], idleSubscription: CancellationToken?, settled: [WorldState.RestWaiter]
+    )
+    let (moved, idleSubscription, settled) = state.withLock { state -> Outcome in
       if state.movingCount > 0 {
         state.accumulator += min(elapsed, maximumAdvance)
         while state.accumulator >= timeStep && state.movingCount > 0 {
@@ -144,32 +157,65 @@ public final class DynamicsWorld: Sendable {
           state.stepAll(dt: dt, threshold: threshold)
         }
       }
-      guard state.movingCount == 0 else { return (state.collectMoved(), nil as CancellationToken?) }
+      let settled = state.takeSettledWaiters()
+      guard state.movingCount == 0 else {
+        return (state.collectMoved(), nil as CancellationToken?, settled)
+      }
       state.accumulator = .zero
       // Everything rests: stop the frames (cancelled outside the lock).
-      return (state.collectMoved(), state.takeSubscription())
+      return (state.collectMoved(), state.takeSubscription(), settled)
     }
     idleSubscription?.cancel()
-    guard !moved.isEmpty else { return }
     var abandoned: [Int] = []
     for body in moved where !body.onMove(body.position) {
       abandoned.append(body.id)
     }
     if !abandoned.isEmpty { removeBodies(abandoned) }
+    // After the last positions were handed over: a waiter sees the body where it rests.
+    for waiter in settled { waiter.continuation.resume() }
+  }
+
+  /// Waits until the body `id` rests or leaves the world, or the task is cancelled.
+  func settled(_ id: Int) async {
+    let waiterID = state.withLock { state in
+      defer { state.nextWaiterID += 1 }
+      return state.nextWaiterID
+    }
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let waiting = state.withLock { state -> Bool in
+          // Checked under the lock that the cancellation handler takes too.
+          guard !state.isSettled(id), !Task.isCancelled else { return false }
+          state.restWaiters.append(
+            WorldState.RestWaiter(id: waiterID, body: id, continuation: continuation))
+          return true
+        }
+        if !waiting { continuation.resume() }
+      }
+    } onCancel: {
+      let waiter = state.withLock { state in
+        state.restWaiters.firstIndex { $0.id == waiterID }.map { state.restWaiters.remove(at: $0) }
+      }
+      waiter?.continuation.resume()
+    }
   }
 
   func removeBodies(_ ids: [Int], forever: Bool = false) {
-    let (removed, idleSubscription) = state.withLock { state in
+    let (removed, idleSubscription, settled) = state.withLock { state in
       let removed = ids.compactMap { id in
         defer { if forever { state.retired[id] = nil } }
         return state.remove(id: id)
       }
-      return (removed, state.movingCount == 0 ? state.takeSubscription() : nil)
+      return (
+        removed, state.movingCount == 0 ? state.takeSubscription() : nil,
+        state.takeSettledWaiters()
+      )
     }
     // The bodies (and their move handlers) and the subscription are released here, outside
     // the lock.
     idleSubscription?.cancel()
     withExtendedLifetime(removed) {}
+    for waiter in settled { waiter.continuation.resume() }
   }
 
   /// Removes a body for good, when its handle dies.
@@ -239,5 +285,31 @@ extension Duration {
   var seconds: Double {
     let (seconds, attoseconds) = components
     return Double(seconds) + Double(attoseconds) * 1e-18
+  }
+}
+
+/// A move handler and the isolation it runs in.
+///
+/// `@unchecked Sendable`: `onMove` is only called where `IsolatedCallback` runs it, on its
+/// isolation (directly when there is none, since it was written for the world's context).
+private final class MoveHandler: @unchecked Sendable {
+  private let isolation: (any Actor)?
+  private let onMove: (CGPoint) -> Bool
+  private let kept = Locked(true)
+
+  init(_ isolation: (any Actor)?, _ onMove: @escaping (CGPoint) -> Bool) {
+    self.isolation = isolation
+    self.onMove = onMove
+  }
+
+  /// Hands `position` to the handler; false once it asked for the body's removal (a handler
+  /// that runs later on its actor is heard at the next move).
+  @Sendable func call(_ position: CGPoint) -> Bool {
+    // Nonisolated handlers are the common case and the benchmark's: no detour for them.
+    guard isolation != nil else { return onMove(position) }
+    IsolatedCallback<CGPoint>(isolation: isolation) { [onMove, kept] position in
+      if !onMove(position) { kept.withLock { $0 = false } }
+    }(position)
+    return kept.withLock { $0 }
   }
 }

@@ -8,9 +8,11 @@ public import AffixScheduling
 /// interval and stays for at least the minimum show time, so it never flickers. Starts nest:
 /// n starts need n stops, and an extra stop is reported, not fatal.
 ///
-/// Every indicator call runs on the scheduler's context, never under the controller's lock.
-/// The controller holds its host weakly: once the host is gone, it cancels its work and never
-/// calls the indicator again.
+/// Every indicator call runs in the isolation the controller was created in (see
+/// ``LoadingIndicator``), never under the controller's lock. The controller holds its host
+/// weakly: once the host is gone, a visible indicator disappears with
+/// ``LoadingOutcome/cancelled`` (noticed at its next tick, or when the host's values are
+/// released), and the controller does no more work.
 ///
 /// Conform a class to ``Loading`` to get a controller automatically, or attach one at run time
 /// to an object whose type you do not own:
@@ -22,8 +24,8 @@ public import AffixScheduling
 /// loading.stop()
 /// ```
 public final class LoadingController: Capability {
-  /// What the controller shows.
-  public let indicator: any LoadingIndicator
+  /// What the controller shows; touch it only in the isolation the controller was made in.
+  public var indicator: any LoadingIndicator { channel.indicator }
 
   /// The scheduler that times the indicator and calls it.
   public let scheduler: any Scheduler
@@ -33,6 +35,7 @@ public final class LoadingController: Capability {
 
   private let host: WeakReference<AnyObject>?
   private let locked = Locked(State())
+  private let channel: IndicatorChannel
 
   /// Creates a controller.
   ///
@@ -43,12 +46,14 @@ public final class LoadingController: Capability {
   ///   - scheduler: Times the indicator and calls it on its context; the main queue by default.
   ///   - options: The timing rules. Unusable values are replaced and reported through
   ///     `Diagnostics`.
+  ///   - isolation: Where the indicator is called: the caller's isolation unless given.
   public init(
     host: AnyObject? = nil, indicator: any LoadingIndicator,
-    scheduler: any Scheduler = DispatchScheduler.main, options: LoadingOptions = .standard
+    scheduler: any Scheduler = DispatchScheduler.main, options: LoadingOptions = .standard,
+    isolation: isolated (any Actor)? = #isolation
   ) {
     self.host = host.map { WeakReference($0) }
-    self.indicator = indicator
+    self.channel = IndicatorChannel(indicator: indicator, isolation: isolation)
     self.scheduler = scheduler
     self.options = options.validated()
   }
@@ -61,10 +66,13 @@ public final class LoadingController: Capability {
   @discardableResult
   public static func attach<Host: AnyObject>(
     to host: Host, indicator: any LoadingIndicator,
-    scheduler: any Scheduler = DispatchScheduler.main, options: LoadingOptions = .standard
+    scheduler: any Scheduler = DispatchScheduler.main, options: LoadingOptions = .standard,
+    isolation: isolated (any Actor)? = #isolation
   ) -> LoadingController {
     Associations(of: host).attach(
-      LoadingController(host: host, indicator: indicator, scheduler: scheduler, options: options))
+      LoadingController(
+        host: host, indicator: indicator, scheduler: scheduler, options: options,
+        isolation: isolation))
   }
 
   /// The controller attached to `host`, if any.
@@ -91,7 +99,8 @@ public final class LoadingController: Capability {
   ///
   /// The first start schedules the indicator to appear after the grace time, with `message`.
   /// A start while work is already in progress only nests (its message is ignored); a start
-  /// while the indicator is finishing keeps it on screen.
+  /// while the indicator is finishing keeps it on screen, shows `message`, and ends with its
+  /// own outcome.
   public func start(message: String? = nil) {
     guard isHostAlive else {
       Diagnostics.report(
@@ -99,7 +108,8 @@ public final class LoadingController: Capability {
       return
     }
     let now = scheduler.now
-    let (appear, cancelled) = locked.withLock { state -> (UInt64?, CancellationToken?) in
+    let (appear, cancelled, newMessage) = locked.withLock {
+      state -> (UInt64?, CancellationToken?, String??) in
       state.depth += 1
       switch state.phase {
       case .idle:
@@ -107,16 +117,72 @@ public final class LoadingController: Capability {
         state.outcome = .success
         let cancelled = state.advanceStep()
         state.phase = .pending(appearsAt: now + options.graceTime)
-        return (state.step, cancelled)
+        return (state.step, cancelled, nil)
       case .pending, .visible:
-        return (nil, nil)
+        return (nil, nil, nil)
       case .finishing(let since, _):
+        // New work, not the old one resumed: its outcome and its message.
         state.phase = .visible(since: since)
-        return (nil, state.advanceStep())
+        state.outcome = .success
+        let changed = state.message != message
+        state.message = message
+        return (nil, state.advanceStep(), changed ? .some(message) : nil)
       }
     }
     cancelled?.cancel()
+    if let newMessage { channel.call { $0.update(message: newMessage) } }
     if let appear { schedule(.appear, step: appear, after: options.graceTime) }
+  }
+
+  /// Changes the message of the work in progress; a visible indicator shows it at once.
+  /// Reported and ignored when nothing is loading.
+  public func update(message: String?) {
+    let visible = locked.withLock { state -> Bool? in
+      guard state.depth > 0 else { return nil }
+      state.message = message
+      return state.phase.isVisible
+    }
+    switch visible {
+    case nil:
+      Diagnostics.report("loading", "update(message:) was called with nothing loading; ignored.")
+    case true?:
+      channel.call { $0.update(message: message) }
+    case false?:
+      break
+    }
+  }
+
+  /// Waits until nothing is loading and the indicator has drawn its last call (a command-line
+  /// tool must not exit before the spinner's final line): returns at once when idle, and when
+  /// the waiting task is cancelled.
+  ///
+  /// ```swift
+  /// loading.stop()
+  /// await loading.finished()  // "✔ Resolving" is on the terminal
+  /// ```
+  public func finished() async {
+    let id = locked.withLock { state in
+      defer { state.nextWaiterID += 1 }
+      return state.nextWaiterID
+    }
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let waiting = locked.withLock { state -> Bool in
+          // Checked under the lock that the cancellation handler takes too.
+          guard state.phase != .idle || state.isDrawingLastCall, !Task.isCancelled else {
+            return false
+          }
+          state.waiters.append((id, continuation))
+          return true
+        }
+        if !waiting { continuation.resume() }
+      }
+    } onCancel: {
+      let waiter = locked.withLock { state in
+        state.waiters.firstIndex { $0.id == id }.map { state.waiters.remove(at: $0) }
+      }
+      waiter?.continuation.resume()
+    }
   }
 
   /// Ends a piece of loading work.
@@ -136,7 +202,7 @@ public final class LoadingController: Capability {
       switch state.phase {
       case .pending:
         state.phase = .idle
-        return .cancelAppearance(state.advanceStep())
+        return .cancelAppearance(state.advanceStep(), state.takeWaitersIfIdle())
       case .visible(let since):
         let until = max(since + options.minimumShowTime, now)
         state.phase = .finishing(since: since, until: until)
@@ -155,8 +221,9 @@ public final class LoadingController: Capability {
         "stop was called more often than start; the extra stop is ignored.")
     case .nested:
       break
-    case .cancelAppearance(let token):
+    case .cancelAppearance(let token, let waiters):
       token?.cancel()
+      for waiter in waiters { waiter.continuation.resume() }
     case .hide(let stale, let step, let delay):
       stale?.cancel()
       schedule(.hide, step: step, after: delay)
@@ -167,13 +234,55 @@ public final class LoadingController: Capability {
   /// resets the nesting. A visible indicator is told to disappear with ``LoadingOutcome/cancelled``,
   /// on the scheduler's context. Idempotent.
   public func didDetach() {
-    let (tokens, wasVisible) = locked.withLock { $0.reset() }
+    let (tokens, wasVisible) = locked.withLock { state in
+      let reset = state.reset()
+      if reset.wasVisible { state.isDrawingLastCall = true }
+      return reset
+    }
+    for token in tokens { token.cancel() }
+    guard wasVisible else { return resumeWaitersIfIdle() }
+    scheduler.schedule(after: .zero) { [channel, locked] in
+      channel.call { indicator in
+        indicator.disappear(outcome: .cancelled)
+        Self.lastCallDrawn(locked)
+      }
+    }.detach()
+  }
+
+  // The host died and its values were released: a visible indicator must not stay on screen.
+  deinit {
+    let (tokens, wasVisible) = locked.withLock { state in
+      let reset = state.reset()
+      if reset.wasVisible { state.isDrawingLastCall = true }
+      return reset
+    }
     for token in tokens { token.cancel() }
     if wasVisible {
-      let indicator = indicator
-      scheduler.schedule(after: .zero) { indicator.disappear(outcome: .cancelled) }.detach()
+      scheduler.schedule(after: .zero) { [channel, locked] in
+        channel.call { indicator in
+          indicator.disappear(outcome: .cancelled)
+          Self.lastCallDrawn(locked)
+        }
+      }.detach()
+    } else {
+      Self.lastCallDrawn(locked)
     }
   }
+
+  /// Resumes the waiters of `finished()` once the indicator's last call has run.
+  private static func lastCallDrawn(_ locked: Locked<State>) {
+    let waiters = locked.withLock { state -> [Waiter] in
+      state.isDrawingLastCall = false
+      return state.takeWaitersIfIdle()
+    }
+    for waiter in waiters { waiter.continuation.resume() }
+  }
+
+  private func resumeWaitersIfIdle() {
+    for waiter in locked.withLock({ $0.takeWaitersIfIdle() }) { waiter.continuation.resume() }
+  }
+
+  var waiterCount: Int { locked.withLock { $0.waiters.count } }
 
   private var isHostAlive: Bool {
     // Checked outside the lock: the strong reference it takes for a moment may be the last.
@@ -206,7 +315,7 @@ public final class LoadingController: Capability {
       return (state.message, state.session)
     }
     guard let shown else { return }
-    indicator.appear(message: shown.message)
+    channel.call { $0.appear(message: shown.message) }
     let ticks = try? scheduler.scheduleRepeating(every: options.tickInterval) { [weak self] in
       self?.tick(session: shown.session)
     }
@@ -229,7 +338,8 @@ public final class LoadingController: Capability {
     let turn = 2 * Double.pi
     var angle = (Double(frame) * options.anglePerTick).truncatingRemainder(dividingBy: turn)
     if angle < 0 { angle += turn }
-    indicator.tick(frame: frame, angle: angle)
+    let turned = angle
+    channel.call { $0.tick(frame: frame, angle: turned) }
   }
 
   private func hide(step: UInt64) {
@@ -237,17 +347,20 @@ public final class LoadingController: Capability {
     let ending = locked.withLock { state -> (LoadingOutcome, [CancellationToken])? in
       guard state.step == step, case .finishing = state.phase else { return nil }
       let outcome = state.outcome
+      state.isDrawingLastCall = true
       return (outcome, state.reset().tokens)
     }
     guard let (outcome, tokens) = ending else { return }
     for token in tokens { token.cancel() }
-    indicator.disappear(outcome: outcome)
+    channel.call { [locked] indicator in
+      indicator.disappear(outcome: outcome)
+      Self.lastCallDrawn(locked)
+    }
   }
 
-  /// The host died: stop all work and never call the indicator again.
+  /// The host died: stop all work, and take a visible indicator away, as a detach does.
   private func shutDown() {
-    let (tokens, _) = locked.withLock { $0.reset() }
-    for token in tokens { token.cancel() }
+    didDetach()
   }
 }
 
@@ -260,12 +373,19 @@ extension LoadingController {
   private enum StopResult {
     case unbalanced
     case nested
-    case cancelAppearance(CancellationToken?)
+    case cancelAppearance(CancellationToken?, [Waiter])
     case hide(stale: CancellationToken?, step: UInt64, after: Duration)
   }
 
+  private typealias Waiter = (id: UInt64, continuation: CheckedContinuation<Void, Never>)
+
   private struct State {
     var phase = LoadingState.idle
+    /// Tasks waiting in `finished()`.
+    var waiters: [Waiter] = []
+    var nextWaiterID: UInt64 = 0
+    /// Whether the indicator's disappearance is on its way to it.
+    var isDrawingLastCall = false
     var depth = 0
     var message: String?
     var outcome = LoadingOutcome.success
@@ -285,6 +405,13 @@ extension LoadingController {
       return stepToken
     }
 
+    /// The waiters to resume when nothing is loading or being drawn any more.
+    mutating func takeWaitersIfIdle() -> [Waiter] {
+      guard phase == .idle, !isDrawingLastCall else { return [] }
+      defer { waiters = [] }
+      return waiters
+    }
+
     /// Back to idle with nothing scheduled; returns the tokens to cancel after unlocking, and
     /// whether the indicator was visible.
     mutating func reset() -> (tokens: [CancellationToken], wasVisible: Bool) {
@@ -297,5 +424,24 @@ extension LoadingController {
       message = nil
       return (tokens, wasVisible)
     }
+  }
+}
+
+/// A controller's indicator with the isolation it is called in.
+///
+/// `@unchecked Sendable`: the indicator is only touched through ``call(_:)``, which runs on
+/// that isolation (see `IsolatedCallback`), or by the code that created the controller there.
+private final class IndicatorChannel: @unchecked Sendable {
+  let indicator: any LoadingIndicator
+  let isolation: (any Actor)?
+
+  init(indicator: any LoadingIndicator, isolation: (any Actor)?) {
+    self.indicator = indicator
+    self.isolation = isolation
+  }
+
+  func call(_ body: @escaping (any LoadingIndicator) -> Void) {
+    let indicator = indicator
+    IsolatedCallback<Void>(isolation: isolation) { body(indicator) }(())
   }
 }

@@ -9,13 +9,15 @@ import Synchronization
 /// scheduler.advance(by: .seconds(1))
 /// #expect(indicator.events.first == .appear(message: "Saving"))
 /// ```
-public final class RecordingIndicator: LoadingIndicator {
+public final class RecordingIndicator: LoadingIndicator, Sendable {
   /// One call the indicator received.
   public enum Event: Sendable, Hashable {
     /// ``LoadingIndicator/appear(message:)`` was called.
     case appear(message: String?)
     /// ``LoadingIndicator/tick(frame:angle:)`` was called.
     case tick(frame: Int, angle: Double)
+    /// ``LoadingIndicator/update(message:)`` was called.
+    case update(message: String?)
     /// ``LoadingIndicator/disappear(outcome:)`` was called.
     case disappear(outcome: LoadingOutcome)
   }
@@ -52,7 +54,7 @@ public final class RecordingIndicator: LoadingIndicator {
       switch event {
       case .appear: return true
       case .disappear: return false
-      case .tick: continue
+      case .tick, .update: continue
       }
     }
     return false
@@ -66,6 +68,11 @@ public final class RecordingIndicator: LoadingIndicator {
   /// Records a tick.
   public func tick(frame: Int, angle: Double) {
     recorded.withLock { $0.append(.tick(frame: frame, angle: angle)) }
+  }
+
+  /// Records a new message.
+  public func update(message: String?) {
+    recorded.withLock { $0.append(.update(message: message)) }
   }
 
   /// Records a disappearance.

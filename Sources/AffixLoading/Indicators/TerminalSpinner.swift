@@ -12,16 +12,21 @@ import Synchronization
 /// end; plain lines with no control codes when the output is not a terminal.
 ///
 /// On a terminal it draws `⠋ Fetching packages`, turns the first character at each tick, and
-/// ends with `✔ Fetching packages` (or `✖` on failure) on a line of its own. Into a pipe or a
-/// log file it writes `Fetching packages...` when it appears and `Fetching packages: done` (or
-/// `failed`, `cancelled`) when it disappears, and nothing per tick.
+/// ends with `✔ Fetching packages` (or `✖` on failure) on a line of its own. The line is cut
+/// to the terminal's width, so that it never wraps (a wrapped line cannot be redrawn in place),
+/// and the cursor is hidden while it spins and shown again whenever it stops: at every outcome,
+/// and if the spinner is released while shown. Into a pipe or a log file it writes
+/// `Fetching packages...` when it appears (and for each new message) and
+/// `Fetching packages: done` (or `failed`, `cancelled`) when it disappears, and nothing per
+/// tick.
 ///
 /// ```swift
 /// let spinner = TerminalSpinner.standardError()
 /// let loading = LoadingController(indicator: spinner, scheduler: DispatchScheduler(queue: queue))
 /// loading.start(message: "Fetching packages")
+/// loading.update(message: "Fetching packages (12 of 40)")
 /// ```
-public final class TerminalSpinner: LoadingIndicator {
+public final class TerminalSpinner: LoadingIndicator, Sendable {
   /// The frames drawn in turn on a terminal.
   public static let defaultFrames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
@@ -32,20 +37,35 @@ public final class TerminalSpinner: LoadingIndicator {
   public let frames: [String]
 
   private let write: @Sendable (String) -> Void
-  private let message = Mutex<String?>(nil)
+  private let columns: @Sendable () -> Int?
+  private let shown = Mutex(Shown())
+
+  private struct Shown {
+    var isVisible = false
+    var message: String?
+    var frame = 0
+  }
+
+  private static let clearLine = "\r\u{1B}[2K"
+  private static let hideCursor = "\u{1B}[?25l"
+  private static let showCursor = "\u{1B}[?25h"
 
   /// Creates a spinner that hands its text to `write`.
   ///
   /// - Parameters:
   ///   - isTerminal: Whether the text goes to a terminal, which can redraw a line in place.
   ///   - frames: The frames to draw in turn; an empty list draws the default ones.
+  ///   - columns: The terminal's width in columns, asked before each line is drawn; `nil` (or
+  ///     a closure returning `nil`) draws lines whole.
   ///   - write: Receives each piece of text, in order, on the loading scheduler's context.
   public init(
     isTerminal: Bool, frames: [String] = defaultFrames,
+    columns: @escaping @Sendable () -> Int? = { nil },
     write: @escaping @Sendable (String) -> Void
   ) {
     self.isTerminal = isTerminal
     self.frames = frames.isEmpty ? Self.defaultFrames : frames
+    self.columns = columns
     self.write = write
   }
 
@@ -57,16 +77,25 @@ public final class TerminalSpinner: LoadingIndicator {
     self.init(isTerminal: isTerminal, frames: frames) { stream.write($0) }
   }
 
-  /// A spinner on standard error, drawing in place only if standard error is a terminal.
+  /// A spinner on standard error, drawing in place, cut to the terminal's width, only if
+  /// standard error is a terminal.
   public static func standardError() -> TerminalSpinner {
-    TerminalSpinner(isTerminal: isatty(2) == 1, write: writeToStandardError)
+    TerminalSpinner(
+      isTerminal: isatty(2) == 1, columns: terminalColumns, write: writeToStandardError)
+  }
+
+  // Released while shown (its controller's host died, say): give the cursor back.
+  deinit {
+    if isTerminal, shown.withLock({ $0.isVisible }) {
+      write(Self.clearLine + Self.showCursor)
+    }
   }
 
   /// Draws the first frame, or writes the message as a plain line.
   public func appear(message: String?) {
-    self.message.withLock { $0 = message }
+    shown.withLock { $0 = Shown(isVisible: true, message: message, frame: 0) }
     if isTerminal {
-      write("\r\u{1B}[2K" + line(frames[0], message))
+      write(Self.hideCursor + Self.clearLine + line(frames[0], message))
     } else {
       write((message ?? "Working") + "...\n")
     }
@@ -75,21 +104,39 @@ public final class TerminalSpinner: LoadingIndicator {
   /// Redraws the line with the next frame; writes nothing when not on a terminal.
   public func tick(frame: Int, angle: Double) {
     guard isTerminal else { return }
-    let message = self.message.withLock { $0 }
-    write("\r\u{1B}[2K" + line(frames[frame % frames.count], message))
+    let message = shown.withLock { state in
+      state.frame = frame
+      return state.message
+    }
+    write(Self.clearLine + line(frames[frame % frames.count], message))
   }
 
-  /// Leaves a clean final line saying how the work ended.
+  /// Shows `message` from now on: redraws the line, or writes it as a plain line.
+  public func update(message: String?) {
+    let frame = shown.withLock { state -> Int? in
+      guard state.isVisible else { return nil }
+      state.message = message
+      return state.frame
+    }
+    guard let frame else { return }
+    if isTerminal {
+      write(Self.clearLine + line(frames[frame % frames.count], message))
+    } else {
+      write((message ?? "Working") + "...\n")
+    }
+  }
+
+  /// Leaves a clean final line saying how the work ended, and shows the cursor again.
   public func disappear(outcome: LoadingOutcome) {
-    let message = self.message.withLock { state in
-      defer { state = nil }
-      return state
+    let message = shown.withLock { state in
+      defer { state = Shown() }
+      return state.message
     }
     if isTerminal {
       switch outcome {
-      case .success: write("\r\u{1B}[2K" + line("✔", message) + "\n")
-      case .failure: write("\r\u{1B}[2K" + line("✖", message) + "\n")
-      case .cancelled: write("\r\u{1B}[2K")
+      case .success: write(Self.clearLine + line("✔", message) + "\n" + Self.showCursor)
+      case .failure: write(Self.clearLine + line("✖", message) + "\n" + Self.showCursor)
+      case .cancelled: write(Self.clearLine + Self.showCursor)
       }
     } else {
       let ending =
@@ -102,8 +149,13 @@ public final class TerminalSpinner: LoadingIndicator {
     }
   }
 
+  /// The symbol and the message, cut so that the line fits the terminal without wrapping.
   private func line(_ symbol: String, _ message: String?) -> String {
-    message.map { symbol + " " + $0 } ?? symbol
+    let whole = message.map { symbol + " " + $0 } ?? symbol
+    // The last column is left free: writing it makes some terminals wrap at once.
+    guard let width = columns(), width > 1, whole.count > width - 1 else { return whole }
+    guard width > 2 else { return String(whole.prefix(width - 1)) }
+    return String(whole.prefix(width - 2)) + "…"
   }
 }
 
@@ -124,4 +176,10 @@ private final class StreamBox: Sendable {
 @Sendable private func writeToStandardError(_ text: String) {
   var text = text
   text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+}
+
+@Sendable private func terminalColumns() -> Int? {
+  var size = winsize()
+  guard ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+  return Int(size.ws_col)
 }

@@ -99,7 +99,8 @@ package struct AnimationEngine: Sendable {
   private var pauseTime: Double? {
     didSet { updateGlide() }
   }
-  private var continuation: (timing: ResolvedTiming, durationFactor: Double)?
+  /// The timing given by `continueAnimation`, nil to stay on the main curve, and its factor.
+  private var continuation: (timing: ResolvedTiming?, durationFactor: Double)?
   /// Traversals still to run after the current one; nil repeats forever.
   private var traversalsLeft: Int? = 0
 
@@ -421,7 +422,9 @@ package struct AnimationEngine: Sendable {
     }
     let effects = advance(to: now)
     guard state == .active else { return effects }
-    continuation = (parameters?.resolved(duration: timing.duration) ?? timing, durationFactor)
+    // Without new parameters the animation stays on its curve, as `start` resumes it: only
+    // its pace changes, by the factor.
+    continuation = (parameters?.resolved(duration: timing.duration), durationFactor)
     isRunning = true
     startTime = nil
     pauseTime = nil

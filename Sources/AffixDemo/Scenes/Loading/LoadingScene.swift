@@ -15,7 +15,7 @@ enum LoadingScene {
       showing: TerminalSpinner(isTerminal: screen.mode == .ansi) { screen.raw($0) },
       scheduler: stage.scheduler)
     let resolver = PackageResolver(indicator: indicator, stage: stage)
-    let loading = resolver.loadingController
+    let loading = resolver.loadingController()
     screen.step(
       "PackageResolver conforms to Loading: grace time 0.4 s, minimum show time 0.8 s, "
         + "a tick every 0.05 s.")

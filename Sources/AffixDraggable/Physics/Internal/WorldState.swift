@@ -17,6 +17,34 @@ struct WorldState {
   var subscription: CancellationToken?
   /// Set while a subscription is being made outside the lock, so only one is made.
   var isSubscribing = false
+  /// Tasks waiting for a body to come to rest.
+  var restWaiters: [RestWaiter] = []
+  var nextWaiterID: UInt64 = 0
+
+  /// A task waiting in `DynamicBody.settled()`.
+  struct RestWaiter {
+    let id: UInt64
+    let body: Int
+    let continuation: CheckedContinuation<Void, Never>
+  }
+
+  /// Whether the body rests, or has left the world.
+  func isSettled(_ id: Int) -> Bool {
+    guard let index = slots[id] else { return true }
+    return !bodies[index].isMoving
+  }
+
+  /// The waiters whose bodies have settled, to resume after unlocking.
+  mutating func takeSettledWaiters() -> [RestWaiter] {
+    guard !restWaiters.isEmpty else { return [] }
+    var settled: [RestWaiter] = []
+    var waiting: [RestWaiter] = []
+    for waiter in restWaiters {
+      if isSettled(waiter.body) { settled.append(waiter) } else { waiting.append(waiter) }
+    }
+    restWaiters = waiting
+    return settled
+  }
 
   mutating func insert(_ body: BodyState) {
     slots[body.id] = bodies.count
