@@ -81,5 +81,9 @@ let package = Package(
       swiftSettings: strict
     ),
     .testTarget(name: "AffixDemoTests", dependencies: ["AffixDancing"], swiftSettings: strict),
+    .testTarget(
+      name: "AffixMainActorTests",
+      dependencies: ["AffixLoading", "AffixDancing", "AffixDraggable", "AffixScheduling"],
+      swiftSettings: strict),
   ]
 )

@@ -83,9 +83,7 @@ extension Dancer {
   /// Waits until the current animation, and everything chained after it, has ended; nil at
   /// once when the task is cancelled, or when the host's values are released after it died.
   func ended() async -> AnimatingPosition? {
-    guard let host = host.object else { return nil }
-    // The watch is released with the host's other values, whatever holds the dancer.
-    _ = Associations(of: host).value(for: HostWatchKey.self) { HostWatch(state: state) }
+    guard watchHost() else { return nil }
     let id = state.withLock { state in
       defer { state.nextWaiterID += 1 }
       return state.nextWaiterID
@@ -109,6 +107,15 @@ extension Dancer {
       }
       waiter?.continuation.resume(returning: nil)
     }
+  }
+
+  /// Puts a watch in the host's storage, released with the host's other values whatever holds
+  /// the dancer; false if the host is gone. Synchronous, so that no strong reference to the
+  /// host lives on in the frame of a waiting task.
+  private func watchHost() -> Bool {
+    guard let host = host.object else { return false }
+    _ = Associations(of: host).value(for: HostWatchKey.self) { HostWatch(state: state) }
+    return true
   }
 
   func read<Value>(_ body: (AnimationEngine?) -> Value) -> Value {

@@ -1,0 +1,204 @@
+import Affix
+import AffixDancing
+import AffixScheduling
+import Foundation
+import Testing
+
+/// A host on a virtual-time clock at 100 frames a second.
+private final class Puppet: Dancing {
+  let danceClock: FrameClock
+  var x = 0.0
+  var y = 0.0
+
+  init(clock: FrameClock) {
+    danceClock = clock
+  }
+}
+
+private struct Theatre {
+  let scheduler = VirtualTimeScheduler()
+  let clock: FrameClock
+
+  init() {
+    clock = FrameClock(scheduler: scheduler, framesPerSecond: 100)
+  }
+
+  func advance(_ seconds: Double) {
+    scheduler.advance(by: .milliseconds(Int((seconds * 1000).rounded())))
+  }
+}
+
+@Suite struct EndedTests {
+  enum Phase: String, CaseIterable { case inactive, paused, stopped }
+
+  @Test(arguments: Phase.allCases)
+  func endedReturnsNilWhenTheHostDiesWithNoFrameComing(phase: Phase) async {
+    let theatre = Theatre()
+    var puppet: Puppet? = Puppet(clock: theatre.clock)
+    guard let dance = puppet.map({ $0.dance.animate(duration: 1) { $0.x = 100 } }) else { return }
+    switch phase {
+    case .inactive: break
+    case .paused: dance.start().pause()
+    case .stopped: dance.start().stop()
+    }
+    let waiting = Task { await dance.ended() }
+    while dance.dancer.waiterCount == 0 { await Task.yield() }
+    // The handle outlives the host: only the release of the host's values can tell.
+    puppet = nil
+    _ = AssociationTable.sweep()
+    #expect(await waiting.value == nil)
+    #expect(theatre.clock.subscriberCount == 0)
+  }
+
+  @Test func endedReturnsPromptlyWhenItsTaskIsCancelled() async {
+    let theatre = Theatre()
+    let puppet = Puppet(clock: theatre.clock)
+    let dance = puppet.dance.animate(duration: 1) { $0.x = 100 }.start().pause()
+    let waiting = Task { await dance.ended() }
+    while dance.dancer.waiterCount == 0 { await Task.yield() }
+    waiting.cancel()
+    #expect(await waiting.value == nil)
+    #expect(dance.dancer.waiterCount == 0)
+    #expect(dance.hasAnimation)
+  }
+
+  @Test func aCancelledTaskDoesNotWaitAtAll() async {
+    let theatre = Theatre()
+    let puppet = Puppet(clock: theatre.clock)
+    let dance = puppet.dance.animate(duration: 1) { $0.x = 100 }.start()
+    let waiting = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return await dance.ended()
+    }
+    #expect(await waiting.value == nil)
+    #expect(dance.dancer.waiterCount == 0)
+  }
+}
+
+@Suite struct CompletionLifecycleTests {
+  @Test func aCompletionThatDeclaresAnAnimationWhileAChainedOneStartsKeepsIt() {
+    let theatre = Theatre()
+    let puppet = Puppet(clock: theatre.clock)
+    let ended = Recorder<String>()
+    puppet.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }
+      .addCompletion { _ in
+        ended.record("first")
+        puppet.dance.animate(duration: 1, curve: .linear) { $0.y = 50 }
+          .addCompletion { _ in ended.record("declared") }
+          .start()
+      }
+      .then(duration: 1, curve: .linear) { $0.x = 0 }
+      .addCompletion { _ in ended.record("chained") }
+      .start()
+    theatre.advance(1.5)
+    #expect(puppet.dance.hasAnimation)
+    theatre.advance(1)
+    #expect(ended.values == ["first", "declared"])
+    #expect(puppet.x == 100 && puppet.y == 50)
+  }
+
+  @Test func aCompletionThatDeclaresAnAnimationWhenReplacedIsReplacedInTurn() {
+    let theatre = Theatre()
+    let puppet = Puppet(clock: theatre.clock)
+    let ended = Recorder<String>()
+    puppet.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }
+      .addCompletion { _ in
+        ended.record("first")
+        puppet.dance.animate(duration: 1) { $0.y = 50 }
+          .addCompletion { position in ended.record("declared at \(position)") }
+      }
+      .start()
+    theatre.advance(0.5)
+    puppet.dance.animate(duration: 1, curve: .linear) { $0.x = 0 }
+      .addCompletion { _ in ended.record("last") }
+      .start()
+    #expect(ended.values == ["first", "declared at current"])
+    theatre.advance(2)
+    #expect(ended.values == ["first", "declared at current", "last"])
+    #expect(puppet.x == 0)
+  }
+}
+
+@Suite struct ContinuationTests {
+  @Test func continuingWithNoNewTimingMovesExactlyAsStartDoes() {
+    let theatre = Theatre()
+    let started = Puppet(clock: theatre.clock)
+    let continued = Puppet(clock: theatre.clock)
+    for puppet in [started, continued] {
+      puppet.dance.animate(duration: 1, curve: .easeInOut) { $0.x = 100 }.start()
+    }
+    theatre.advance(0.3)
+    started.dance.pause()
+    continued.dance.pause()
+    theatre.advance(0.2)
+    started.dance.start()
+    continued.dance.continueAnimation(timingParameters: nil, durationFactor: 1)
+    for _ in 0..<8 {
+      theatre.advance(0.1)
+      #expect(abs(started.x - continued.x) < 1e-9)
+    }
+  }
+
+  @Test func theDurationFactorScalesTheRemainingTimeAlongTheSameCurve() {
+    let theatre = Theatre()
+    let puppet = Puppet(clock: theatre.clock)
+    puppet.dance.animate(duration: 1, curve: .easeInOut) { $0.x = 100 }.start()
+    theatre.advance(0.5)
+    puppet.dance.pause().continueAnimation(durationFactor: 2)
+    #expect(abs(puppet.x - 50) < 1e-9)
+    // The remaining half of the time line now takes 1 s: half of it is done at 0.5 s, on the
+    // animation's own curve.
+    theatre.advance(0.5)
+    #expect(abs(puppet.x - 100 * CubicBezier.easeInOut.value(at: 0.75)) < 1e-6)
+    theatre.advance(0.5)
+    #expect(puppet.x == 100)
+  }
+}
+
+@Suite struct ChainedSettingsTests {
+  @Test func pausesOnCompletionAfterThenAppliesToTheChainedAnimation() {
+    let theatre = Theatre()
+    let puppet = Puppet(clock: theatre.clock)
+    let ended = Recorder<AnimatingPosition>()
+    let dance = puppet.dance.animate(duration: 1) { $0.x = 100 }
+      .then(duration: 1) { $0.y = 100 }
+      .addCompletion { ended.record($0) }
+    dance.pausesOnCompletion = true
+    dance.start()
+    theatre.advance(3)
+    #expect(puppet.y == 100)
+    #expect(ended.values.isEmpty)
+    #expect(dance.state == .active && !dance.isRunning && dance.pausesOnCompletion)
+  }
+
+  @Test func scrubsLinearlyAfterThenAppliesToTheChainedAnimation() {
+    let theatre = Theatre()
+    let puppet = Puppet(clock: theatre.clock)
+    let dance = puppet.dance.animate(duration: 1) { $0.x = 100 }
+      .then(duration: 1, curve: .easeIn) { $0.y = 100 }
+    dance.scrubsLinearly = false
+    dance.start()
+    theatre.advance(1.5)
+    dance.setProgress(to: 0.5)
+    #expect(abs(puppet.y - 100 * CubicBezier.easeIn.value(at: 0.5)) < 1e-6)
+  }
+}
+
+@Suite struct ClockTests {
+  @Test func danceOfWithoutAClockKeepsTheClockTheHostDancesOn() {
+    final class Plain {
+      var value = 0.0
+    }
+    let theatre = Theatre()
+    let plain = Plain()
+    let diagnostics = Recorder<String>()
+    Diagnostics.withHandler({ diagnostics.record($0.description) }) {
+      _ = Dance.of(plain, clock: theatre.clock)
+      Dance.of(plain).animate(duration: 1, curve: .linear) { $0.value = 10 }.start()
+      Dance.of(plain).pause().start()
+    }
+    theatre.advance(2)
+    #expect(plain.value == 10)
+    #expect(diagnostics.values.isEmpty)
+  }
+}

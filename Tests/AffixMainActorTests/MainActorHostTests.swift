@@ -1,0 +1,189 @@
+import AffixDancing
+import AffixDraggable
+import AffixLoading
+import AffixScheduling
+import Foundation
+import Synchronization
+import Testing
+
+// Hosts as an app has them: main-actor classes, conforming to each mixin for the main actor
+// alone (isolated conformances). The mixins run on their defaults: the main queue,
+// `FrameClock.shared` and `DynamicsWorld.shared`. Every test ends by awaiting.
+
+private let mainQueueKey: DispatchSpecificKey<Bool> = {
+  let key = DispatchSpecificKey<Bool>()
+  DispatchQueue.main.setSpecific(key: key, value: true)
+  return key
+}()
+
+/// Whether the caller runs on the main queue, the main actor's executor (which, under an
+/// `async` entry point on Linux, is not the process's first thread).
+func isOnMainQueue() -> Bool {
+  DispatchQueue.getSpecific(key: mainQueueKey) == true
+}
+
+@MainActor final class CardView {
+  var position = CGPoint(x: 160, y: 240)
+  var alpha = 1.0
+  var isHidden = false
+  var log: [String] = []
+}
+
+extension CardView: @MainActor Dancing {}
+extension CardView: @MainActor Draggable {}
+
+/// A main-actor indicator, as a view that spins an image would be.
+@MainActor final class BadgeIndicator: @MainActor LoadingIndicator {
+  var isShown = false
+  var messages: [String?] = []
+  var ticks = 0
+  var outcome: LoadingOutcome?
+  private var appearance: CheckedContinuation<Void, Never>?
+
+  func appear(message: String?) {
+    isShown = true
+    messages.append(message)
+    appearance?.resume()
+    appearance = nil
+  }
+
+  func tick(frame: Int, angle: Double) { ticks = frame }
+
+  func update(message: String?) { messages.append(message) }
+
+  func disappear(outcome: LoadingOutcome) {
+    isShown = false
+    self.outcome = outcome
+  }
+
+  /// Returns once the badge is on screen.
+  func appeared() async {
+    guard !isShown else { return }
+    await withCheckedContinuation { appearance = $0 }
+  }
+}
+
+@MainActor final class ImportView: @MainActor Loading {
+  let badge = BadgeIndicator()
+  var imported = 0
+
+  func makeLoadingIndicator() -> any LoadingIndicator { badge }
+
+  var loadingOptions: LoadingOptions {
+    LoadingOptions(graceTime: .zero, minimumShowTime: .milliseconds(20))
+  }
+}
+
+@MainActor @Suite struct MainActorHostTests {
+  @Test func aMainActorViewDancesAndItsCompletionTouchesIt() async {
+    let card = CardView()
+    let ending = await card.dance.animate(duration: 0.1, curve: .easeOut) { $0.alpha = 0 }
+      .addCompletion { position in
+        #expect(isOnMainQueue())
+        card.isHidden = true
+        card.log.append("completion at \(position)")
+      }
+      .start()
+      .ended()
+    #expect(ending == .end)
+    #expect(card.alpha == 0 && card.isHidden)
+    #expect(card.log == ["completion at end"])
+  }
+
+  @Test func thenBlocksRunOnTheMainActorWhenTheirAnimationStarts() async {
+    let card = CardView()
+    var restingAlpha = 0.5
+    await card.dance.animate(duration: 0.05) { $0.alpha = 0 }
+      .then(duration: 0.05) { proxy in
+        card.log.append("then")
+        proxy.alpha = restingAlpha
+      }
+      .addCompletion { _ in card.log.append("chained completion") }
+      .start()
+      .ended()
+    restingAlpha = 1
+    #expect(card.alpha == 0.5)
+    #expect(card.log == ["then", "chained completion"])
+  }
+
+  @Test func aMainActorViewIsDraggedAndSnapsBack() async {
+    let card = CardView()
+    let drag = card.makeDraggable(damping: 0.7)
+    card.drag(.began(at: CGPoint(x: 170, y: 250)))
+    card.drag(.changed(to: CGPoint(x: 260, y: 300)))
+    card.drag(.ended(velocity: Vector2D(dx: 400, dy: 0)))
+    await drag.settled()
+    #expect(abs(card.position.x - 160) < 1 && abs(card.position.y - 240) < 1)
+    card.removeDraggable()
+  }
+
+  @Test func aMoveHandlerWrittenOnTheMainActorMovesAView() async {
+    let card = CardView()
+    let body = DynamicsWorld.shared.makeBody(at: card.position) { point in
+      #expect(isOnMainQueue())
+      card.position = point
+      return true
+    }
+    body.snap(Snap(to: CGPoint(x: 100, y: 100), damping: 0.9))
+    await body.settled()
+    #expect(abs(card.position.x - 100) < 1 && abs(card.position.y - 100) < 1)
+    body.remove()
+  }
+
+  @Test func aMainActorViewLoadsWithAMainActorIndicator() async {
+    let view = ImportView()
+    let count = await view.withLoading(message: "Importing") {
+      await view.badge.appeared()
+      view.updateLoading(message: "Importing 2 of 2")
+      view.imported = 2
+      return view.imported
+    }
+    await view.loadingFinished()
+    #expect(count == 2)
+    #expect(view.badge.messages == ["Importing", "Importing 2 of 2"])
+    #expect(view.badge.outcome == .success && !view.badge.isShown)
+  }
+
+  @Test func aThrowingTaskEndsTheMainActorIndicatorWithFailure() async {
+    struct Refused: Error {}
+    let view = ImportView()
+    await #expect(throws: Refused.self) {
+      try await view.withLoading {
+        await view.badge.appeared()
+        throw Refused()
+      }
+    }
+    await view.loadingFinished()
+    #expect(view.badge.outcome == .failure)
+  }
+}
+
+/// A nonisolated host driven from a background queue: its callbacks run on that queue.
+final class Gauge: Dancing, Sendable {
+  static let queue = DispatchQueue(label: "gauge")
+  let danceClock = FrameClock(scheduler: DispatchScheduler(queue: Gauge.queue))
+  private let level = Mutex(0.0)
+
+  var value: Double {
+    get { level.withLock { $0 } }
+    set { level.withLock { $0 = newValue } }
+  }
+}
+
+@Suite struct BackgroundHostTests {
+  @Test func aNonisolatedHostOnABackgroundQueueRunsItsCompletionsThere() async {
+    let gauge = Gauge()
+    let ending = await withCheckedContinuation { continuation in
+      Gauge.queue.async {
+        gauge.dance.animate(duration: 0.05, curve: .linear) { $0.value = 10 }
+          .addCompletion { position in
+            dispatchPrecondition(condition: .onQueue(Gauge.queue))
+            continuation.resume(returning: position)
+          }
+          .start()
+      }
+    }
+    #expect(ending == .end)
+    #expect(gauge.value == 10)
+  }
+}
