@@ -3,7 +3,7 @@ public import AffixScheduling
 
 /// A class that shows a loading indicator while it works, only when the work is slow.
 ///
-/// Conform, provide the indicator, and call ``startLoading(message:)`` and
+/// Conform, provide the indicator, and call ``startLoading(message:isolation:)`` and
 /// ``stopLoading(_:)`` around slow work. All the state lives in a ``LoadingController``
 /// attached to the instance, so the conforming class adds no stored properties.
 ///
@@ -134,7 +134,7 @@ extension Loading {
     LoadingController.attached(to: self)?.state ?? .idle
   }
 
-  /// Whether some ``startLoading(message:)`` is not yet balanced by a stop.
+  /// Whether some ``startLoading(message:isolation:)`` is not yet balanced by a stop.
   public var isLoading: Bool {
     LoadingController.attached(to: self)?.isLoading ?? false
   }

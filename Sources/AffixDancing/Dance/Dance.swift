@@ -136,7 +136,7 @@ public struct Dance<Host: AnyObject>: Sendable {
 
   /// Runs `completion` once, with the final position, when the animation ends (by reaching
   /// its end or by ``finish(at:)``; not when stopped without finishing or when the host dies).
-  /// After ``then(duration:curve:_:)``, it belongs to the chained animation.
+  /// After ``then(duration:curve:isolation:_:)``, it belongs to the chained animation.
   ///
   /// The completion runs in the isolation it was written in, so a main-actor view can touch
   /// itself: at once when the clock ticks on the main queue (`FrameClock.shared`), else later

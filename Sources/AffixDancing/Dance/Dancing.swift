@@ -18,6 +18,15 @@ public import AffixScheduling
 /// }.start(after: 0.5)
 /// ```
 ///
+/// A main-actor class (a view) conforms for the main actor alone, with an isolated conformance;
+/// its completions and `then` blocks run on the main actor and may touch it:
+///
+/// ```swift
+/// @MainActor final class Badge: @MainActor Dancing {
+///   var scale = 1.0
+/// }
+/// ```
+///
 /// For an object whose class you cannot conform, ``Dance/of(_:clock:)`` reaches the same
 /// handle. Either way a host has exactly one handle, kept in its associated storage.
 public protocol Dancing: AnyObject {

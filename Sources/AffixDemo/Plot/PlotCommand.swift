@@ -1,17 +1,24 @@
 import Foundation
 
+/// A picture that draws itself as an SVG document.
+protocol SVGDrawing: Sendable {
+  func svg() -> String
+}
+
+extension Chart: SVGDrawing {}
+
 /// `affix-demo plot [directory]`: writes the pictures the README and the guides show.
 enum PlotCommand {
   /// One SVG file to write.
   struct Picture: Sendable {
     var fileName: String
     var caption: String
-    var chart: Chart
+    var chart: any SVGDrawing
   }
 
   /// Every picture, in the order they are written.
   static func pictures() -> [Picture] {
-    timingCurvePictures() + dragPictures()
+    timingCurvePictures() + dragPictures() + benchmarkPictures()
   }
 
   /// Writes every picture into `directory`, creating it if needed; returns whether all were

@@ -22,7 +22,8 @@ public import Foundation
 /// that does not conform can be made draggable with
 /// ``DragController/attach(to:position:snapPoint:damping:bounds:attachment:world:)``.
 /// The world writes `position` on its frame clock's context (the main queue for
-/// ``DynamicsWorld/shared``): touch the object there.
+/// ``DynamicsWorld/shared``): touch the object there. A main-actor view conforms for the main
+/// actor alone, with an isolated conformance: `extension CardView: @MainActor Draggable {}`.
 public protocol Draggable: AnyObject {
   /// The centre of the object, in the coordinate space of the drag events.
   var position: CGPoint { get set }

@@ -16,7 +16,7 @@ public import Foundation
 /// without a clock is advanced by hand, which is what tests, plots and benchmarks do.
 ///
 /// Bodies report their new positions through the handler given to
-/// ``makeBody(at:bounds:onMove:)``, after each advance, on the thread that advanced the world
+/// ``makeBody(at:bounds:isolation:onMove:)``, after each advance, on the thread that advanced the world
 /// and outside the world's lock.
 ///
 /// ```swift
