@@ -192,13 +192,31 @@ private struct Theatre {
     let theatre = Theatre()
     let plain = Plain()
     let diagnostics = Recorder<String>()
-    Diagnostics.withHandler({ diagnostics.record($0.description) }) {
-      _ = Dance.of(plain, clock: theatre.clock)
-      Dance.of(plain).animate(duration: 1, curve: .linear) { $0.value = 10 }.start()
-      Dance.of(plain).pause().start()
-    }
+    Diagnostics.withHandler(
+      { diagnostics.record($0.description) },
+      operation: {
+        _ = Dance.of(plain, clock: theatre.clock)
+        Dance.of(plain).animate(duration: 1, curve: .linear) { $0.value = 10 }.start()
+        Dance.of(plain).pause().start()
+      })
     theatre.advance(2)
     #expect(plain.value == 10)
     #expect(diagnostics.values.isEmpty)
+  }
+}
+
+@Suite struct AddedAnimationTests {
+  @Test func animationsAddedWhileReversedMoveAsTheAnimationRunsBack() {
+    let theatre = Theatre()
+    let puppet = Puppet(clock: theatre.clock)
+    let dance = puppet.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }.start()
+    theatre.advance(0.5)
+    dance.reverse()
+    dance.addAnimations { $0.y = 100 }
+    theatre.advance(0.25)
+    #expect(abs(puppet.x - 25) < 1e-9)
+    #expect(abs(puppet.y - 50) < 1e-9)
+    theatre.advance(0.5)
+    #expect(puppet.x == 0 && puppet.y == 100)
   }
 }

@@ -80,11 +80,13 @@ public final class DragController: Capability, CustomStringConvertible {
   ) -> DragController {
     let reference = WeakReference(host)
     let start = position.read(from: host)
-    let body = world.makeBody(at: start, bounds: bounds, handler: { point in
-      guard let host = reference.object else { return false }
-      position.write(point, to: host)
-      return true
-    })
+    let body = world.makeBody(
+      at: start, bounds: bounds,
+      handler: { point in
+        guard let host = reference.object else { return false }
+        position.write(point, to: host)
+        return true
+      })
     var snap = Snap(to: snapPoint ?? start, damping: damping)
     if !snap.point.isFinite {
       Diagnostics.report(

@@ -402,10 +402,15 @@ package struct AnimationEngine: Sendable {
       throw AnimatorMisuse("cannot add animations to a stopped animation")
     }
     let effects = advance(to: now)
-    let current = state == .active ? fractionComplete : 0
-    let start = current + delayFactor * (1 - current)
+    let current = state == .active ? fractionComplete : (isReversed ? 1 : 0)
+    // Added tracks run over what is left of the time line in the direction it runs: towards 0
+    // when reversed.
+    let end: Double = isReversed ? 0 : 1
+    let start = current + delayFactor * (end - current)
     self.tracks = TrackList(
-      self.tracks.entries + tracks.map { TrackEntry($0, startFraction: start) }, timing: timing)
+      self.tracks.entries
+        + tracks.map { TrackEntry($0, startFraction: start, endFraction: end) },
+      timing: timing)
     return effects
   }
 

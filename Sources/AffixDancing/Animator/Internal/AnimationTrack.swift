@@ -52,10 +52,14 @@ private struct ValuesAddress: @unchecked Sendable {
 package struct TrackEntry: Sendable {
   package let track: AnimationTrack
   package let startFraction: Double
+  /// Where on the time line the track reaches its target: 1, or 0 for a track added while the
+  /// animation ran backwards, which moves as the time line runs back.
+  package let endFraction: Double
 
-  package init(_ track: AnimationTrack, startFraction: Double = 0) {
+  package init(_ track: AnimationTrack, startFraction: Double = 0, endFraction: Double = 1) {
     self.track = track
     self.startFraction = startFraction
+    self.endFraction = endFraction
   }
 }
 
@@ -70,6 +74,7 @@ package final class TrackList: Sendable {
   private let firstBody: PropertyAccessBody
   private let firstValues: ValuesAddress
   private let firstStart: Double
+  private let firstEnd: Double
   /// The tracks after the first.
   private let rest: [TrackEntry]
   private let count: Int
@@ -84,11 +89,13 @@ package final class TrackList: Sendable {
       firstBody = first.track.body
       firstValues = first.track.values
       firstStart = first.startFraction
+      firstEnd = first.endFraction
     } else {
       // Never called: a list with no tracks writes nothing.
       firstBody = { _, _, _, _ in }
       firstValues = ValuesAddress.none
       firstStart = 0
+      firstEnd = 1
     }
     rest = Array(entries.dropFirst())
     count = entries.count
@@ -105,10 +112,13 @@ package final class TrackList: Sendable {
   /// when the tracks that start at 0 show `progress`: tracks that begin later run the timing
   /// curve over the rest of the line.
   @inline(__always)
-  func progress(startingAt start: Double, fraction: Double, progress: Double) -> Double {
-    if start == 0 { return progress }
-    if start >= 1 { return fraction >= 1 ? 1 : 0 }
-    return timing.progress(at: (fraction - start) / (1 - start))
+  func progress(
+    startingAt start: Double, endingAt end: Double, fraction: Double, progress: Double
+  ) -> Double {
+    if start == 0 && end == 1 { return progress }
+    let span = end - start
+    if span == 0 { return (end >= start ? fraction >= end : fraction <= end) ? 1 : 0 }
+    return timing.progress(at: min(max((fraction - start) / span, 0), 1))
   }
 
   /// Writes every track's value at that moment into `host`, the host the tracks were recorded
@@ -117,16 +127,18 @@ package final class TrackList: Sendable {
   func apply(fraction: Double, progress: Double, to host: AnyObject) {
     guard count > 0 else { return }
     firstBody(
-      host, .write, self.progress(startingAt: firstStart, fraction: fraction, progress: progress),
+      host, .write, self.progress(
+        startingAt: firstStart, endingAt: firstEnd, fraction: fraction, progress: progress),
       firstValues.raw)
     guard count > 1 else { return }
     // Reads only the fields a write needs: copying an entry would retain and release each of
     // its references.
     rest.withUnsafeBufferPointer { entries in
       for index in entries.indices {
-        let start = entries[index].startFraction
+        let (start, end) = (entries[index].startFraction, entries[index].endFraction)
         entries[index].track.body(
-          host, .write, self.progress(startingAt: start, fraction: fraction, progress: progress),
+          host, .write, self.progress(
+            startingAt: start, endingAt: end, fraction: fraction, progress: progress),
           entries[index].track.values.raw)
       }
     }
