@@ -127,7 +127,8 @@ package final class TrackList: Sendable {
   func apply(fraction: Double, progress: Double, to host: AnyObject) {
     guard count > 0 else { return }
     firstBody(
-      host, .write, self.progress(
+      host, .write,
+      self.progress(
         startingAt: firstStart, endingAt: firstEnd, fraction: fraction, progress: progress),
       firstValues.raw)
     guard count > 1 else { return }
@@ -137,7 +138,8 @@ package final class TrackList: Sendable {
       for index in entries.indices {
         let (start, end) = (entries[index].startFraction, entries[index].endFraction)
         entries[index].track.body(
-          host, .write, self.progress(
+          host, .write,
+          self.progress(
             startingAt: start, endingAt: end, fraction: fraction, progress: progress),
           entries[index].track.values.raw)
       }
