@@ -220,3 +220,27 @@ private struct Theatre {
     #expect(puppet.x == 0 && puppet.y == 100)
   }
 }
+
+@Suite struct StartValueTests {
+  @Test func startValuesAreReadWhenTheAnimationStarts() {
+    let theatre = Theatre()
+    let puppet = Puppet(clock: theatre.clock)
+    let dance = puppet.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }
+    puppet.x = 50  // moved between animate and start
+    dance.start()
+    #expect(puppet.x == 50)
+    theatre.advance(0.5)
+    #expect(abs(puppet.x - 75) < 1e-9)
+    theatre.advance(1)
+    #expect(puppet.x == 100)
+  }
+
+  @Test func scrubbingAnAnimationThatHasNotStartedReadsItsStartValuesToo() {
+    let theatre = Theatre()
+    let puppet = Puppet(clock: theatre.clock)
+    let dance = puppet.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }
+    puppet.x = 60
+    dance.setProgress(to: 0.5)
+    #expect(abs(puppet.x - 80) < 1e-9)
+  }
+}

@@ -2,6 +2,7 @@ extension Dance {
   /// Starts (or resumes) the animation.
   @discardableResult
   public func start() -> Dance<Host> {
+    dancer.readStartValues()
     dancer.perform("start") { engine, now throws(AnimatorMisuse) in try engine.start(at: now) }
     return self
   }
@@ -10,6 +11,7 @@ extension Dance {
   /// holds still) meanwhile. A negative delay is reported and ignored.
   @discardableResult
   public func start(after delay: Double) -> Dance<Host> {
+    dancer.readStartValues()
     dancer.perform("start(after:)") { engine, now throws(AnimatorMisuse) in
       try engine.start(at: now, after: delay)
     }
@@ -20,6 +22,7 @@ extension Dance {
   /// paused at its start.
   @discardableResult
   public func pause() -> Dance<Host> {
+    dancer.readStartValues()
     dancer.perform("pause") { engine, now throws(AnimatorMisuse) in try engine.pause(at: now) }
     return self
   }
@@ -57,6 +60,7 @@ extension Dance {
       dancer.report("setProgress: progress \(fraction) is outside 0...1; clamped")
       fraction = min(max(fraction, 0), 1)
     }
+    dancer.readStartValues()
     dancer.perform("setProgress") { engine, now throws(AnimatorMisuse) in
       var effects = AnimationEffects()
       if engine.isRunning {

@@ -58,8 +58,10 @@ public struct Dance<Host: AnyObject>: Sendable {
 
   /// Creates an animation with one of UIKit's standard curves; it waits for ``start()``.
   ///
-  /// The block runs at once, on a proxy of the host: each property written animates from its
-  /// current value to the value written. An animation that already exists is finished first,
+  /// The block runs at once, on a proxy of the host: each property written animates to the
+  /// value written, from its value when the animation starts (as UIKit reads an animator's
+  /// values when it becomes active), so a property moved between `animate` and ``start()``
+  /// does not jump back. An animation that already exists is finished first,
   /// where it stands (its completions get ``AnimatingPosition/current``).
   @discardableResult
   public func animate(

@@ -37,6 +37,25 @@ extension Dancer {
     }
   }
 
+  /// Reads the start values of an animation about to become active from the host, as UIKit
+  /// runs an animator's block when it starts: a property moved since `animate` does not jump
+  /// back. Outside the lock, since reading a property runs its getter.
+  func readStartValues() {
+    let declared = state.withLock { state -> TrackList? in
+      state.engine?.state == .inactive ? state.engine?.tracks : nil
+    }
+    guard let declared, let host = host.object else { return }
+    let fresh = declared.entries.map {
+      TrackEntry(
+        $0.track.startingFromCurrentValue(on: host), startFraction: $0.startFraction,
+        endFraction: $0.endFraction)
+    }
+    state.withLock { state in
+      guard state.engine?.tracks === declared else { return }
+      try? state.engine?.replaceTracks(fresh)
+    }
+  }
+
   /// Applies `change` to the animation that was declared last: the last chained one if any,
   /// else the current one.
   func changeLatest(

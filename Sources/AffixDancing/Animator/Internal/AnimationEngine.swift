@@ -437,6 +437,15 @@ package struct AnimationEngine: Sendable {
     return effects
   }
 
+  /// Replaces the tracks of an animation that has not become active yet (their start values
+  /// read again); refused otherwise.
+  package mutating func replaceTracks(_ entries: [TrackEntry]) throws(AnimatorMisuse) {
+    guard state == .inactive else {
+      throw AnimatorMisuse("the tracks of an active animation cannot be replaced")
+    }
+    tracks = TrackList(entries, timing: timing)
+  }
+
   /// Adds a completion; it runs once, with the final position, when the animation ends.
   package mutating func addCompletion(_ completion: @escaping AnimationCompletion) {
     completions.append(completion)

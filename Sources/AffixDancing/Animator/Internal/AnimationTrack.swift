@@ -19,6 +19,18 @@ package struct AnimationTrack: Sendable {
     values = ValuesAddress(raw: owner.address)
   }
 
+  private init(body: @escaping PropertyAccessBody, owner: TrackValues) {
+    self.body = body
+    self.owner = owner
+    values = ValuesAddress(raw: owner.address)
+  }
+
+  /// This track from the property's value on `host` now to the same target: how an animation
+  /// takes its start values when it starts, not when it was declared.
+  package func startingFromCurrentValue(on host: AnyObject) -> AnimationTrack {
+    AnimationTrack(body: body, owner: owner.rereadingStart(through: body, on: host))
+  }
+
   /// A track writing `keyPath`.
   package init<Host: AnyObject, Value: Interpolatable>(
     _ keyPath: ReferenceWritableKeyPath<Host, Value>, from: Value, to: Value

@@ -111,6 +111,11 @@ class TrackValues: @unchecked Sendable {
   init(address: UnsafeMutableRawPointer) {
     self.address = address
   }
+
+  /// These values with the start read again from the property on `host`, through `body`.
+  func rereadingStart(through body: PropertyAccessBody, on host: AnyObject) -> TrackValues {
+    self
+  }
 }
 
 /// The start and end values of a track of `Value`s, which it owns.
@@ -125,5 +130,14 @@ final class TrackEnds<Value: Interpolatable>: TrackValues, @unchecked Sendable {
   deinit {
     address.assumingMemoryBound(to: Value.self).deinitialize(count: 2)
     address.deallocate()
+  }
+
+  override func rereadingStart(through body: PropertyAccessBody, on host: AnyObject)
+    -> TrackValues
+  {
+    let scratch = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+    defer { scratch.deallocate() }
+    body(host, .read, 0, UnsafeMutableRawPointer(scratch))
+    return TrackEnds(from: scratch.move(), to: address.assumingMemoryBound(to: Value.self)[1])
   }
 }
