@@ -64,12 +64,15 @@ extension Dance {
   /// (noticed at the latest when its values are released, even while the animation is paused,
   /// stopped or not started), or the waiting task was cancelled.
   ///
+  /// It waits in the caller's isolation, so that on the main actor nothing ends between
+  /// ``start()`` and the wait: `start().ended()` never misses the end of a short animation.
+  ///
   /// ```swift
   /// let position = await box.dance.animate(duration: 1) { $0.x = 100 }.start().ended()
   /// ```
   @discardableResult
-  public func ended() async -> AnimatingPosition? {
-    await dancer.ended()
+  public func ended(isolation: isolated (any Actor)? = #isolation) async -> AnimatingPosition? {
+    await dancer.ended(isolation: isolation)
   }
 
   private func setRepeat(count: Int?, autoreverses: Bool, call: String) -> Dance<Host> {

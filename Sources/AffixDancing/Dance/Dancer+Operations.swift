@@ -101,31 +101,33 @@ extension Dancer {
 
   /// Waits until the current animation, and everything chained after it, has ended; nil at
   /// once when the task is cancelled, or when the host's values are released after it died.
-  func ended() async -> AnimatingPosition? {
+  func ended(isolation: isolated (any Actor)?) async -> AnimatingPosition? {
     guard watchHost() else { return nil }
     let id = state.withLock { state in
       defer { state.nextWaiterID += 1 }
       return state.nextWaiterID
     }
-    return await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        let waiting = state.withLock { state -> Bool in
-          // Checked under the lock that the cancellation handler takes too.
-          guard state.engine != nil || state.isBeginningLink, !Task.isCancelled else {
-            return false
+    return await withTaskCancellationHandler(
+      operation: {
+        await withCheckedContinuation(isolation: isolation) { continuation in
+          let waiting = state.withLock { state -> Bool in
+            // Checked under the lock that the cancellation handler takes too.
+            guard state.engine != nil || state.isBeginningLink, !Task.isCancelled else {
+              return false
+            }
+            state.waiters.append(Waiter(id: id, continuation: continuation))
+            return true
           }
-          state.waiters.append(Waiter(id: id, continuation: continuation))
-          return true
+          if !waiting { continuation.resume(returning: nil) }
         }
-        if !waiting { continuation.resume(returning: nil) }
-      }
-    } onCancel: {
-      let waiter = state.withLock { state -> Waiter? in
-        guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-        return state.waiters.remove(at: index)
-      }
-      waiter?.continuation.resume(returning: nil)
-    }
+      },
+      onCancel: {
+        let waiter = state.withLock { state -> Waiter? in
+          guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+          return state.waiters.remove(at: index)
+        }
+        waiter?.continuation.resume(returning: nil)
+      }, isolation: isolation)
   }
 
   /// Puts a watch in the host's storage, released with the host's other values whatever holds
