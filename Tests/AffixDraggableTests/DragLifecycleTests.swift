@@ -42,6 +42,8 @@ func settledReturnsAtRest() async {
     await controller.settled()
     return controller.body.isResting
   }
+  while virtual.world.settledWaiterCount == 0 { await Task.yield() }
+  #expect(!controller.body.isResting)
   virtual.settle()
   #expect(await waiting.value)
   #expect(card.position == .zero)
@@ -53,10 +55,13 @@ func settledReturnsOnRemovalAndCancellation() async {
   let body = virtual.world.makeBody(at: .zero)
   body.snap(Snap(to: CGPoint(x: 100, y: 0)))
   let cancelled = Task { await body.settled() }
+  while virtual.world.settledWaiterCount == 0 { await Task.yield() }
   cancelled.cancel()
   await cancelled.value
   #expect(!body.isResting)
+  #expect(virtual.world.settledWaiterCount == 0)
   let removed = Task { await body.settled() }
+  while virtual.world.settledWaiterCount == 0 { await Task.yield() }
   body.remove()
   await removed.value
   #expect(body.isRemoved)
