@@ -1,9 +1,11 @@
 /// The shared table that holds the associated values of every host that does not own its
 /// storage.
 ///
-/// Values attached to a host that dies are released at the latest by the next sweep. Writing a
-/// value to a new host sweeps a few slots as it goes (amortized O(1)); ``sweep()`` sweeps all
-/// of them now. Reads never sweep.
+/// Values attached to a host that dies are released by the next sweep: a background sweeper
+/// comes by within about two seconds while any host is in the table, on a Dispatch thread of
+/// utility quality; writing a value to a new host sweeps a few slots as it goes (amortized
+/// O(1)) and leaves what it finds to that thread; ``sweep()`` sweeps all of them now, on the
+/// caller's thread. Reads never sweep.
 public enum AssociationTable {
   /// Counts of what the table holds.
   public struct Statistics: Sendable, Equatable, CustomStringConvertible {
@@ -44,9 +46,16 @@ public enum AssociationTable {
     HostTable.isHeldInDeinit(at: address)
   }
 
-  /// Releases the values of every host that has died, now, and returns how many hosts it swept.
+  /// Releases the values of every host that has died, now, on this thread, and returns how many
+  /// hosts it swept.
   ///
   /// Values are released after the table is unlocked, so their `deinit` may use the storage.
+  /// It returns once every host swept before it, by any thread, has been released, except
+  /// when such a release waits for this very call: after two seconds it then returns, with a
+  /// diagnostic, rather than deadlock.
+  ///
+  /// - Complexity: O(*n*) in the table's capacity, in chunks: a read that misses meanwhile
+  ///   waits for one chunk at most.
   @discardableResult
   public static func sweep() -> Int {
     HostTable.sweep()

@@ -75,7 +75,7 @@ public final class LeakTracker: Sendable {
   /// show one.
   ///
   /// The sweep releases the values of every dead host, not only of tracked ones; that is what
-  /// would happen at the next write anyway, so tests running in parallel are not disturbed.
+  /// the background sweeper would do anyway, so tests running in parallel are not disturbed.
   public func report() -> LeakReport {
     AssociationTable.sweep()
     let snapshot = entries.withLock { $0 }
