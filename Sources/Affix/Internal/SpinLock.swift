@@ -1,3 +1,4 @@
+internal import AffixRuntimeShims
 public import Synchronization
 
 #if canImport(Glibc)
@@ -8,14 +9,30 @@ public import Synchronization
   import Darwin
 #endif
 
-/// A one-word lock for critical sections of a few dozen instructions that never block.
+/// A one-word lock for critical sections of a few dozen instructions that run no user code.
 ///
 /// The per-host storage takes a lock on every write and every read of an object value; this
-/// machine's `Mutex` costs several times an uncontended compare-and-swap there. Contention
-/// spins briefly, then yields the processor, so a preempted holder is not starved. Never held
-/// while user code runs.
+/// toolchain's `Mutex` costs several times an uncontended compare-and-swap there, so the
+/// uncontended path here is one compare-and-swap to lock and one exchange to unlock, inlined.
+///
+/// Contention, on Linux: spin a little with the processor's pause hint (the holder is most
+/// likely a few instructions from unlocking), then sleep on a futex, so that a waiter neither
+/// burns a core nor starves a preempted holder, however long it waits. The word is 0
+/// (unlocked), 1 (locked) or 2 (locked, and a thread may be asleep on it): an unlock wakes a
+/// thread only from 2, so the uncontended unlock makes no system call. A woken thread takes
+/// the lock as 2, since it cannot know whether it was the last sleeper. Sleepers are woken
+/// in the order they slept; a running thread may still take the lock first, as with every
+/// futex lock, which keeps the lock's throughput under contention.
+///
+/// On Apple platforms the word is an `os_unfair_lock`: it records its owner, so that a waiter
+/// of higher priority lends the owner its priority instead of sleeping (or, worse, spinning)
+/// behind a thread that never gets scheduled: the inversion for which `OSSpinLock` was
+/// deprecated.
 @usableFromInline
 package struct SpinLock: ~Copyable, Sendable {
+  // An `Atomic`, so that its address is stable while the lock is borrowed (a raw-layout type
+  // is never moved in memory while borrowed), for the futex and the unfair lock to sleep on;
+  // and so that the thread sanitizer sees every acquire and release of the lock on Linux.
   @usableFromInline
   let word = Atomic<UInt32>(0)
 
@@ -23,35 +40,73 @@ package struct SpinLock: ~Copyable, Sendable {
   @inlinable
   package init() {}
 
-  /// Takes the lock, spinning and then yielding while another thread holds it.
-  @inlinable @inline(__always)
-  package func lock() {
-    if !word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
-      lockContended()
+  #if canImport(Darwin)
+    /// Takes the lock, sleeping while another thread holds it.
+    @inlinable @inline(__always)
+    package func lock() {
+      withUnsafePointer(to: word) { affix_unfair_lock(UnsafeMutableRawPointer(mutating: $0)) }
     }
-  }
 
-  @usableFromInline
-  func lockContended() {
-    var attempts = 0
-    while true {
-      if word.load(ordering: .relaxed) == 0,
-        word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
-      {
-        return
-      }
-      attempts += 1
-      if attempts > 64 {
-        sched_yield()
+    /// Releases the lock, which this thread holds.
+    @inlinable @inline(__always)
+    package func unlock() {
+      withUnsafePointer(to: word) { affix_unfair_unlock(UnsafeMutableRawPointer(mutating: $0)) }
+    }
+  #else
+    /// Takes the lock, sleeping while another thread holds it.
+    @inlinable @inline(__always)
+    package func lock() {
+      if !word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+        lockContended()
       }
     }
-  }
 
-  /// Releases the lock.
-  @inlinable @inline(__always)
-  package func unlock() {
-    word.store(0, ordering: .releasing)
-  }
+    @usableFromInline
+    func lockContended() {
+      var state = spin()
+      if state == 0 {
+        let (exchanged, current) = word.compareExchange(
+          expected: 0, desired: 1, ordering: .acquiring)
+        if exchanged { return }
+        state = current
+      }
+      while true {
+        // From here on this thread may sleep, so it takes the lock as 2: its own unlock then
+        // wakes any thread that slept meanwhile.
+        if state != 2, word.exchange(2, ordering: .acquiring) == 0 { return }
+        Parking.park(on: word, while: 2)
+        state = spin()
+      }
+    }
+
+    /// Spins while the lock is held with no thread asleep on it, for a bounded time; returns
+    /// the word last seen.
+    @usableFromInline
+    func spin() -> UInt32 {
+      var remaining = 100
+      while true {
+        let state = word.load(ordering: .relaxed)
+        if state != 1 || remaining == 0 { return state }
+        affix_spin_pause()
+        remaining -= 1
+      }
+    }
+
+    /// Releases the lock, which this thread holds.
+    @inlinable @inline(__always)
+    package func unlock() {
+      // An exchange rather than a store: the unlock must learn, in the same step that frees the
+      // word, whether a thread went to sleep on it; a store followed by a load could miss one.
+      if word.exchange(0, ordering: .releasing) == 2 {
+        unlockContended()
+      }
+    }
+
+    @usableFromInline
+    func unlockContended() {
+      Parking.unparkOne(on: word)
+    }
+  #endif
 
   /// Runs `body` under the lock.
   @inlinable @inline(__always)
@@ -59,6 +114,34 @@ package struct SpinLock: ~Copyable, Sendable {
     lock()
     defer { unlock() }
     return try body()
+  }
+}
+
+/// Sleeping until a 32-bit word changes, for the locks and waits of the core.
+package enum Parking {
+  /// Sleeps while `word` holds `expected`; may return early (spuriously, or on a signal):
+  /// callers check their condition again.
+  package static func park(on word: borrowing Atomic<UInt32>, while expected: UInt32) {
+    #if os(Linux) || canImport(Darwin)
+      withUnsafePointer(to: word) { affix_park(UnsafeMutableRawPointer(mutating: $0), expected) }
+    #else
+      // No system call to sleep on an address here: yield and let the caller check again.
+      if word.load(ordering: .relaxed) == expected { sched_yield() }
+    #endif
+  }
+
+  /// Wakes one thread parked on `word`.
+  package static func unparkOne(on word: borrowing Atomic<UInt32>) {
+    #if os(Linux) || canImport(Darwin)
+      withUnsafePointer(to: word) { affix_unpark_one(UnsafeMutableRawPointer(mutating: $0)) }
+    #endif
+  }
+
+  /// Wakes every thread parked on `word`.
+  package static func unparkAll(on word: borrowing Atomic<UInt32>) {
+    #if os(Linux) || canImport(Darwin)
+      withUnsafePointer(to: word) { affix_unpark_all(UnsafeMutableRawPointer(mutating: $0)) }
+    #endif
   }
 }
 

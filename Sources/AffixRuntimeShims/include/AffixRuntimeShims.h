@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "AffixParking.h"
+
 // Three functions the Swift runtime exports (HeapObject.h, stable ABI on every platform). The
 // associated-storage table and `WeakReference` pin an object's memory with an unowned
 // reference instead of watching it with a weak one (which would give the object a refcount
