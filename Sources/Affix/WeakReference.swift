@@ -1,7 +1,7 @@
 internal import AffixRuntimeShims
 
 /// A reference that does not keep its object alive and reads as `nil` once the object's
-/// `deinit` has begun; it can cross threads.
+/// `deinit` has begun; it is `Sendable` when its object is.
 ///
 /// The one back-reference the mixins use: a capability that fires on a schedule holds its host
 /// this way, so that the host's death ends its work rather than being prevented by it.
@@ -11,34 +11,57 @@ internal import AffixRuntimeShims
 /// scheduler.schedule(after: .seconds(1)) { host.object?.flash() }
 /// ```
 ///
-/// Unlike a `weak var`, it gives the object no refcount side table, which would slow every
-/// retain and release of the object for the rest of its life. It pins the object instead (an
-/// unowned reference count, which keeps the object's memory but not its life until the
-/// reference is dropped) and reads with an atomic try-retain that fails once the object is
-/// being deinitialized.
-public struct WeakReference<Object: AnyObject>: Sendable, CustomStringConvertible {
-  private let pin: Pin?
+/// For a natively reference-counted object it gives the object no refcount side table, which
+/// a `weak var` would, slowing every retain and release of the object for the rest of its life:
+/// it pins the object instead (an unowned reference count, which keeps the object's memory but
+/// not its life until the reference is dropped) and reads with an atomic try-retain that fails
+/// once the object is being deinitialized. Any other object (on Apple platforms, every
+/// `NSObject` descendant, whose counts the Objective-C runtime keeps elsewhere) is held by a
+/// Swift `weak` reference, and its reference counts are never touched.
+///
+/// On Apple platforms, as with a `weak var`, making a reference to an `NSObject` descendant from
+/// inside its `deinit` traps.
+public struct WeakReference<Object: AnyObject>: CustomStringConvertible {
+  private let hold: Hold?
 
   /// Creates a reference to `object` that does not keep it alive.
   ///
   /// A reference made to an object whose `deinit` has begun reads as `nil` from the start and
   /// holds nothing: such an object may not live on the heap, where a pin could keep its memory.
   public init(_ object: Object?) {
-    pin = object.flatMap { object in
+    hold = object.flatMap { object in
+      guard HostKind.of(object) == .pinned else { return .weak(WeakHold(object)) }
       let address = Unmanaged.passUnretained(object).toOpaque()
-      return affix_is_deallocating(address) ? nil : Pin(address)
+      return affix_is_deallocating(address) ? nil : .pinned(Pin(address))
     }
   }
 
   /// The object, or `nil` once its `deinit` has begun.
   public var object: Object? {
-    guard let address = pin?.address, affix_try_retain(address) else { return nil }
-    return Unmanaged<Object>.fromOpaque(address).takeRetainedValue()
+    switch hold {
+    case .pinned(let pin)?:
+      return Self.object(pinnedAt: pin.address)
+    case .weak(let weakHold)?:
+      // The hold was made from an `Object`.
+      return weakHold.object.map { unsafeDowncast($0, to: Object.self) }
+    case nil:
+      return nil
+    }
   }
 
   /// The address this reference pins, for a caller that keeps the reference alive and wants
-  /// to read it with no reference counting: see ``object(pinnedAt:)``.
-  package var pinnedAddress: UnsafeMutableRawPointer? { pin?.address }
+  /// to read it with no reference counting: see ``object(pinnedAt:)``. `nil` for a reference
+  /// that holds its object weakly, or holds nothing: read ``object`` then.
+  package var pinnedAddress: UnsafeMutableRawPointer? {
+    guard case .pinned(let pin)? = hold else { return nil }
+    return pin.address
+  }
+
+  /// Whether this reference holds its object weakly rather than pinned (see ``HostKind``).
+  package var isWeak: Bool {
+    guard case .weak? = hold else { return false }
+    return true
+  }
 
   /// The object at `address`, retained, or `nil` once its `deinit` has begun. `address` must
   /// come from ``pinnedAddress`` of a reference the caller keeps alive meanwhile.
@@ -59,6 +82,48 @@ public struct WeakReference<Object: AnyObject>: Sendable, CustomStringConvertibl
   }
 }
 
+// Checked: a reference's only state is a `Hold`, which is `Sendable`; handing the object to
+// another thread is what requires `Object: Sendable`.
+extension WeakReference: Sendable where Object: Sendable {}
+
+/// A ``WeakReference`` to any object that crosses threads, for the library's own types that
+/// hold a host weakly and are `Sendable` themselves.
+///
+/// `@unchecked Sendable`: it only try-retains or weakly loads its reference, which is
+/// thread-safe; whoever gets the object back is responsible for its isolation.
+package struct AnyWeakReference: @unchecked Sendable, CustomStringConvertible {
+  private let reference: WeakReference<AnyObject>
+
+  /// Creates a reference to `object` that does not keep it alive.
+  package init(_ object: AnyObject?) {
+    reference = WeakReference(object)
+  }
+
+  /// The object, or `nil` once its `deinit` has begun.
+  package var object: AnyObject? { reference.object }
+
+  /// See ``WeakReference/pinnedAddress``.
+  package var pinnedAddress: UnsafeMutableRawPointer? { reference.pinnedAddress }
+
+  /// See ``WeakReference/isWeak``.
+  package var isWeak: Bool { reference.isWeak }
+
+  /// See ``WeakReference/object(pinnedAt:)``.
+  @inlinable
+  package static func object(pinnedAt address: UnsafeMutableRawPointer) -> AnyObject? {
+    WeakReference<AnyObject>.object(pinnedAt: address)
+  }
+
+  /// As ``WeakReference/description``.
+  package var description: String { reference.description }
+}
+
+/// How a ``WeakReference`` holds its object: see ``HostKind``.
+private enum Hold: Sendable {
+  case pinned(Pin)
+  case weak(WeakHold)
+}
+
 /// Holds one pin on an object's memory for as long as it lives.
 ///
 /// `@unchecked Sendable`: its only state is an immutable address, and the only read through it
@@ -73,7 +138,23 @@ private final class Pin: @unchecked Sendable {
   }
 
   deinit {
+    // Uncounted before it is dropped: a sweep reads the object's unowned count, then this
+    // count, and must never see the pin gone from the first but not from the second.
     ForeignPins.remove(address)
     affix_unpin(address)
+  }
+}
+
+/// Holds an object whose reference counts the core must not touch, through a Swift `weak`
+/// reference: the runtime's own weak reference for a native object, the Objective-C runtime's
+/// for any other (which also takes tagged pointers, never deallocated, as they are).
+///
+/// `@unchecked Sendable`: `object` is written once, in `init`, and a weak load is atomic in
+/// both runtimes; what the loaded object may be used for is ``WeakReference``'s concern.
+private final class WeakHold: @unchecked Sendable {
+  weak var object: AnyObject?
+
+  init(_ object: AnyObject) {
+    self.object = object
   }
 }

@@ -26,19 +26,19 @@ private final class BackPointer {
 
 /// A value that points back at its host without keeping it.
 private final class WeakBackPointer: Sendable {
-  let host: WeakReference<AnyObject>
+  let host: AnyWeakReference
 
   init(host: AnyObject) {
-    self.host = WeakReference(host)
+    self.host = AnyWeakReference(host)
   }
 }
 
 private final class Spinner: Capability {
-  let host: WeakReference<AnyObject>
+  let host: AnyWeakReference
   let detached = Atomic(false)
 
   init(host: AnyObject) {
-    self.host = WeakReference(host)
+    self.host = AnyWeakReference(host)
   }
 
   func didDetach() {
@@ -110,7 +110,7 @@ struct CoreLeakChecks {
     let calls = Counter()
     let token = expectNoLeaks { tracker in
       let host = kind.make()
-      let weakHost = WeakReference(host)
+      let weakHost = AnyWeakReference(host)
       let token = Associations(of: host).observe(countKey) { _ in
         if weakHost.object != nil { calls.value.add(1, ordering: .relaxed) }
       }

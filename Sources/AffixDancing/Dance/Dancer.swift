@@ -21,7 +21,7 @@ import Synchronization
 public final class Dancer: Capability {
   private static let tags = Atomic(0)
 
-  let host: WeakReference<AnyObject>
+  let host: AnyWeakReference
   let hostTypeName: String
   let state: StateLock
 
@@ -97,7 +97,7 @@ public final class Dancer: Capability {
   }
 
   init(host: AnyObject, clock: FrameClock) {
-    self.host = WeakReference(host)
+    self.host = AnyWeakReference(host)
     hostTypeName = String(describing: type(of: host))
     state = StateLock(State(clock: clock))
   }

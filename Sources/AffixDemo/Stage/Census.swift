@@ -6,14 +6,14 @@ import Synchronization
 final class Census: Sendable {
   private struct Entry {
     let kind: String
-    let reference: WeakReference<AnyObject>
+    let reference: AnyWeakReference
   }
 
   private let entries = Mutex<[Entry]>([])
 
   /// Counts `object` under `kind` for as long as it lives.
   func track(_ object: AnyObject, as kind: String) {
-    let entry = Entry(kind: kind, reference: WeakReference(object))
+    let entry = Entry(kind: kind, reference: AnyWeakReference(object))
     entries.withLock { $0.append(entry) }
   }
 

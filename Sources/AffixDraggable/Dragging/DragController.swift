@@ -78,7 +78,7 @@ public final class DragController: Capability, CustomStringConvertible {
     to host: AnyObject, position: PositionAccess, snapPoint: CGPoint?, damping: Double,
     bounds: CGRect?, attachment: DynamicsSpring, world: DynamicsWorld
   ) -> DragController {
-    let reference = WeakReference(host)
+    let reference = AnyWeakReference(host)
     let start = position.read(from: host)
     let body = world.makeBody(
       at: start, bounds: bounds,

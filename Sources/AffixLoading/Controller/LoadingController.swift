@@ -33,7 +33,7 @@ public final class LoadingController: Capability {
   /// The timing rules, with unusable values already replaced.
   public let options: LoadingOptions
 
-  private let host: WeakReference<AnyObject>?
+  private let host: AnyWeakReference?
   private let locked = Locked(State())
   private let channel: IndicatorChannel
 
@@ -52,7 +52,7 @@ public final class LoadingController: Capability {
     scheduler: any Scheduler = DispatchScheduler.main, options: LoadingOptions = .standard,
     isolation: isolated (any Actor)? = #isolation
   ) {
-    self.host = host.map { WeakReference($0) }
+    self.host = host.map { AnyWeakReference($0) }
     self.channel = IndicatorChannel(indicator: indicator, isolation: isolation)
     self.scheduler = scheduler
     self.options = options.validated()

@@ -24,7 +24,7 @@ public import Testing
 /// ```
 public final class LeakTracker: Sendable {
   private struct Entry: Sendable {
-    let reference: WeakReference<AnyObject>
+    let reference: AnyWeakReference
     let typeName: String
     let label: String?
     let sourceLocation: SourceLocation
@@ -46,7 +46,7 @@ public final class LeakTracker: Sendable {
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
     let entry = Entry(
-      reference: WeakReference(object), typeName: typeName(of: object), label: label,
+      reference: AnyWeakReference(object), typeName: typeName(of: object), label: label,
       sourceLocation: sourceLocation)
     entries.withLock { $0.append(entry) }
   }

@@ -18,7 +18,7 @@ enum DanceDriver {
   /// new values. The dancer leaves at its deinit, which releases the state at once.
   private struct Member {
     let id: UInt64
-    let host: WeakReference<AnyObject>
+    let host: AnyWeakReference
     var state: Dancer.StateLock?
     let dancer: WeakReference<Dancer>
     // What a frame reads, as plain words, so that walking the members costs no reference
@@ -153,7 +153,7 @@ enum DanceDriver {
         // A member removed since the snapshot was taken has no state; its dancer is done.
         guard members[index].state != nil else { continue }
         if !overlapping, let address = members[index].hostAddress,
-          let host = WeakReference<AnyObject>.object(pinnedAt: address),
+          let host = AnyWeakReference.object(pinnedAt: address),
           members[index].stateReference._withUnsafeGuaranteedRef({ state in
             members[index].memoReference._withUnsafeGuaranteedRef { memo in
               Dancer.writeCommonFrame(state, memo: memo, to: now, host: host)
