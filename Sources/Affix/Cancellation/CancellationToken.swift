@@ -20,12 +20,26 @@ public final class CancellationToken: Sendable, Hashable, CustomStringConvertibl
 
   private let state: Locked<State>
 
+  /// Run by each `cancel()` that finds `onCancel` already taken, for work that must have
+  /// stopped by the time any `cancel()` returns, not only the first.
+  private let onLaterCancel: (@Sendable () -> Void)?
+
   /// Creates a token that runs `onCancel` the first time it is cancelled.
   ///
   /// - Parameter onCancel: Stops the work this token stands for. It runs at most once, outside
   ///   the token's lock, on the thread that cancels (or releases the last reference).
   public init(onCancel: @escaping @Sendable () -> Void) {
     state = Locked(State(onCancel: onCancel))
+    onLaterCancel = nil
+  }
+
+  /// A token that also runs `onLaterCancel` on every `cancel()` after the first, outside the
+  /// token's lock.
+  init(
+    onCancel: @escaping @Sendable () -> Void, onLaterCancel: @escaping @Sendable () -> Void
+  ) {
+    state = Locked(State(onCancel: onCancel))
+    self.onLaterCancel = onLaterCancel
   }
 
   /// Creates a token whose work is already cancelled.
@@ -46,7 +60,7 @@ public final class CancellationToken: Sendable, Hashable, CustomStringConvertibl
   /// Cancels the work. Calling it again, from any thread, does nothing.
   public func cancel() {
     let onCancel = state.withLock { Self.takeHandler(&$0) }
-    onCancel?()
+    if let onCancel { onCancel() } else { onLaterCancel?() }
   }
 
   /// Whether ``cancel()`` has been called (or the work was cancelled some other way).

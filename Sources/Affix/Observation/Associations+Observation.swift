@@ -6,6 +6,11 @@ extension Associations {
   /// reported in either order.
   ///
   /// The observation lasts while the returned token lives: cancel it, or drop it, to stop.
+  /// Once `cancel()` returns, `onChange` is not running and will not run again, unless the
+  /// cancel is made from inside `onChange` itself: it then returns at once, and only ensures that
+  /// no further call starts (calls already running on other threads may still be finishing).
+  /// So a cancel waits for a callback running on another thread: a callback must not wait for
+  /// the thread that cancels it.
   /// Neither the token nor the observation retains the host, and the observation ends with the
   /// host. Do not capture the host strongly in `onChange`: the host would keep itself alive.
   ///
@@ -24,13 +29,23 @@ extension Associations {
     -> CancellationToken
   {
     let storage = self.storage
-    let id = storage.addObserver(for: keyID) { payload in
+    let observer = ObserverRegistration(keyID: keyID) { payload in
       // Observers of this key are only ever notified with a `ValueBox<Value>`.
       onChange(payload.map { unsafeDowncast($0.storedObject, to: ValueBox<Value>.self).value })
     }
+    storage.addObserver(observer)
+    // Both weak: the observation, and what its callback captures, end with the host's storage
+    // (a call in flight keeps its observation alive until it returns).
     let weakStorage = WeakReference(storage)
-    return CancellationToken {
-      weakStorage.object?.removeObserver(id)
-    }
+    let weakObserver = WeakReference(observer)
+    return CancellationToken(
+      onCancel: {
+        guard let observer = weakObserver.object else { return }
+        observer.cancel()
+        weakStorage.object?.removeObserver(observer)
+      },
+      // A cancel that finds the work already cancelled by another thread must not return
+      // before that cancel would: it waits for the calls in flight too.
+      onLaterCancel: { weakObserver.object?.cancel() })
   }
 }

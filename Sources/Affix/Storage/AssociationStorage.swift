@@ -64,10 +64,7 @@ public final class AssociationStorage: Sendable {
 
   /// Observers of this storage's keys. Only touched while `lock` is held.
   @exclusivity(unchecked)
-  nonisolated(unsafe) var observers: [Observer] = []
-
-  /// Observer IDs, shared by all storages so that a storage needs no counter of its own.
-  private static let observerIDs = Atomic<UInt>(0)
+  nonisolated(unsafe) var observers: [ObserverRegistration] = []
 
   /// The address of the host this storage was created for by the shared table, or 0 for an
   /// owner's storage.
@@ -76,12 +73,6 @@ public final class AssociationStorage: Sendable {
   /// the storage lives, so no other object can appear at `hostAddress`, but its deinit still
   /// runs on time.
   let hostAddress: UInt
-
-  struct Observer {
-    var id: UInt
-    var keyID: UInt
-    var notify: @Sendable (Payload?) -> Void
-  }
 
   /// Creates empty storage, to be kept in a stored property of an ``AssociationOwner``.
   public init() {
@@ -263,7 +254,7 @@ public final class AssociationStorage: Sendable {
   /// unlocking, with the observers to notify.
   @usableFromInline
   func exchange(_ payload: Payload?, for keyID: UInt) -> (
-    old: Payload?, observers: [@Sendable (Payload?) -> Void]?
+    old: Payload?, observers: [ObserverRegistration]?
   ) {
     lock.withLock {
       let observers = observersOf(keyID)
@@ -278,7 +269,7 @@ public final class AssociationStorage: Sendable {
   /// released after unlocking when the caller drops it.
   @usableFromInline
   func insertIfAbsent(_ payload: Payload, for keyID: UInt) -> (
-    stored: Payload, inserted: Bool, observers: [@Sendable (Payload?) -> Void]?
+    stored: Payload, inserted: Bool, observers: [ObserverRegistration]?
   ) {
     lock.withLock {
       if let bits = find(keyID) {
@@ -431,18 +422,17 @@ public final class AssociationStorage: Sendable {
     return inline + overflowEntryCount
   }
 
-  func addObserver(for keyID: UInt, _ notify: @escaping @Sendable (Payload?) -> Void) -> UInt {
-    let id = Self.observerIDs.add(1, ordering: .relaxed).newValue
+  func addObserver(_ observer: ObserverRegistration) {
     lock.withLock {
-      observers.append(Observer(id: id, keyID: keyID, notify: notify))
+      observers.append(observer)
     }
-    return id
   }
 
-  func removeObserver(_ id: UInt) {
-    // The closure may capture user objects: it is released after unlocking.
-    let removed = lock.withLock { () -> Observer? in
-      guard let index = observers.firstIndex(where: { $0.id == id }) else {
+  func removeObserver(_ observer: ObserverRegistration) {
+    // The callback may capture user objects: the last reference to it may be this one, and is
+    // released after unlocking.
+    let removed = lock.withLock { () -> ObserverRegistration? in
+      guard let index = observers.firstIndex(where: { $0 === observer }) else {
         return nil
       }
       return observers.remove(at: index)
@@ -452,12 +442,13 @@ public final class AssociationStorage: Sendable {
 }
 
 extension AssociationStorage {
-  /// The observers to notify of a change to `keyID`, copied so they run after unlocking; nil
-  /// when there are none. Call with `lock` held.
+  /// The observers to notify of a change to `keyID`, copied so they run after unlocking (each
+  /// call checks that its observation is not cancelled meanwhile); nil when there are none.
+  /// Call with `lock` held.
   @usableFromInline
-  func observersOf(_ keyID: UInt) -> [@Sendable (Payload?) -> Void]? {
+  func observersOf(_ keyID: UInt) -> [ObserverRegistration]? {
     guard !observers.isEmpty else { return nil }
-    let matching = observers.filter { $0.keyID == keyID }.map(\.notify)
+    let matching = observers.filter { $0.keyID == keyID }
     return matching.isEmpty ? nil : matching
   }
 }

@@ -208,9 +208,9 @@ public struct Associations<Host: AnyObject> {
   /// Calls observers after a change, outside every lock. They receive the new value boxed, so
   /// one erased closure type serves every key.
   @usableFromInline
-  func notify<Value>(_ observers: [@Sendable (Payload?) -> Void]?, _ newValue: Value?) {
+  func notify<Value>(_ observers: [ObserverRegistration]?, _ newValue: Value?) {
     guard let observers else { return }
     let payload = newValue.map { Payload(ValueBox($0)) }
-    for observer in observers { observer(payload) }
+    for observer in observers { observer.call(payload) }
   }
 }

@@ -1,0 +1,99 @@
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One observation of one key: its callback, and what its token's cancel waits for.
+///
+/// An observer must never run once its token's `cancel()` has returned, yet it runs with no
+/// lock held. So each call is admitted here first (and refused once the observation is
+/// cancelled) and leaves after, and a cancel marks the observation cancelled, then sleeps
+/// until the calls admitted before it, on other threads, have left.
+///
+/// A cancel made on a thread that is inside the callback (the callback cancels its own
+/// observation, or drops its token) returns at once, without waiting for any call: its own
+/// thread's call is its caller, and a call on another thread may be a cancel waiting for this
+/// one. No call starts after it either way.
+@usableFromInline
+final class ObserverRegistration: Sendable {
+  /// The key observed.
+  let keyID: UInt
+
+  private let notify: @Sendable (Payload?) -> Void
+
+  private struct Calls {
+    var isCancelled = false
+    /// The threads inside the callback now, once per call: a callback that changes the key
+    /// it observes is called again on its own thread before it returns.
+    var threads: [UInt] = []
+  }
+
+  private let calls = Locked(Calls())
+
+  /// Bumped, and its sleepers woken, whenever a call of a cancelled observation leaves.
+  private let leaves = Atomic<UInt32>(0)
+
+  init(keyID: UInt, notify: @escaping @Sendable (Payload?) -> Void) {
+    self.keyID = keyID
+    self.notify = notify
+  }
+
+  /// Calls the callback with `payload`, unless the observation is cancelled. Call with no
+  /// lock held.
+  @usableFromInline
+  func call(_ payload: Payload?) {
+    let thread = currentThread()
+    let admitted = calls.withLock { calls in
+      guard !calls.isCancelled else { return false }
+      calls.threads.append(thread)
+      return true
+    }
+    guard admitted else { return }
+    defer { leave(thread) }
+    notify(payload)
+  }
+
+  private func leave(_ thread: UInt) {
+    let isCancelled = calls.withLock { calls in
+      // Present: this thread's call appended it, and only calls remove an entry.
+      calls.threads.remove(at: calls.threads.lastIndex(of: thread)!)
+      return calls.isCancelled
+    }
+    guard isCancelled else { return }
+    leaves.add(1, ordering: .releasing)
+    Parking.unparkAll(on: leaves)
+  }
+
+  /// Stops the observation: no call starts once this returns, and, unless this thread is
+  /// inside the callback, none is still running. Idempotent; every caller waits.
+  func cancel() {
+    let thread = currentThread()
+    let isInsideCallback = calls.withLock { calls in
+      calls.isCancelled = true
+      return calls.threads.contains(thread)
+    }
+    guard !isInsideCallback else { return }
+    while true {
+      // Read before the check: a call that leaves after the check bumps it first, so the
+      // park below returns at once rather than missing the wake-up.
+      let seen = leaves.load(ordering: .acquiring)
+      if calls.withLock({ $0.threads.isEmpty }) { return }
+      Parking.park(on: leaves, while: seen)
+    }
+  }
+}
+
+/// An identifier of the calling thread, unique among running threads.
+private func currentThread() -> UInt {
+  #if canImport(Glibc)
+    UInt(pthread_self())
+  #else
+    // A pointer on Musl and on Apple platforms.
+    UInt(bitPattern: pthread_self())
+  #endif
+}
