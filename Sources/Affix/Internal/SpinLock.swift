@@ -106,6 +106,11 @@ package struct SpinLock: ~Copyable, Sendable {
     func unlockContended() {
       Parking.unparkOne(on: word)
     }
+
+    /// Whether a thread may be asleep on the lock (the word is 2), for tests.
+    package var mayHaveSleepers: Bool {
+      word.load(ordering: .relaxed) == 2
+    }
   #endif
 
   /// Runs `body` under the lock.

@@ -48,4 +48,12 @@ extension Associations {
       // before that cancel would: it waits for the calls in flight too.
       onLaterCancel: { weakObserver.object?.cancel() })
   }
+
+  /// How many cancels of observations of `key` on this host are waiting for a callback that
+  /// runs on another thread, so that a test can tell that a cancel blocks.
+  package func cancelsWaitingForCallbacks<Value>(of key: AssociatedKey<Value>) -> Int {
+    guard let storage = existingStorage else { return 0 }
+    let observers = storage.lock.withLock { storage.observersOf(key.id) } ?? []
+    return observers.reduce(0) { $0 + $1.waitingCancels }
+  }
 }

@@ -31,6 +31,8 @@ final class ObserverRegistration: Sendable {
     /// The threads inside the callback now, once per call: a callback that changes the key
     /// it observes is called again on its own thread before it returns.
     var threads: [UInt] = []
+    /// The cancels asleep until those calls leave.
+    var waitingCancels = 0
   }
 
   private let calls = Locked(Calls())
@@ -82,9 +84,19 @@ final class ObserverRegistration: Sendable {
       // Read before the check: a call that leaves after the check bumps it first, so the
       // park below returns at once rather than missing the wake-up.
       let seen = leaves.load(ordering: .acquiring)
-      if calls.withLock({ $0.threads.isEmpty }) { return }
+      let isIdle = calls.withLock { calls in
+        calls.waitingCancels += calls.threads.isEmpty ? 0 : 1
+        return calls.threads.isEmpty
+      }
+      if isIdle { return }
       Parking.park(on: leaves, while: seen)
+      calls.withLock { $0.waitingCancels -= 1 }
     }
+  }
+
+  /// How many cancels are waiting for calls in flight, for tests.
+  var waitingCancels: Int {
+    calls.withLock { $0.waitingCancels }
   }
 }
 
