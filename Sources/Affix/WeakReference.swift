@@ -152,7 +152,7 @@ private final class Pin: @unchecked Sendable {
 /// `@unchecked Sendable`: `object` is written once, in `init`, and a weak load is atomic in
 /// both runtimes; what the loaded object may be used for is ``WeakReference``'s concern.
 private final class WeakHold: @unchecked Sendable {
-  weak var object: AnyObject?
+  weak let object: AnyObject?
 
   init(_ object: AnyObject) {
     self.object = object

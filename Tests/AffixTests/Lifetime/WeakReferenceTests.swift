@@ -54,7 +54,8 @@ import Testing
 
   @Test func aValueBoxedAsAnObjectIsHeldWeaklyAndGoesWithItsBox() {
     // `HostKind` leaves such a box unsupported: it is never pinned, whatever the mode.
-    let reference = WeakReference(42 as AnyObject)
+    struct Point { var x = 0 }
+    let reference = WeakReference(Point() as AnyObject)
     #expect(reference.pinnedAddress == nil)
     #expect(reference.object == nil)
   }
