@@ -41,14 +41,17 @@ package struct SpinLock: ~Copyable, Sendable {
   package init() {}
 
   #if canImport(Darwin)
+    // Not inlinable: the shim's module is imported internally, and `os_unfair_lock_lock` is a
+    // call either way.
+
     /// Takes the lock, sleeping while another thread holds it.
-    @inlinable @inline(__always)
+    @usableFromInline
     package func lock() {
       withUnsafePointer(to: word) { affix_unfair_lock(UnsafeMutableRawPointer(mutating: $0)) }
     }
 
     /// Releases the lock, which this thread holds.
-    @inlinable @inline(__always)
+    @usableFromInline
     package func unlock() {
       withUnsafePointer(to: word) { affix_unfair_unlock(UnsafeMutableRawPointer(mutating: $0)) }
     }

@@ -6,13 +6,14 @@ extension Associations {
   /// reported in either order.
   ///
   /// The observation lasts while the returned token lives: cancel it, or drop it, to stop.
-  /// Once `cancel()` returns, `onChange` is not running and will not run again, unless the
-  /// cancel is made from inside `onChange` itself: it then returns at once, and only ensures that
-  /// no further call starts (calls already running on other threads may still be finishing).
-  /// So a cancel waits for a callback running on another thread: a callback must not wait for
-  /// the thread that cancels it.
   /// Neither the token nor the observation retains the host, and the observation ends with the
   /// host. Do not capture the host strongly in `onChange`: the host would keep itself alive.
+  ///
+  /// Once `cancel()` returns (on any thread, however many cancel at once), `onChange` is not
+  /// running and will not run again. A cancel therefore waits for a call running on another
+  /// thread: `onChange` must not wait for a thread that may cancel it. A cancel made inside
+  /// `onChange` (or dropping the token there) returns at once and only ensures that no call
+  /// starts after it: calls already running on other threads may still be finishing.
   ///
   /// ```swift
   /// let token = Associations(of: model).observe(selectionKey) { selection in
