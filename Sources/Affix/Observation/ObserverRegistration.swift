@@ -24,7 +24,9 @@ final class ObserverRegistration: Sendable {
   /// The key observed.
   let keyID: UInt
 
-  private let notify: @Sendable (Payload?) -> Void
+  /// The callback; call it through ``call(_:)``, which knows about cancellation. Also read by
+  /// the retain-path reflection, for what it captures.
+  let notify: @Sendable (Payload?) -> Void
 
   private struct Calls {
     var isCancelled = false

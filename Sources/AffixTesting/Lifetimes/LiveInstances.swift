@@ -73,7 +73,7 @@ public enum LiveInstances {
     var maximum: Int?
     /// The instances counted through `trackLifetime(of:maximum:)`; dead ones are dropped as
     /// new ones come.
-    var instances: [WeakReference<AnyObject>] = []
+    var instances: [AnyWeakReference] = []
 
     var count: Count {
       Count(typeName: typeName, live: live, peak: peak, maximum: maximum)
@@ -107,7 +107,7 @@ public enum LiveInstances {
 
   /// Finds the cycles outside the lock: walking objects may release the last reference to
   /// one, whose token's deinit takes the lock again.
-  private static func describe(_ references: [WeakReference<AnyObject>]) -> [Instance] {
+  private static func describe(_ references: [AnyWeakReference]) -> [Instance] {
     references.compactMap(\.object).map { object in
       Instance(
         typeName: typeName(of: object), cycle: RetainCycleFinder.cycle(through: object))
@@ -141,7 +141,7 @@ public enum LiveInstances {
       }
       if let instance {
         record.instances.removeAll { $0.object == nil }
-        record.instances.append(WeakReference(instance))
+        record.instances.append(AnyWeakReference(instance))
       }
       records[ObjectIdentifier(type)] = record
       return (record.count, record.instances)
