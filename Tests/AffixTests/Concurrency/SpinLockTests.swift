@@ -1,5 +1,6 @@
 import Affix
 import Dispatch
+import Foundation
 import Testing
 
 @Suite struct SpinLockTests {
@@ -24,7 +25,7 @@ import Testing
       let tookLock = Flag()
       let finished = DispatchSemaphore(value: 0)
       shared.lock.lock()
-      DispatchQueue.global().async {
+      startThread {
         shared.lock.lock()
         tookLock.set()
         shared.lock.unlock()
@@ -41,6 +42,12 @@ import Testing
       #expect(!mayHaveSleepers)
     }
   #endif
+}
+
+/// Runs `body` on a thread of its own, not one of Dispatch's, which other tests running at the
+/// same time may keep busy.
+func startThread(_ body: @escaping @Sendable () -> Void) {
+  Thread(block: body).start()
 }
 
 /// Polls `condition`, letting other threads run in between, until it holds; false if it never

@@ -25,14 +25,14 @@ import Testing
       callbackEnded.set()
     }
     let notified = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
+    startThread {
       Associations(of: host)[number] = 1
       notified.signal()
     }
     entered.wait()
     let cancelReturned = Flag()
     let cancelled = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
+    startThread {
       token.cancel()
       cancelReturned.set()
       cancelled.signal()
@@ -66,7 +66,7 @@ import Testing
       secondCalls.add(1, ordering: .relaxed)
     }
     let notified = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
+    startThread {
       Associations(of: host)[number] = 1
       notified.signal()
     }
