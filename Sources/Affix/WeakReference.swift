@@ -1,4 +1,5 @@
 internal import AffixRuntimeShims
+import Synchronization
 
 /// A reference that does not keep its object alive and reads as `nil` once the object's
 /// `deinit` has begun; it is `Sendable` when its object is.
@@ -139,8 +140,11 @@ private final class Pin: @unchecked Sendable {
 
   deinit {
     // Uncounted before it is dropped: a sweep reads the object's unowned count, then this
-    // count, and must never see the pin gone from the first but not from the second.
+    // count, and must never see the pin gone from the first but not from the second. The
+    // runtime's unowned decrement is relaxed, so the fence makes it a release that the sweep's
+    // acquire fence pairs with.
     ForeignPins.remove(address)
+    atomicMemoryFence(ordering: .releasing)
     affix_unpin(address)
   }
 }

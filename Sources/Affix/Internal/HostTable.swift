@@ -645,14 +645,8 @@ struct SlotArray {
   /// deinit, the host's unowned count is exactly its pins: the storage's, and those of any
   /// ``WeakReference`` to it.
   func isDead(at index: Int) -> Bool {
-    let address = address(at: index)
-    guard address != 0, let object = UnsafeMutableRawPointer(bitPattern: address),
-      affix_is_deallocating(object)
-    else { return false }
-    guard affix_unowned_count(object) <= 1 + ForeignPins.count(at: object) else { return false }
-    // As in `host(at:)`: the deinit's writes happen before the storage is released.
-    atomicMemoryFence(ordering: .acquiring)
-    return true
+    if case .dead = host(at: index) { return true }
+    return false
   }
 
   func deadStorage(at index: Int) -> Unmanaged<AssociationStorage>? {
@@ -676,15 +670,19 @@ struct SlotArray {
       return .empty
     }
     guard affix_is_deallocating(object) else { return .live }
+    // The flag was set by the releasing decrement that ended the host's life: what happened
+    // before it, such as a pin taken while the host lived, is seen after this fence.
+    atomicMemoryFence(ordering: .acquiring)
     // A slot with an address always holds a retained storage.
     let storage = Unmanaged<AssociationStorage>.fromOpaque(
       UnsafeRawPointer(bitPattern: storageBits(at: index))!)
-    guard affix_unowned_count(object) <= 1 + ForeignPins.count(at: object) else {
+    let unownedCount = affix_unowned_count(object)
+    // A `WeakReference` uncounts its pin, fences, then drops it (see `Pin`): a count read
+    // without the pin comes, after this fence, with a `ForeignPins` that no longer counts it.
+    atomicMemoryFence(ordering: .acquiring)
+    guard unownedCount <= 1 + ForeignPins.count(at: object) else {
       return .inDeinit(address: address, storage: storage)
     }
-    // The count was read after the deinit's last write; on a weakly ordered CPU, its writes
-    // must be visible before the storage releases what the deinit may have touched.
-    atomicMemoryFence(ordering: .acquiring)
     return .dead(storage)
   }
 

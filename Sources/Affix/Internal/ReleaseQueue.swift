@@ -50,14 +50,14 @@ enum ReleaseQueue {
   /// Releases the queue on a Dispatch thread of its own.
   static func scheduleDrain() {
     DispatchQueue.global(qos: .utility).async {
-      releaseAll(endingScheduledDrain: true)
+      releaseAll()
     }
   }
 
   /// Releases everything queued, one storage at a time, on this thread.
-  static func releaseAll(endingScheduledDrain: Bool = false) {
+  static func releaseAll() {
     let thread = currentThreadID()
-    while let storage = takeOne(on: thread, endingScheduledDrain: endingScheduledDrain) {
+    while let storage = takeOne(on: thread) {
       storage.release()
       state.withLock { state in
         let remaining = (state.releasing[thread] ?? 1) - 1
@@ -90,12 +90,13 @@ enum ReleaseQueue {
     }
   }
 
-  private static func takeOne(on thread: UInt, endingScheduledDrain: Bool)
-    -> Unmanaged<AssociationStorage>?
-  {
+  /// The next storage to release, counted as under way on `thread`; nil once the queue is
+  /// empty, which also lets the next enqueue schedule a drain, whoever emptied it: a drain
+  /// scheduled meanwhile finds nothing, which is harmless.
+  private static func takeOne(on thread: UInt) -> Unmanaged<AssociationStorage>? {
     state.withLock { state in
       guard let storage = state.pending.popLast() else {
-        if endingScheduledDrain { state.drainScheduled = false }
+        state.drainScheduled = false
         return nil
       }
       state.releasing[thread, default: 0] += 1

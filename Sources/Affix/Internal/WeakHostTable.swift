@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// The table of hosts on the weak path (see ``HostKind``): hosts whose reference counts the core
@@ -20,16 +21,26 @@ enum WeakHostTable {
     // A Swift `weak` reference: the host's own class decides how it is kept (a side table,
     // or an Objective-C weak reference), which is the point of this path.
     private weak let host: AnyObject?
-    let storage: AssociationStorage
 
-    init(host: AnyObject, storage: AssociationStorage) {
-      self.host = host
-      self.storage = storage
-    }
+    /// The table's reference to the storage, which leaves the table with the entry and goes
+    /// to the release queue. Not a strong property: an entry a reader still holds after its
+    /// removal would otherwise release the storage, and its values, on that reader's thread.
+    let storageReference: Unmanaged<AssociationStorage>
 
     /// Set once a deallocation hook will remove this entry as its host deallocates: no other
     /// object can then ever meet the entry at the host's address.
     let isRemovedAtDeallocation = Atomic<Bool>(false)
+
+    /// Takes the table's reference to `storage`; `release()` gives it back unless the entry
+    /// enters the table.
+    init(host: AnyObject, storage: AssociationStorage) {
+      self.host = host
+      self.storageReference = Unmanaged.passRetained(storage)
+    }
+
+    /// The storage. Only while the entry is in the table, or was seen there by a caller that
+    /// holds its live host: the table releases it only after the host is gone.
+    var storage: AssociationStorage { storageReference.takeUnretainedValue() }
 
     /// Whether the entry belongs to `host`, which the caller holds at the entry's address.
     ///
@@ -49,6 +60,13 @@ enum WeakHostTable {
   }
 
   private static let entries = Locked<[UInt: Entry]>([:])
+
+  /// The entry count at which a write schedules a sweep of this table: twice what the last
+  /// sweep left, so that dead hosts' entries stay about half the table between background
+  /// sweeps, at an amortized O(1) cost per new host.
+  private static let sweepThreshold = Atomic<Int>(256)
+
+  private static let sweepScheduled = Atomic<Bool>(false)
 
   /// Set with the first entry and never cleared, so that the pinned path's misses skip the
   /// table with one load in a process that never needs it.
@@ -73,27 +91,36 @@ enum WeakHostTable {
   /// dead object is replaced, and its storage queued for release.
   static func makeStorage(of host: AnyObject) -> AssociationStorage {
     let address = UInt(bitPattern: ObjectIdentifier(host))
-    let candidate = Entry(host: host, storage: AssociationStorage())
+    let storage = AssociationStorage()
+    let candidate = Entry(host: host, storage: storage)
     guard candidate.belongs(to: host) else {
       // A weak reference formed during the host's deinit reads nil at once.
+      candidate.storageReference.release()
       Diagnostics.report(
         "associations",
         "a \(type(of: host)) attached its first value during its deinit; the value is released "
           + "at once, as a host in its deinit can only change the values it already has")
-      return candidate.storage
+      return storage
     }
     isPopulated.store(true, ordering: .releasing)
     while true {
+      var count = 0
       let existing = entries.withLock { entries -> Entry? in
         if let existing = entries[address] { return existing }
         entries[address] = candidate
+        count = entries.count
         return nil
       }
       guard let existing else {
         attachDeallocationHook(to: host, address: address, entry: candidate)
-        return candidate.storage
+        if count >= sweepThreshold.load(ordering: .relaxed) { scheduleSweep() }
+        return storage
       }
-      if existing.belongs(to: host) { return existing.storage }
+      if existing.belongs(to: host) {
+        // The candidate never entered the table; its storage is empty.
+        candidate.storageReference.release()
+        return existing.storage
+      }
       // A dead object's entry: replace it unless another writer did first.
       let replaced = entries.withLock { entries -> Bool in
         guard entries[address] === existing else { return false }
@@ -101,16 +128,31 @@ enum WeakHostTable {
         return true
       }
       if replaced {
-        let release = ReleaseQueue.enqueue([Unmanaged.passRetained(existing.storage)])
-        if release { ReleaseQueue.scheduleDrain() }
+        // The table's reference to the dead object's storage goes to the queue.
+        if ReleaseQueue.enqueue([existing.storageReference]) { ReleaseQueue.scheduleDrain() }
         attachDeallocationHook(to: host, address: address, entry: candidate)
-        return candidate.storage
+        return storage
       }
     }
   }
 
-  /// Removes the entries whose host is gone and returns their storages, retained, for the
-  /// caller to queue for release.
+  /// Sweeps this table on a Dispatch thread, unless a sweep is scheduled: its weak loads take
+  /// strong references, whose release could run a host's deinit, so never on a writer's thread.
+  private static func scheduleSweep() {
+    guard
+      sweepScheduled.compareExchange(expected: false, desired: true, ordering: .acquiring)
+        .exchanged
+    else { return }
+    DispatchQueue.global(qos: .utility).async {
+      _ = ReleaseQueue.enqueue(sweep())
+      ReleaseQueue.releaseAll()
+      sweepThreshold.store(max(256, 2 * hostCount), ordering: .relaxed)
+      sweepScheduled.store(false, ordering: .releasing)
+    }
+  }
+
+  /// Removes the entries whose host is gone and returns the table's references to their
+  /// storages, for the caller to queue for release.
   static func sweep() -> [Unmanaged<AssociationStorage>] {
     guard !isEmpty else { return [] }
     // Weak references are loaded outside the lock: a load takes a strong reference whose
@@ -122,27 +164,30 @@ enum WeakHostTable {
       var swept: [Unmanaged<AssociationStorage>] = []
       for (address, entry) in gone where entries[address] === entry {
         entries[address] = nil
-        swept.append(Unmanaged.passRetained(entry.storage))
+        swept.append(entry.storageReference)
       }
       return swept
     }
   }
 
-  /// Removes `entry` if it is still the one at `address`, and queues its storage for release;
-  /// for a deallocation hook that runs as the host goes.
+  /// Removes `entry` if it is still the one at `address`, and returns the table's reference to
+  /// its storage; for a deallocation hook that runs as the host goes.
   static func remove(_ entry: Entry, at address: UInt) -> Unmanaged<AssociationStorage>? {
     entries.withLock { entries in
       guard entries[address] === entry else { return nil }
       entries[address] = nil
-      return Unmanaged.passRetained(entry.storage)
+      return entry.storageReference
     }
   }
 
-  /// Live and dead hosts with their entry counts. Weak loads happen outside the lock.
+  /// Live and dead hosts with their entry counts. Entries are counted under the lock, which
+  /// keeps their storages in the table; weak loads happen after it.
   static func statistics(into statistics: inout AssociationTable.Statistics) {
     guard !isEmpty else { return }
-    for (_, entry) in entries.withLock({ Array($0) }) {
-      let values = entry.storage.entryCount
+    let counted = entries.withLock { entries in
+      entries.values.map { ($0, $0.storage.entryCount) }
+    }
+    for (entry, values) in counted {
       if entry.hostIsGone {
         statistics.staleHosts += 1
         statistics.staleEntries += values

@@ -36,6 +36,20 @@ import Testing
     return entered.wait(timeout: .now() + 30) == .success
   }
 
+  /// On the pinned path writes sweep along, and a full table is swept before it grows,
+  /// whatever else runs: at most half the table, sized for the hosts that live, can be dead,
+  /// at once. The weak table is swept on a Dispatch thread each time it doubles, so there the
+  /// bound holds once that sweep has run.
+  private func expectDeadHostsBounded(below bound: Int) {
+    if HostMode.isWeak {
+      #expect(within(seconds: 30) { AssociationTable.statistics.staleHosts < bound })
+    } else {
+      let statistics = AssociationTable.statistics
+      #expect(statistics.staleHosts <= HostTable.capacity / 2)
+      #expect(statistics.staleHosts < bound)
+    }
+  }
+
   @Test func deadHostsStayABoundedFractionWhileADeinitBlocksASweep() {
     let entered = DispatchSemaphore(value: 0)
     let proceed = DispatchSemaphore(value: 0)
@@ -46,11 +60,7 @@ import Testing
       let host = Host()
       Associations(of: host)[number] = index
     }
-    let statistics = AssociationTable.statistics
-    // Writes sweep along, and a full table is swept before it grows, whatever else runs: at
-    // most half the table, sized for the hosts that live, can be dead.
-    #expect(statistics.staleHosts <= HostTable.capacity / 2)
-    #expect(statistics.staleHosts < hosts / 2)
+    expectDeadHostsBounded(below: hosts / 2)
   }
 
   @Test func deadHostsStayBoundedUnderFourWritingThreads() {
@@ -65,9 +75,7 @@ import Testing
         Associations(of: host)[number] = thread * perThread + index
       }
     }
-    let statistics = AssociationTable.statistics
-    #expect(statistics.staleHosts <= HostTable.capacity / 2)
-    #expect(statistics.staleHosts < 4 * perThread / 2)
+    expectDeadHostsBounded(below: 4 * perThread / 2)
   }
 
   @Test func aWriteNeverReleasesOtherHostsValuesOnItsOwnThread() {
@@ -91,7 +99,8 @@ import Testing
       return lifetimes.alive == 0
     }
     #expect(released)
-    #expect(!releasedOn.values.contains(writer))
+    let releasedOnTheWriter = releasedOn.values.filter { $0 == writer }.count
+    #expect(releasedOnTheWriter == 0)
   }
 
   @Test func deadHostsAreReleasedWithoutAnyCall() {
