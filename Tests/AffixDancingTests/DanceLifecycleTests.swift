@@ -119,6 +119,77 @@ private struct Theatre {
   }
 }
 
+@Suite struct RepeatingForeverTests {
+  /// Runs `body` and returns the dance diagnostics it reported.
+  private func diagnostics(_ body: () -> Void) -> [String] {
+    let recorder = Recorder<String>()
+    Diagnostics.withHandler({ recorder.record($0.message) }, operation: body)
+    return recorder.values
+  }
+
+  @Test func startingAnAnimationThatRepeatsForeverWithACompletionSaysToCaptureTheHostWeakly() {
+    let theatre = Theatre()
+    let puppet = Puppet(clock: theatre.clock)
+    let reported = diagnostics {
+      puppet.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }
+        .repeatingForever()
+        .addCompletion { [weak puppet] _ in puppet?.y = 1 }
+        .start()
+      theatre.advance(2.5)
+      puppet.dance.pause().start()
+      theatre.advance(1)
+    }
+    #expect(reported.count == 1)
+    #expect(reported.first?.contains("repeatingForever with completions") == true)
+    #expect(reported.first?.contains("[weak self]") == true)
+    #expect(reported.first?.hasPrefix("Puppet with dance.tag = \(puppet.dance.tag): ") == true)
+  }
+
+  @Test func aCompletionAddedToARunningAnimationThatRepeatsForeverIsReportedToo() {
+    let theatre = Theatre()
+    let puppet = Puppet(clock: theatre.clock)
+    let reported = diagnostics {
+      puppet.dance.animate(duration: 1) { $0.x = 100 }.start().repeatingForever()
+      theatre.advance(0.5)
+      puppet.dance.addCompletion { _ in }
+      puppet.dance.addCompletion { _ in }
+    }
+    #expect(reported.count == 1)
+    #expect(reported.first?.contains("repeatingForever with completions") == true)
+  }
+
+  @Test func animationsChainedAfterOneThatRepeatsForeverAreReportedAsNeverStarting() {
+    let theatre = Theatre()
+    let puppet = Puppet(clock: theatre.clock)
+    let reported = diagnostics {
+      puppet.dance.animate(duration: 1) { $0.x = 100 }.repeatingForever()
+        .then(duration: 1) { $0.y = 100 }
+        .start()
+      theatre.advance(5)
+    }
+    #expect(reported.count == 1)
+    #expect(reported.first?.contains("they never start") == true)
+    #expect(puppet.y == 0)
+  }
+
+  @Test func animationsThatEndOrHoldNothingForTheirEndAreNotReported() {
+    let theatre = Theatre()
+    let puppet = Puppet(clock: theatre.clock)
+    let reported = diagnostics {
+      puppet.dance.animate(duration: 1) { $0.x = 100 }.repeating(count: 3)
+        .addCompletion { _ in }
+        .then(duration: 1) { $0.y = 100 }
+        .start()
+      theatre.advance(5)
+      puppet.dance.animate(duration: 1) { $0.x = 0 }.repeatingForever().start()
+      theatre.advance(2)
+      // Declared but not started: nothing holds the host from the clock yet.
+      puppet.dance.animate(duration: 1) { $0.x = 50 }.repeatingForever().addCompletion { _ in }
+    }
+    #expect(reported.isEmpty)
+  }
+}
+
 @Suite struct ContinuationTests {
   @Test func continuingWithNoNewTimingMovesExactlyAsStartDoes() {
     let theatre = Theatre()

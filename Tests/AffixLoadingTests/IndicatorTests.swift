@@ -2,6 +2,14 @@ import AffixLoading
 import Synchronization
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 final class Transcript: Sendable {
   private let text = Mutex("")
   var all: String { text.withLock { $0 } }
@@ -150,3 +158,113 @@ final class Transcript: Sendable {
     #expect(indicator.tickCount == 1)
   }
 }
+
+/// The spinners' `SIGINT` and `SIGTERM` handling is process-wide, so these run one at a time;
+/// no other test shows a spinner that writes to a file descriptor.
+@Suite(.serialized) struct SpinnerSignalTests {
+  /// A pipe standing in for the terminal: the spinner writes to one end, the test reads the
+  /// other without blocking.
+  private final class Pipe {
+    let readEnd: Int32
+    let writeEnd: Int32
+
+    init() throws {
+      var ends: [Int32] = [0, 0]
+      try #require(pipe(&ends) == 0)
+      (readEnd, writeEnd) = (ends[0], ends[1])
+      _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit {
+      close(readEnd)
+      close(writeEnd)
+    }
+
+    /// What was written since the last read.
+    func drain() -> String {
+      var bytes: [UInt8] = []
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      while true {
+        let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+        guard count > 0 else { break }
+        bytes += buffer[..<count]
+      }
+      return String(decoding: bytes, as: UTF8.self)
+    }
+  }
+
+  private static let restore = "\r\u{1B}[2K\u{1B}[?25h"
+
+  /// Requires the process's defaults, which the handling is installed over.
+  private func requireDefaults() throws {
+    for signalNumber in SpinnerSignals.signals {
+      try #require(SpinnerSignals.hasDefaultDisposition(signalNumber))
+    }
+  }
+
+  @Test func aShownSpinnerRestoresItsTerminalWhenASignalArrivesAndNotOnceItDisappeared() throws {
+    try requireDefaults()
+    let terminal = try Pipe()
+    let spinner = TerminalSpinner(descriptor: terminal.writeEnd, isTerminal: true)
+    spinner.appear(message: "Fetching")
+    #expect(SpinnerSignals.signals.allSatisfy(SpinnerSignals.isHandling))
+    _ = terminal.drain()
+
+    // What the handler writes before it re-raises the signal with its default disposition.
+    SpinnerSignals.restoreTerminals()
+    #expect(terminal.drain() == Self.restore)
+
+    spinner.disappear(outcome: .success)
+    #expect(SpinnerSignals.signals.allSatisfy(SpinnerSignals.hasDefaultDisposition))
+    _ = terminal.drain()
+    SpinnerSignals.restoreTerminals()
+    #expect(terminal.drain() == "")
+  }
+
+  @Test func theHandlingStaysUntilTheLastShownSpinnerGoesAwayEvenByRelease() throws {
+    try requireDefaults()
+    let first = try Pipe()
+    let second = try Pipe()
+    let kept = TerminalSpinner(descriptor: first.writeEnd, isTerminal: true)
+    kept.appear(message: "One")
+    kept.appear(message: "One again")
+    do {
+      let released = TerminalSpinner(descriptor: second.writeEnd, isTerminal: true)
+      released.appear(message: "Two")
+      kept.disappear(outcome: .cancelled)
+      #expect(SpinnerSignals.isHandling(SIGINT))
+      _ = (first.drain(), second.drain())
+      SpinnerSignals.restoreTerminals()
+      #expect(first.drain() == "" && second.drain() == Self.restore)
+    }
+    #expect(SpinnerSignals.signals.allSatisfy(SpinnerSignals.hasDefaultDisposition))
+  }
+
+  @Test func aProcessThatHandlesASignalItselfKeepsItsHandler() throws {
+    try requireDefaults()
+    signal(SIGINT, ownHandler)
+    defer { signal(SIGINT, SIG_DFL) }
+    let terminal = try Pipe()
+    let spinner = TerminalSpinner(descriptor: terminal.writeEnd, isTerminal: true)
+    spinner.appear(message: "Fetching")
+    #expect(!SpinnerSignals.isHandling(SIGINT) && SpinnerSignals.isHandling(SIGTERM))
+    spinner.disappear(outcome: .failure)
+    #expect(!SpinnerSignals.hasDefaultDisposition(SIGINT))
+    #expect(SpinnerSignals.hasDefaultDisposition(SIGTERM))
+  }
+
+  @Test func spinnersThatWriteThroughAClosureOrIntoAPipeInstallNothing() throws {
+    try requireDefaults()
+    let terminal = try Pipe()
+    let throughClosure = TerminalSpinner(isTerminal: true) { _ in }
+    let plain = TerminalSpinner(descriptor: terminal.writeEnd, isTerminal: false)
+    throughClosure.appear(message: "One")
+    plain.appear(message: "Two")
+    #expect(SpinnerSignals.signals.allSatisfy(SpinnerSignals.hasDefaultDisposition))
+    throughClosure.disappear(outcome: .success)
+    plain.disappear(outcome: .success)
+  }
+}
+
+/// A handler of the process's own, which the spinners must leave in place.
+private func ownHandler(_ signalNumber: Int32) {}

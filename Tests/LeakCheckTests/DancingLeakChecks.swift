@@ -43,6 +43,30 @@ struct DancingLeakChecks {
     }
   }
 
+  /// The rule for an animation that repeats forever: its completions are held until it is
+  /// finished, stopped or replaced, so one that captures the host weakly lets the host go.
+  @Test(.tags(.leakCheck))
+  func anAnimationRepeatingForeverLetsGoOfAHostItsCompletionCapturesWeakly() {
+    expectNoLeaks { tracker in
+      Diagnostics.withHandler({ _ in }) {
+        do {
+          let puppet = Puppet()
+          let dance = Dance.of(puppet, clock: clock).animate(duration: 1) { $0.x = 100 }
+            .repeatingForever(autoreverses: true)
+            .addCompletion { [weak puppet] _ in puppet?.x = 0 }
+            .start()
+          scheduler.advance(by: .milliseconds(2500))
+          tracker.track(puppet, "host")
+          tracker.track(dance.dancer, "dancer")
+        }
+        scheduler.advance(by: .milliseconds(10))
+      }
+      #expect(clock.subscriberCount == 0 && !clock.isRunning)
+      #expect(scheduler.pendingCount == 0)
+      AssociationTable.sweep()
+    }
+  }
+
   @Test(.tags(.leakCheck))
   func aRunningAnimationNeverKeepsItsHostAlive() {
     expectNoLeaks { tracker in

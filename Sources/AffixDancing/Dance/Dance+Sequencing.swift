@@ -9,6 +9,12 @@ extension Dance {
   }
 
   /// Plays the last declared animation until it is paused, stopped or finished.
+  ///
+  /// It never reaches its end: its completions run only when it is finished, stopped or
+  /// replaced, and animations chained after it never start. The running animation holds them
+  /// until then, so capture the host weakly in them (`[weak self]`), or the host and its clock
+  /// stay alive for good. Starting one that has completions or chained animations is reported
+  /// once through `Diagnostics`, since whether a closure captures the host cannot be seen.
   @discardableResult
   public func repeatingForever(autoreverses: Bool = false) -> Dance<Host> {
     setRepeat(count: nil, autoreverses: autoreverses, call: "repeatingForever")

@@ -79,6 +79,7 @@ extension Dancer {
       }
     }
     if let misuse { report(misuse) }
+    adviseIfRepeatingForever()
   }
 
   /// Queues `link` to start when the last declared animation reaches its end; with no
@@ -90,7 +91,7 @@ extension Dancer {
       state.chain.append(link)
       return false
     }
-    guard startNow else { return }
+    guard startNow else { return adviseIfRepeatingForever() }
     guard host.object != nil else {
       hostDied()
       report("then ignored: the host is gone")

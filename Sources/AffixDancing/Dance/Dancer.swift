@@ -83,6 +83,9 @@ public final class Dancer: Capability {
     /// A chained animation whose block runs later on its own isolation: the animation stays
     /// "there" for `ended()` and for calls until it is installed.
     var isBeginningLink = false
+    /// The tag of the last animation told that it repeats forever while holding completions
+    /// or chained animations, so that it is told once.
+    var advisedTag = 0
   }
 
   /// Work collected under the lock and done after unlocking.
@@ -235,6 +238,41 @@ public final class Dancer: Capability {
       begin(next)
     }
     subscribeIfRunning()
+    adviseIfRepeatingForever()
+  }
+
+  /// Reports, once per animation, an active animation that repeats forever and holds closures
+  /// waiting for its end.
+  ///
+  /// It never reaches its end, so its completions run only when it is finished, stopped or
+  /// replaced, its chained animations never start, and the running animation holds all of them
+  /// until then. One that captures the host strongly closes a cycle (host, dancer, animation,
+  /// closure, host) that nothing ends: the host outlives everyone who uses it and the clock
+  /// ticks for it forever. A closure's captures cannot be seen, so the cycle can be neither
+  /// detected nor broken from here; the combination that makes it possible is what is reported.
+  func adviseIfRepeatingForever() {
+    let advice = state.withLock { state -> (completions: Bool, chained: Bool)? in
+      guard state.engine?.state == .active, state.engine?.repeatCount == nil,
+        state.advisedTag != state.tag
+      else { return nil }
+      let completions = state.engine?.hasCompletions == true
+      let chained = !state.chain.isEmpty
+      guard completions || chained else { return nil }
+      state.advisedTag = state.tag
+      return (completions, chained)
+    }
+    guard let advice else { return }
+    if advice.completions {
+      report(
+        "repeatingForever with completions: they run only when the animation is finished,"
+          + " stopped or replaced, and it holds them until then; capture the host weakly in them"
+          + " ([weak self]) or the host and its frame clock stay alive for good")
+    }
+    if advice.chained {
+      report(
+        "repeatingForever with animations chained by then: they never start, since it never"
+          + " reaches its end, and it holds their blocks until it is finished, stopped or replaced")
+    }
   }
 
   /// Starts a chained animation: at once when its block can run here, else as soon as its

@@ -15,7 +15,9 @@ import Synchronization
 /// ends with `✔ Fetching packages` (or `✖` on failure) on a line of its own. The line is cut
 /// to the terminal's width, so that it never wraps (a wrapped line cannot be redrawn in place),
 /// and the cursor is hidden while it spins and shown again whenever it stops: at every outcome,
-/// and if the spinner is released while shown. Into a pipe or a log file it writes
+/// if the spinner is released while shown, and, for a spinner on standard error
+/// (``standardError()``), when Ctrl-C (`SIGINT`) or `SIGTERM` ends the process while it is
+/// shown. Into a pipe or a log file it writes
 /// `Fetching packages...` when it appears (and for each new message) and
 /// `Fetching packages: done` (or `failed`, `cancelled`) when it disappears, and nothing per
 /// tick.
@@ -37,6 +39,9 @@ public final class TerminalSpinner: LoadingIndicator, Sendable {
   public let frames: [String]
 
   private let write: @Sendable (String) -> Void
+  /// The file descriptor `write` writes to, if known: a signal handler can restore only a
+  /// terminal it can write to without calling `write`.
+  private let descriptor: Int32?
   private let columns: @Sendable () -> Int?
   private let shown = Mutex(Shown())
 
@@ -58,14 +63,34 @@ public final class TerminalSpinner: LoadingIndicator, Sendable {
   ///   - columns: The terminal's width in columns, asked before each line is drawn; `nil` (or
   ///     a closure returning `nil`) draws lines whole.
   ///   - write: Receives each piece of text, in order, on the loading scheduler's context.
-  public init(
+  public convenience init(
     isTerminal: Bool, frames: [String] = defaultFrames,
     columns: @escaping @Sendable () -> Int? = { nil },
     write: @escaping @Sendable (String) -> Void
   ) {
+    self.init(
+      isTerminal: isTerminal, frames: frames, columns: columns, descriptor: nil, write: write)
+  }
+
+  /// Creates a spinner that writes to the file descriptor `descriptor`, which the spinners'
+  /// `SIGINT` and `SIGTERM` handling restores when a signal ends the process while it is shown.
+  package convenience init(
+    descriptor: Int32, isTerminal: Bool, frames: [String] = defaultFrames,
+    columns: @escaping @Sendable () -> Int? = { nil }
+  ) {
+    self.init(
+      isTerminal: isTerminal, frames: frames, columns: columns, descriptor: descriptor
+    ) { writeText($0, to: descriptor) }
+  }
+
+  private init(
+    isTerminal: Bool, frames: [String], columns: @escaping @Sendable () -> Int?,
+    descriptor: Int32?, write: @escaping @Sendable (String) -> Void
+  ) {
     self.isTerminal = isTerminal
     self.frames = frames.isEmpty ? Self.defaultFrames : frames
     self.columns = columns
+    self.descriptor = descriptor
     self.write = write
   }
 
@@ -79,22 +104,34 @@ public final class TerminalSpinner: LoadingIndicator, Sendable {
 
   /// A spinner on standard error, drawing in place, cut to the terminal's width, only if
   /// standard error is a terminal.
+  ///
+  /// While it is shown on a terminal, Ctrl-C (`SIGINT`) or `SIGTERM` clears its line and shows
+  /// the cursor before ending the process as the signal would have (its default disposition,
+  /// so the shell sees the signal's status). That handling is installed when the first such
+  /// spinner appears and removed when the last one disappears, and only for a signal whose
+  /// disposition is the default: a process that handles or ignores the signal keeps its own
+  /// handling, and restores the terminal itself.
   public static func standardError() -> TerminalSpinner {
-    TerminalSpinner(
-      isTerminal: isatty(2) == 1, columns: terminalColumns, write: writeToStandardError)
+    TerminalSpinner(descriptor: 2, isTerminal: isatty(2) == 1, columns: terminalColumns)
   }
 
   // Released while shown (its controller's host died, say): give the cursor back.
   deinit {
     if isTerminal, shown.withLock({ $0.isVisible }) {
       write(Self.clearLine + Self.showCursor)
+      if let descriptor { SpinnerSignals.spinnerHidden(on: descriptor) }
     }
   }
 
   /// Draws the first frame, or writes the message as a plain line.
   public func appear(message: String?) {
-    shown.withLock { $0 = Shown(isVisible: true, message: message, frame: 0) }
+    let wasVisible = shown.withLock { state in
+      defer { state = Shown(isVisible: true, message: message, frame: 0) }
+      return state.isVisible
+    }
     if isTerminal {
+      // Before the cursor is hidden, so that a signal from then on finds it restored.
+      if !wasVisible, let descriptor { SpinnerSignals.spinnerShown(on: descriptor) }
       write(Self.hideCursor + Self.clearLine + line(frames[0], message))
     } else {
       write((message ?? "Working") + "...\n")
@@ -128,9 +165,9 @@ public final class TerminalSpinner: LoadingIndicator, Sendable {
 
   /// Leaves a clean final line saying how the work ended, and shows the cursor again.
   public func disappear(outcome: LoadingOutcome) {
-    let message = shown.withLock { state in
+    let (message, wasVisible) = shown.withLock { state in
       defer { state = Shown() }
-      return state.message
+      return (state.message, state.isVisible)
     }
     if isTerminal {
       switch outcome {
@@ -138,6 +175,8 @@ public final class TerminalSpinner: LoadingIndicator, Sendable {
       case .failure: write(Self.clearLine + line("✖", message) + "\n" + Self.showCursor)
       case .cancelled: write(Self.clearLine + Self.showCursor)
       }
+      // After the cursor is shown, so that a signal until then still finds it restored.
+      if wasVisible, let descriptor { SpinnerSignals.spinnerHidden(on: descriptor) }
     } else {
       let ending =
         switch outcome {
@@ -173,9 +212,9 @@ private final class StreamBox: Sendable {
   }
 }
 
-@Sendable private func writeToStandardError(_ text: String) {
+private func writeText(_ text: String, to descriptor: Int32) {
   var text = text
-  text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+  text.withUTF8 { bytes in _ = write(descriptor, bytes.baseAddress, bytes.count) }
 }
 
 @Sendable private func terminalColumns() -> Int? {

@@ -446,6 +446,9 @@ package struct AnimationEngine: Sendable {
     tracks = TrackList(entries, timing: timing)
   }
 
+  /// Whether completions wait for the animation's end.
+  package var hasCompletions: Bool { !completions.isEmpty }
+
   /// Adds a completion; it runs once, with the final position, when the animation ends.
   package mutating func addCompletion(_ completion: @escaping AnimationCompletion) {
     completions.append(completion)
