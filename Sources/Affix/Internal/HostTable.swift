@@ -221,20 +221,23 @@ enum HostTable {
   /// for releases other threads have under way (see ``ReleaseQueue``). Returns how many hosts
   /// it took off.
   static func sweep() -> Int {
-    let pass = passLock.withLock { passes in
-      passes += 1
-      return runPass()
-    }
-    pass.releaseLingeringValues()
-    let weak = WeakHostTable.sweep()
-    _ = ReleaseQueue.enqueue(weak)
+    let swept = takeDeadHostsOff()
     ReleaseQueue.releaseAllAndWait()
-    return pass.swept + weak.count
+    return swept
   }
 
   /// A sweep for the background sweeper: like ``sweep()`` without waiting for other threads.
   /// Returns how many hosts it took off and whether any host is left in either table.
   static func sweepInBackground() -> (swept: Int, hostsLeft: Bool) {
+    let swept = takeDeadHostsOff()
+    ReleaseQueue.releaseAll()
+    let pinnedLeft = writer.withLock { $0.count > 0 }
+    return (swept, pinnedLeft || WeakHostTable.hostCount > 0)
+  }
+
+  /// Takes every dead host off both tables into the release queue, and releases the values of
+  /// hosts that linger in their deinit. Returns how many hosts it took off.
+  private static func takeDeadHostsOff() -> Int {
     let pass = passLock.withLock { passes in
       passes += 1
       return runPass()
@@ -242,9 +245,7 @@ enum HostTable {
     pass.releaseLingeringValues()
     let weak = WeakHostTable.sweep()
     _ = ReleaseQueue.enqueue(weak)
-    ReleaseQueue.releaseAll()
-    let pinnedLeft = writer.withLock { $0.count > 0 }
-    return (pass.swept + weak.count, pinnedLeft || WeakHostTable.hostCount > 0)
+    return pass.swept + weak.count
   }
 
   /// What a pass did, and what is left to do once `passLock` is released.
