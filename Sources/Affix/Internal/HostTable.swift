@@ -286,24 +286,36 @@ enum HostTable {
         var budget = chunkSize
         beginWrite()
         while budget > 0, index < state.slots.capacity {
-          budget -= 1
-          switch state.slots.host(at: index) {
-          case .dead(let storage):
-            chunk.append(storage)
-            // The entries after it shift back, each a slot's worth of work.
-            budget -= state.slots.remove(at: index) - 1
-            state.count -= 1
-          case .inDeinit(let address, let storage):
-            let firstSeen = state.lingering[address] ?? now
-            lingeringNow[address] = firstSeen
-            if now - firstSeen >= lingerLimit, state.released.insert(address).inserted {
-              let hostType: any AnyObject.Type = state.slots.hostType(at: index)
-              pass.overdue.append((hostType, storage.takeUnretainedValue()))
-            }
+          guard state.slots.address(at: index) != 0 else {
+            budget -= 1
             index += 1
-          case .empty, .live:
-            index += 1
+            continue
           }
+          // A whole run of occupied slots at a time, from its end back to its start: removing
+          // an entry shifts back the entries after it in its run, so removing a run's dead
+          // front to back would cost the square of its length, and back to front costs each
+          // removal only the live entries behind it.
+          var end = index + 1
+          while end < state.slots.capacity, state.slots.address(at: end) != 0 { end += 1 }
+          budget -= end - index
+          for slot in (index..<end).reversed() {
+            switch state.slots.host(at: slot) {
+            case .dead(let storage):
+              chunk.append(storage)
+              budget -= state.slots.remove(at: slot) - 1
+              state.count -= 1
+            case .inDeinit(let address, let storage):
+              let firstSeen = state.lingering[address] ?? now
+              lingeringNow[address] = firstSeen
+              if now - firstSeen >= lingerLimit, state.released.insert(address).inserted {
+                let hostType: any AnyObject.Type = state.slots.hostType(at: slot)
+                pass.overdue.append((hostType, storage.takeUnretainedValue()))
+              }
+            case .empty, .live:
+              break
+            }
+          }
+          index = end
         }
         endWrite()
         finished = index >= state.slots.capacity
