@@ -237,7 +237,7 @@ enum HostTable {
 
   /// Takes every dead host off both tables into the release queue, and releases the values of
   /// hosts that linger in their deinit. Returns how many hosts it took off.
-  private static func takeDeadHostsOff() -> Int {
+  static func takeDeadHostsOff() -> Int {
     let pass = passLock.withLock { passes in
       passes += 1
       return runPass()
