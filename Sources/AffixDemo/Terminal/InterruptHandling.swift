@@ -21,9 +21,7 @@ enum InterruptHandling {
       signal(signalNumber, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
       source.setEventHandler {
-        screen.clearLive()
-        screen.restore()
-        Terminal.write("\ninterrupted\n")
+        screen.interrupt()
         exit(128 + signalNumber)
       }
       source.resume()

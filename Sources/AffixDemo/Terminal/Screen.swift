@@ -21,6 +21,8 @@ final class Screen: Sendable {
   private struct State {
     var liveLineCount = 0
     var cursorHidden = false
+    /// Set by ``interrupt()``: the scenes' later writes are dropped.
+    var isClosed = false
   }
 
   let mode: OutputMode
@@ -66,6 +68,7 @@ final class Screen: Sendable {
   func live(_ lines: [String]) {
     guard mode == .ansi else { return }
     state.withLock { state in
+      guard !state.isClosed else { return }
       var output = Self.eraseLive(&state)
       for line in lines {
         output += line + "\n"
@@ -86,11 +89,30 @@ final class Screen: Sendable {
   /// Writes `text` as it is: for an indicator that draws its own line, such as a spinner.
   func raw(_ text: String) {
     state.withLock { state in
+      guard !state.isClosed else { return }
       Terminal.write(Self.eraseLive(&state) + text)
     }
   }
 
-  /// Shows the cursor and resets every attribute. Idempotent, and called on exit and on Ctrl-C.
+  /// Ends the show on Ctrl-C: erases the live region, restores the terminal and says so in one
+  /// write under the lock, so that a scene writing on another thread cannot come between them,
+  /// and drops whatever the scenes write after.
+  func interrupt() {
+    state.withLock { state in
+      var text = ""
+      if mode == .ansi {
+        text += Self.eraseLive(&state)
+        if state.cursorHidden {
+          state.cursorHidden = false
+          text += "\u{1B}[0m\u{1B}[?25h"
+        }
+      }
+      state.isClosed = true
+      Terminal.write(text + "\ninterrupted\n")
+    }
+  }
+
+  /// Shows the cursor and resets every attribute. Idempotent, and called on exit.
   func restore() {
     guard mode == .ansi else { return }
     state.withLock { state in
@@ -102,6 +124,7 @@ final class Screen: Sendable {
 
   private func permanent(_ text: String) {
     state.withLock { state in
+      guard !state.isClosed else { return }
       Terminal.write(Self.eraseLive(&state) + text + "\n")
     }
   }
