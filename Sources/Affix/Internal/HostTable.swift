@@ -98,10 +98,12 @@ enum HostTable {
   static func storageBits(of host: AnyObject) -> UInt {
     let address = UInt(bitPattern: ObjectIdentifier(host))
     var waits = false
-    defer { if waits { waitingReaders.subtract(1, ordering: .relaxed) } }
-    for attempt in 0..<64 {
+    defer { if waits { waitingReaders.subtract(1, ordering: .releasing) } }
+    for attempt in 0..<4_096 {
       // A writer changes the slots for at most a chunk of a sweep's work: wait it out, and
-      // let the sweep know, rather than queue for the lock behind its next chunk.
+      // let the sweep know, so that it leaves the slots alone until this read is done, rather
+      // than queue for the lock, which the sweep would take again first (a woken thread takes
+      // a while to run). The lock stays the last resort.
       if attempt >= 4 {
         if !waits {
           waits = true
@@ -248,6 +250,18 @@ enum HostTable {
     return pass.swept + weak.count
   }
 
+  /// Between two chunks of a pass, with the version even: waits until the readers that waited
+  /// for a chunk have read, for up to about 50 µs, so that a read that misses waits for one
+  /// chunk, not for the whole pass.
+  private static func letWaitingReadersThrough() {
+    guard waitingReaders.load(ordering: .acquiring) > 0 else { return }
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: .microseconds(50))
+    while waitingReaders.load(ordering: .acquiring) > 0, clock.now < deadline {
+      affix_spin_pause()
+    }
+  }
+
   /// What a pass did, and what is left to do once `passLock` is released.
   private struct Pass {
     var swept = 0
@@ -329,7 +343,7 @@ enum HostTable {
       }
       // A moment between chunks for the readers that wait for one: a lock taken again at
       // once would starve them.
-      if !finished, waitingReaders.load(ordering: .relaxed) > 0 { sched_yield() }
+      if !finished { letWaitingReadersThrough() }
     }
     return pass
   }
