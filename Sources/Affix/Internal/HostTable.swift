@@ -76,9 +76,8 @@ enum HostTable {
     var released: Set<UInt> = []
   }
 
-  /// Held by the one pass at a time, with the number of passes made. A pass runs no user
-  /// code, so a wait for it is bounded.
-  private static let passLock = Locked<Int>(0)
+  /// Held by the one pass at a time. A pass runs no user code, so a wait for it is bounded.
+  private static let passLock = SpinLock()
 
   /// How many slots a pass sweeps under the lock before it lets readers and writers in.
   static let chunkSize = 4_096
@@ -205,8 +204,7 @@ enum HostTable {
   /// Sweeps the whole table, then doubles it while the hosts left still fill half of it, so
   /// that dead hosts never make it grow.
   private static func makeRoom() {
-    let pass = passLock.withLock { passes -> Pass in
-      passes += 1
+    let pass = passLock.withLock { () -> Pass in
       let pass = runPass()
       writer.withLock { state in
         while (state.count + 1) * 2 > state.slots.capacity {
@@ -240,10 +238,7 @@ enum HostTable {
   /// Takes every dead host off both tables into the release queue, and releases the values of
   /// hosts that linger in their deinit. Returns how many hosts it took off.
   static func takeDeadHostsOff() -> Int {
-    let pass = passLock.withLock { passes in
-      passes += 1
-      return runPass()
-    }
+    let pass = passLock.withLock { runPass() }
     pass.releaseLingeringValues()
     let weak = WeakHostTable.sweep()
     _ = ReleaseQueue.enqueue(weak)
@@ -361,12 +356,6 @@ enum HostTable {
       // The old payload is released here, outside the storage's lock.
       _ = storage.exchange(nil, for: keyID)
     }
-  }
-
-  /// Whether a host at `address` stays inside its deinit past ``lingerLimit``, as the last
-  /// pass saw it.
-  package static func isLingering(at address: UInt) -> Bool {
-    writer.withLock { $0.released.contains(address) }
   }
 
   /// Whether the natively counted object at `address`, whose memory the caller pins, has
