@@ -18,14 +18,44 @@ enum CoreBenchmark {
     init(_ value: Int) { self.value = value }
   }
 
-  static let number = AssociatedKey<Int>("number")
-
-  /// The `Int` key again, declared as a type.
-  enum Number: AssociatedValueKey {
-    typealias Value = Int
+  /// The `Int` key.
+  enum Number: AssociatedKey {
+    static let defaultValue = 0
   }
-  static let token = AssociatedKey<Token>("token")
-  static let extras = (0..<7).map { AssociatedKey<Int>("extra\($0)") }
+
+  /// The object key.
+  enum TokenKey: AssociatedKey {
+    typealias Value = Token?
+  }
+
+  /// Seven more `Int` keys, one per tag type, for hosts with eight values.
+  enum Extra<Tag>: AssociatedKey {
+    static var defaultValue: Int { 0 }
+  }
+  enum Tag0 {}
+  enum Tag1 {}
+  enum Tag2 {}
+  enum Tag3 {}
+  enum Tag4 {}
+  enum Tag5 {}
+  enum Tag6 {}
+
+  /// The last extra key, read in `core.get_last_of_8`.
+  typealias LastExtra = Extra<Tag6>
+
+  /// Sets every extra key on `host` to `value`.
+  static func setExtras(on host: Host, to value: Int) {
+    let values = Associations(of: host)
+    values[Extra<Tag0>.self] = value
+    values[Extra<Tag1>.self] = value
+    values[Extra<Tag2>.self] = value
+    values[Extra<Tag3>.self] = value
+    values[Extra<Tag4>.self] = value
+    values[Extra<Tag5>.self] = value
+    values[LastExtra.self] = value
+  }
+
+  static let extraCount = 7
 
   /// B1: the usual hand-written substitute.
   final class LockedDictionaryStore: @unchecked Sendable {  // Every access holds `lock`.
@@ -90,8 +120,8 @@ enum CoreBenchmark {
     for (host, token) in zip(hosts, tokens) {
       host.number = token.value
       host.token = token
-      Associations(of: host)[number] = token.value
-      Associations(of: host)[Self.token] = token
+      Associations(of: host)[Number.self] = token.value
+      Associations(of: host)[TokenKey.self] = token
       b1.set(host, "number", token.value)
       b1.set(host, "token", token)
     }
@@ -112,10 +142,7 @@ enum CoreBenchmark {
       blackHole(sum)
     } _: {
       var sum = 0
-      // The key in a local, as a hot loop holds it: reading a `static let` runs its lazy
-      // initializer's check on every access (measured as `core.get_static_key`).
-      let number = Self.number
-      for _ in 0..<passes { for host in hosts { sum &+= Associations(of: host)[number] ?? 0 } }
+      for _ in 0..<passes { for host in hosts { sum &+= Associations(of: host)[Number.self] } }
       blackHole(sum)
     } between: {
       for (index, copy) in copies.enumerated() {
@@ -131,12 +158,6 @@ enum CoreBenchmark {
       report("core.b0_get_copy_\(index + 1)", figure, "ns/op")
     }
     let b0Get = b0GetCopies.min() ?? .infinity
-    let getStaticKey = time(operations) {
-      var sum = 0
-      for _ in 0..<passes { for host in hosts { sum &+= Associations(of: host)[Self.number] ?? 0 } }
-      blackHole(sum)
-    }
-    report("core.get_static_key", getStaticKey, "ns/op")
     let (b1Get, _) = alternating(operations / 10) {
       var sum = 0
       for _ in 0..<passes / 10 {
@@ -149,22 +170,20 @@ enum CoreBenchmark {
       for pass in 0..<passes / 10 { for host in hosts { b1.set(host, "number", pass) } }
     } _: {
       for pass in 0..<passes / 10 {
-        for host in hosts { Associations(of: host)[number] = pass }
+        for host in hosts { Associations(of: host)[Number.self] = pass }
       }
     }
-    let getOrCreate = time(operations / 10) {
-      var sum = 0
+    let update = time(operations / 10) {
       for _ in 0..<passes / 10 {
-        for host in hosts { sum &+= Associations(of: host).value(for: number) { 1 } }
+        for host in hosts { Associations(of: host).update(Number.self) { $0 &+= 1 } }
       }
-      blackHole(sum)
     }
     let remove = time(operations / 10) {
       var sum = 0
       for _ in 0..<passes / 10 {
         for host in hosts {
-          sum &+= Associations(of: host).removeValue(for: number) ?? 0
-          Associations(of: host)[number] = 1
+          sum &+= Associations(of: host).removeValue(for: Number.self)
+          Associations(of: host)[Number.self] = 1
         }
       }
       blackHole(sum)
@@ -189,7 +208,7 @@ enum CoreBenchmark {
     let getObject = time(operations) {
       var sum = 0
       for _ in 0..<passes {
-        for host in hosts { sum &+= Associations(of: host)[token]?.value ?? 0 }
+        for host in hosts { sum &+= Associations(of: host)[TokenKey.self]?.value ?? 0 }
       }
       blackHole(sum)
     }
@@ -203,7 +222,7 @@ enum CoreBenchmark {
 
     report("core.get", get, "ns/op")
     report("core.set", set, "ns/op")
-    report("core.get_or_create", getOrCreate, "ns/op")
+    report("core.update", update, "ns/op")
     report("core.remove_and_set", remove, "ns/op")
     report("core.b0_get", b0Get, "ns/op")
     report("core.b1_get", b1Get, "ns/op")
@@ -219,7 +238,6 @@ enum CoreBenchmark {
     reportRatio("core.get_vs_b0", get / b0Get)
     reportRatio("core.get_object_vs_b0", getObject / b0GetObject)
 
-    declaredKey(quick: quick)
     crowded(quick: quick, get: get)
     scaling(quick: quick, get1k: get, b0Get1k: b0Get)
     memory(quick: quick)
@@ -248,40 +266,23 @@ enum CoreBenchmark {
     return best
   }
 
-  /// Get through a key declared as a type, written as a computed property writes it: the key
-  /// named on every read, with no local to hold it. `core.get_static_key` is the same loop
-  /// through an `AssociatedKey` in a `static let`.
-  static func declaredKey(quick: Bool) {
-    let passes = quick ? 50 : 1_000
-    let hosts = (0..<1_000).map { _ in Host() }
-    for host in hosts { Associations(of: host)[Number.self] = 1 }
-    let get = time(hosts.count * passes) {
-      var sum = 0
-      for _ in 0..<passes { for host in hosts { sum &+= Associations(of: host)[Number.self] ?? 0 } }
-      blackHole(sum)
-    }
-    report("core.get_key_type", get, "ns/op")
-  }
-
   /// Get on hosts with eight values each: the first key (an inline entry) and the last (in the
   /// overflow buffer), against `core.get` on hosts with two.
   static func crowded(quick: Bool, get: Double) {
     let passes = quick ? 50 : 1_000
     let hosts = (0..<1_000).map { _ in Host() }
     for host in hosts {
-      Associations(of: host)[number] = 1
-      for key in extras { Associations(of: host)[key] = 2 }
+      Associations(of: host)[Number.self] = 1
+      setExtras(on: host, to: 2)
     }
     let first = time(hosts.count * passes) {
       var sum = 0
-      let number = Self.number  // as `core.get` reads it
-      for _ in 0..<passes { for host in hosts { sum &+= Associations(of: host)[number] ?? 0 } }
+      for _ in 0..<passes { for host in hosts { sum &+= Associations(of: host)[Number.self] } }
       blackHole(sum)
     }
     let last = time(hosts.count * passes) {
       var sum = 0
-      let key = extras[extras.count - 1]
-      for _ in 0..<passes { for host in hosts { sum &+= Associations(of: host)[key] ?? 0 } }
+      for _ in 0..<passes { for host in hosts { sum &+= Associations(of: host)[LastExtra.self] } }
       blackHole(sum)
     }
     report("core.get_first_of_8", first, "ns/op")
@@ -298,7 +299,7 @@ enum CoreBenchmark {
     var hosts: [Host] = (0..<count).map { _ in Host() }
     for host in hosts {
       host.number = 1
-      Associations(of: host)[number] = 1
+      Associations(of: host)[Number.self] = 1
     }
     let b0Get = nanosecondsPerOperation(operations: count, rounds: 3) {
       var sum = 0
@@ -307,8 +308,7 @@ enum CoreBenchmark {
     }
     let get = nanosecondsPerOperation(operations: count, rounds: 3) {
       var sum = 0
-      let number = Self.number  // as `core.get` reads it
-      for host in hosts { sum &+= Associations(of: host)[number] ?? 0 }
+      for host in hosts { sum &+= Associations(of: host)[Number.self] }
       blackHole(sum)
     }
     let label = quick ? "100k" : "1m"
@@ -339,25 +339,25 @@ enum CoreBenchmark {
       AssociationTable.sweep()
 
       var before = allocatedBytes()
-      for host in hosts { Associations(of: host)[number] = 1 }
+      for host in hosts { Associations(of: host)[Number.self] = 1 }
       let first = Double(allocatedBytes() - before) / Double(count)
       before = allocatedBytes()
-      for host in hosts { for key in extras { Associations(of: host)[key] = 2 } }
-      let further = Double(allocatedBytes() - before) / Double(count * extras.count)
+      for host in hosts { setExtras(on: host, to: 2) }
+      let further = Double(allocatedBytes() - before) / Double(count * extraCount)
 
       before = allocatedBytes()
       for host in hosts { b1.set(host, "number", 1) }
       let b1First = Double(allocatedBytes() - before) / Double(count)
       before = allocatedBytes()
-      for host in hosts { for index in extras.indices { b1.set(host, "extra\(index)", 2) } }
-      let b1Further = Double(allocatedBytes() - before) / Double(count * extras.count)
+      for host in hosts { for index in 0..<extraCount { b1.set(host, "extra\(index)", 2) } }
+      let b1Further = Double(allocatedBytes() - before) / Double(count * extraCount)
 
       report("core.bytes_first_value", first, "bytes", digits: 0)
       report("core.bytes_further_value", further, "bytes", digits: 0)
       report("core.b1_bytes_first_value", b1First, "bytes", digits: 0)
       report("core.b1_bytes_further_value", b1Further, "bytes", digits: 0)
-      let perValue = (first + further * Double(extras.count)) / Double(1 + extras.count)
-      let b1PerValue = (b1First + b1Further * Double(extras.count)) / Double(1 + extras.count)
+      let perValue = (first + further * Double(extraCount)) / Double(1 + extraCount)
+      let b1PerValue = (b1First + b1Further * Double(extraCount)) / Double(1 + extraCount)
       report("core.bytes_per_value_8_per_host", perValue, "bytes", digits: 0)
       report("core.b1_bytes_per_value_8_per_host", b1PerValue, "bytes", digits: 0)
       reportRatio("core.memory_vs_b1", perValue / b1PerValue)
@@ -385,13 +385,12 @@ enum CoreBenchmark {
     let hostSets = HostSets(sets: (0..<2).map { _ in (0..<1_000).map { _ in Host() } })
     for host in hostSets.sets.joined() {
       host.number = 1
-      Associations(of: host)[number] = 1
+      Associations(of: host)[Number.self] = 1
     }
     let read: @Sendable (Int) -> Void = { set in
       var sum = 0
-      let number = Self.number  // as `core.get` reads it
       for _ in 0..<passes {
-        for host in hostSets.sets[set] { sum &+= Associations(of: host)[number] ?? 0 }
+        for host in hostSets.sets[set] { sum &+= Associations(of: host)[Number.self] }
       }
       blackHole(sum)
     }
@@ -431,7 +430,7 @@ enum CoreBenchmark {
   static func sweepStall(quick: Bool) {
     let count = quick ? 200_000 : 1_000_000
     var hosts = (0..<count).map { _ in Host() }
-    for host in hosts { Associations(of: host)[number] = 1 }
+    for host in hosts { Associations(of: host)[Number.self] = 1 }
     // The background sweeper may take some of them first; either way a pass runs under the
     // reader.
     hosts.removeAll()
@@ -467,13 +466,12 @@ enum CoreBenchmark {
     let slowReads = Atomic<Int>(0)
     let reader = DispatchGroup()
     DispatchQueue.global().async(group: reader) {
-      let number = Self.number
       var longest: UInt64 = 0
       var slow = 0
       started.signal()
       while !stop.load(ordering: .relaxed) {
         let start = DispatchTime.now().uptimeNanoseconds
-        blackHole(Associations(of: probe)[number])
+        blackHole(Associations(of: probe)[Number.self])
         let time = DispatchTime.now().uptimeNanoseconds - start
         longest = max(longest, time)
         if time > 1_000_000 { slow += 1 }

@@ -1,8 +1,8 @@
 extension Associations {
   /// Calls `onChange` after each change to the value stored under `key` on this host.
   ///
-  /// The callback runs on the thread that made the change, after the storage is unlocked, with
-  /// the new value (`nil` after a removal). Changes made concurrently on several threads may be
+  /// The values must be `Sendable`: the callback runs on the thread that made the change, after the storage is unlocked, with
+  /// the new value (the key's default after a removal). Changes made concurrently on several threads may be
   /// reported in either order.
   ///
   /// The observation lasts while the returned token lives: cancel it, or drop it, to stop.
@@ -16,23 +16,20 @@ extension Associations {
   /// starts after it: calls already running on other threads may still be finishing.
   ///
   /// ```swift
-  /// let token = Associations(of: model).observe(selectionKey) { selection in
+  /// let token = Associations(of: model).observe(Selection.self) { selection in
   ///   print("selected:", selection ?? "nothing")
   /// }
   /// ```
-  public func observe<Value>(
-    _ key: AssociatedKey<Value>, _ onChange: @escaping @Sendable (Value?) -> Void
-  ) -> CancellationToken {
-    observe(keyID: key.id, onChange)
-  }
-
-  func observe<Value>(keyID: UInt, _ onChange: @escaping @Sendable (Value?) -> Void)
-    -> CancellationToken
-  {
+  public func observe<Key: AssociatedKey>(
+    _ key: Key.Type, _ onChange: @escaping @Sendable (Key.Value) -> Void
+  ) -> CancellationToken where Key.Value: Sendable {
     let storage = self.storage
-    let observer = ObserverRegistration(keyID: keyID) { payload in
-      // Observers of this key are only ever notified with a `ValueBox<Value>`.
-      onChange(payload.map { unsafeDowncast($0.storedObject, to: ValueBox<Value>.self).value })
+    // Read here, in the caller's isolation, where the key's conformance may be used.
+    let defaultValue = Key.defaultValue
+    let observer = ObserverRegistration(keyID: KeyHandle(key).id) { payload in
+      // Observers of this key are only ever notified with a `ValueBox<Key.Value>`.
+      guard let payload else { return onChange(defaultValue) }
+      onChange(unsafeDowncast(payload.storedObject, to: ValueBox<Key.Value>.self).value)
     }
     storage.addObserver(observer)
     // Both weak: the observation, and what its callback captures, end with the host's storage
@@ -52,9 +49,9 @@ extension Associations {
 
   /// How many cancels of observations of `key` on this host are waiting for a callback that
   /// runs on another thread, so that a test can tell that a cancel blocks.
-  package func cancelsWaitingForCallbacks<Value>(of key: AssociatedKey<Value>) -> Int {
+  package func cancelsWaitingForCallbacks<Key: AssociatedKey>(of key: Key.Type) -> Int {
     guard let storage = existingStorage else { return 0 }
-    let observers = storage.lock.withLock { storage.observersOf(key.id) } ?? []
+    let observers = storage.lock.withLock { storage.observersOf(KeyHandle(key).id) } ?? []
     return observers.reduce(0) { $0 + $1.waitingCancels }
   }
 }

@@ -1,95 +1,148 @@
-import Synchronization
-
-/// A typed key under which a value is attached to a host.
+/// A key under which a value is attached to a host, declared as a type.
 ///
-/// Keys are unique by identity: two keys never collide, even with the same name and the same
-/// `Value` type, and nothing about a key depends on hashing a string. Declare each key once,
-/// usually as a `static let` or a file-level `let`:
+/// Declare a key as an `enum` with no cases, give it the value a host has before anything is
+/// attached, and read and write it through ``Associations``, usually from a computed property
+/// in an extension:
 ///
 /// ```swift
-/// private let badgeCount = AssociatedKey<Int>("badgeCount")
-/// private let delegate = AssociatedKey<Listener>.weak("delegate")
+/// enum TapCount: AssociatedKey {
+///   static let defaultValue = 0
+/// }
 ///
-/// Associations(of: view)[badgeCount] = 3
+/// extension Button {
+///   var tapCount: Int {
+///     get { Associations(of: self)[TapCount.self] }
+///     set { Associations(of: self)[TapCount.self] = newValue }
+///   }
+/// }
 /// ```
 ///
-/// A key's ``policy`` says how the value is held: ``AssociationPolicy/strong`` retains it;
-/// ``AssociationPolicy/weak`` holds a class instance weakly, so it reads as `nil` once the
-/// instance dies (the safe form of Objective-C's `OBJC_ASSOCIATION_ASSIGN`).
-public final class AssociatedKey<Value>: Sendable, Hashable, CustomStringConvertible {
-  /// The name given for diagnostics, if any. It plays no part in identity.
-  public let name: String?
+/// A key whose value is optional needs no default: it reads `nil` until a value is attached,
+/// and assigning `nil` removes the value.
+///
+/// ```swift
+/// enum Caption: AssociatedKey {
+///   typealias Value = String?
+/// }
+/// ```
+///
+/// The type is the key's identity: two keys never collide, whatever their names, and nothing
+/// about a key depends on hashing a string. The type's name is the key's name in
+/// ``Associations/keys``. A generic type declares one key per specialization.
+///
+/// A key's ``policy`` says how the value is held: ``AssociationPolicy/strong`` (the default)
+/// retains it; ``AssociationPolicy/weak`` holds a class instance weakly, so that it reads as the
+/// default once the instance dies (the safe form of Objective-C's `OBJC_ASSOCIATION_ASSIGN`):
+///
+/// ```swift
+/// enum Owner: AssociatedKey {
+///   typealias Value = Controller?
+///   static let policy = AssociationPolicy.weak
+/// }
+/// ```
+///
+/// Reaching a key declared as a type costs nothing at run time, so a read through it is as fast
+/// as the storage itself.
+public protocol AssociatedKey {
+  /// The type of the values attached under this key.
+  associatedtype Value
 
-  /// How values stored under this key are held.
-  public let policy: AssociationPolicy
-
-  @usableFromInline
-  let id: UInt
-
-  @usableFromInline
-  let representation: PayloadRepresentation
-
-  /// Creates a key whose values are retained by the storage.
+  /// The value a host has under this key while nothing is attached: before the first write,
+  /// after a removal, after a weakly held value dies.
   ///
-  /// - Parameter name: A name for diagnostics, shown by ``Associations/keys`` and in messages.
-  public init(_ name: String? = nil) {
-    self.name = name
-    self.policy = .strong
-    self.representation = PayloadRepresentation.of(Value.self)
-    self.id = KeyRegistry.nextID(representation)
-    KeyRegistry.register(
-      AnyAssociatedKey(id: id, name: name, valueType: Value.self, policy: .strong))
-  }
+  /// `nil` for a key whose value is optional, unless it says otherwise.
+  static var defaultValue: Value { get }
 
-  private init(weakNamed name: String?) {
-    self.name = name
-    self.policy = .weak
-    self.representation = .weak
-    self.id = KeyRegistry.nextID(.weak)
-    KeyRegistry.register(AnyAssociatedKey(id: id, name: name, valueType: Value.self, policy: .weak))
-  }
-
-  /// Creates a key whose class-instance values are held weakly and read as `nil` once they die.
+  /// How values attached under this key are held: ``AssociationPolicy/strong`` unless the key
+  /// says otherwise.
   ///
-  /// ```swift
-  /// let owner = AssociatedKey<Controller>.weak("owner")
-  /// ```
-  ///
-  /// - Parameter name: A name for diagnostics.
-  public static func weak(_ name: String? = nil) -> AssociatedKey<Value> where Value: AnyObject {
-    AssociatedKey(weakNamed: name)
-  }
+  /// ``AssociationPolicy/weak`` needs a class or an optional class as the value; on any other
+  /// value the storage reports the mistake once and holds the value strongly.
+  static var policy: AssociationPolicy { get }
 
-  deinit {
-    KeyRegistry.unregister(id)
-  }
+  /// Whether `value` stands for no value, so that storing it removes: `nil` for an optional
+  /// value. Provided by the library; do not implement it.
+  static func _isAbsent(_ value: Value) -> Bool
 
+  /// Whether a present value is a single class instance: a class or an optional class.
+  /// Provided by the library; do not implement it.
+  static var _holdsObject: Bool { get }
+}
+
+extension AssociatedKey {
+  /// Values are held strongly.
   @inlinable
-  var handle: KeyHandle<Value> {
-    KeyHandle(id: id, representation: representation)
+  public static var policy: AssociationPolicy { .strong }
+
+  /// No value of a non-optional type stands for absence.
+  @inlinable
+  public static func _isAbsent(_ value: Value) -> Bool { false }
+
+  /// Whether the value type is a class, known at compile time once specialized for a class.
+  @inlinable
+  public static var _holdsObject: Bool {
+    // The size first, which the compiler knows, so that no other type asks the runtime.
+    !_isPOD(Value.self) && MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size
+      && Value.self is AnyObject.Type
+  }
+}
+
+extension AssociatedKey where Value: _AssociatedOptional {
+  /// `nil`: a key whose value is optional reads `nil` until a value is attached.
+  @inlinable
+  public static var defaultValue: Value { nil }
+
+  /// `nil` stands for absence: storing it removes the value.
+  @inlinable
+  public static func _isAbsent(_ value: Value) -> Bool { value._isNil }
+
+  /// Whether the wrapped type is a class.
+  @inlinable
+  public static var _holdsObject: Bool { Value._Wrapped.self is AnyObject.Type }
+}
+
+/// What the storage needs to know of an optional value type. Only `Optional` conforms.
+public protocol _AssociatedOptional: ExpressibleByNilLiteral {
+  /// The wrapped type.
+  associatedtype _Wrapped
+
+  /// Whether the value is `nil`.
+  var _isNil: Bool { get }
+
+  /// The value wrapping `wrapped`.
+  init(_wrapping wrapped: _Wrapped)
+
+  /// The wrapped value; call only on a value that is not `nil`.
+  var _unsafelyUnwrapped: _Wrapped { get }
+}
+
+extension Optional: _AssociatedOptional {
+  /// The wrapped type.
+  public typealias _Wrapped = Wrapped
+
+  /// Whether the value is `nil`.
+  @inlinable
+  public var _isNil: Bool {
+    switch self {
+    case .none: true
+    case .some: false
+    }
   }
 
-  /// The key's name and value type, for diagnostics.
-  public var description: String {
-    "AssociatedKey<\(Value.self)>(\(name.map { "\"\($0)\"" } ?? "unnamed"), \(policy))"
-  }
+  /// The value wrapping `wrapped`.
+  @inlinable
+  public init(_wrapping wrapped: Wrapped) { self = .some(wrapped) }
 
-  /// Keys are equal only to themselves.
-  public static func == (lhs: AssociatedKey, rhs: AssociatedKey) -> Bool {
-    lhs === rhs
-  }
-
-  /// Hashes the key's identity.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(id)
-  }
+  /// The wrapped value.
+  @inlinable
+  public var _unsafelyUnwrapped: Wrapped { unsafelyUnwrapped }
 }
 
 /// How a key holds the values stored under it.
 public enum AssociationPolicy: Sendable, Hashable, CustomStringConvertible {
   /// The value is retained until it is replaced, removed, or its host dies.
   case strong
-  /// The value, a class instance, is not retained; it reads as `nil` once it dies.
+  /// The value, a class instance, is not retained; it reads as the key's default once it dies.
   case weak
 
   /// `"strong"` or `"weak"`.
@@ -106,8 +159,8 @@ public struct AnyAssociatedKey: Sendable, Hashable, CustomStringConvertible {
   @usableFromInline
   let id: UInt
 
-  /// The key's name, if it has one. For a capability, the capability's type name.
-  public let name: String?
+  /// The key's name: the name of the type that declares the key, or of the capability.
+  public let name: String
 
   /// The type of the values stored under the key.
   public let valueType: any Any.Type
@@ -115,21 +168,21 @@ public struct AnyAssociatedKey: Sendable, Hashable, CustomStringConvertible {
   /// How the key holds its values.
   public let policy: AssociationPolicy
 
-  init(id: UInt, name: String?, valueType: any Any.Type, policy: AssociationPolicy) {
+  init(id: UInt, name: String, valueType: any Any.Type, policy: AssociationPolicy) {
     self.id = id
     self.name = name
     self.valueType = valueType
     self.policy = policy
   }
 
-  /// Whether this describes `key`.
-  public func describes<Value>(_ key: AssociatedKey<Value>) -> Bool {
-    id == key.id
+  /// Whether this describes the key that `key` declares.
+  public func describes<Key: AssociatedKey>(_ key: Key.Type) -> Bool {
+    id == KeyHandle(key).id
   }
 
-  /// The name and value type, for example `"badgeCount": Int`.
+  /// The name and value type, for example `TapCount: Int`.
   public var description: String {
-    "\(name.map { "\"\($0)\"" } ?? "unnamed"): \(valueType)"
+    "\(name): \(valueType)"
   }
 
   /// Descriptions are equal when they describe the same key.
@@ -143,32 +196,68 @@ public struct AnyAssociatedKey: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
-/// Gives every key a serial identity (see ``KeyID``) and remembers names for
-/// ``Associations/keys``.
+extension KeyHandle {
+  /// The handle of the key that `key` declares: its type's metadata address, marked as a key,
+  /// with the representation of its values in the low bits.
+  ///
+  /// Every choice here is a property of the key's type alone, known at compile time once the
+  /// caller is specialized, so that a read's key ID is a constant.
+  @inlinable @inline(__always)
+  init<Key: AssociatedKey>(_ key: Key.Type) where Key.Value == Value {
+    let representation: PayloadRepresentation =
+      // Inline first: decided by the compiler for every type, where asking whether a type is
+      // a class may take a call into the runtime.
+      if PayloadRepresentation.isInline(Value.self) {
+        .inline
+      } else if Key._holdsObject {
+        Key.policy == .weak ? .weak : .object
+      } else {
+        .boxed
+      }
+    if Key.policy == .weak && !Key._holdsObject {
+      KeyRegistry.reportWeakPolicyOnValue(Key.self)
+    }
+    self.init(
+      id: UInt(bitPattern: ObjectIdentifier(key)) | KeyID.typeBit | representation.rawValue,
+      representation: representation)
+  }
+}
+
+/// Describes keys by their IDs, for ``Associations/keys`` and diagnostics.
+@usableFromInline
 enum KeyRegistry {
-  private static let counter = Atomic<UInt>(0)
-  private static let names = Locked<[UInt: AnyAssociatedKey]>([:])
-
-  static func nextID(_ representation: PayloadRepresentation) -> UInt {
-    KeyID.make(serial: counter.add(1, ordering: .relaxed).newValue, representation: representation)
-  }
-
-  static func register(_ key: AnyAssociatedKey) {
-    names.withLock { $0[key.id] = key }
-  }
-
-  static func unregister(_ id: UInt) {
-    _ = names.withLock { $0.removeValue(forKey: id) }
-  }
+  private static let reported = Locked<Set<ObjectIdentifier>>([])
 
   static func describe(_ id: UInt) -> AnyAssociatedKey {
     if KeyID.isCapability(id) {
       return CapabilityKey.describe(id)
     }
-    if id & KeyID.typeBit != 0 {
-      return describeDeclaredKey(id)
+    let metadata = id & ~(KeyID.typeBit | KeyID.representationMask)
+    // A key's ID carries its type's metadata address (see `KeyHandle`).
+    let type = unsafeBitCast(UnsafeRawPointer(bitPattern: metadata)!, to: Any.Type.self)
+    guard let keyType = type as? any AssociatedKey.Type else {
+      return AnyAssociatedKey(id: id, name: "\(type)", valueType: Any.self, policy: .strong)
     }
-    return names.withLock { $0[id] }
-      ?? AnyAssociatedKey(id: id, name: "released key", valueType: Any.self, policy: .strong)
+    return describe(keyType, id: id)
+  }
+
+  private static func describe<Key: AssociatedKey>(_ key: Key.Type, id: UInt) -> AnyAssociatedKey
+  {
+    AnyAssociatedKey(
+      id: id, name: "\(key)", valueType: Key.Value.self,
+      policy: PayloadRepresentation(rawValue: id & KeyID.representationMask) == .weak
+        ? .weak : .strong)
+  }
+
+  /// Says once per key that a weak policy was declared on a value that is not a class
+  /// instance, which the storage then holds strongly.
+  @usableFromInline
+  static func reportWeakPolicyOnValue<Key: AssociatedKey>(_ key: Key.Type) {
+    let isNew = reported.withLock { $0.insert(ObjectIdentifier(key)).inserted }
+    guard isNew else { return }
+    Diagnostics.report(
+      "associations",
+      "key \(key) declares a weak policy, but its value type \(Key.Value.self) is not a class "
+        + "or an optional class: its values are held strongly")
   }
 }

@@ -19,8 +19,7 @@ package struct ReflectedAssociation {
   /// How the host holds it.
   package let kind: Kind
 
-  /// The key's name; a capability's or a declared key's type name; "unnamed" and the value
-  /// type for a key created without a name.
+  /// The name of the type that declares the key, or of the capability.
   package let name: String
 
   /// What the host holds strongly: the object, the value of a boxed type, or an observer's
@@ -66,8 +65,7 @@ extension Associations {
   }
 
   private static func reflectedName(of keyID: UInt) -> String {
-    let key = KeyRegistry.describe(keyID)
-    return key.name ?? "unnamed \(key.valueType)"
+    KeyRegistry.describe(keyID).name
   }
 }
 

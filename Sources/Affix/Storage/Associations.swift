@@ -1,16 +1,19 @@
-/// The associated values of one host: read, write, remove, get-or-create and observe.
+/// The associated values of one host: read, write, update, remove, get-or-create and observe.
 ///
 /// `Associations` is a lightweight view; create one whenever you need it. The host must be a
 /// class instance (structs and strings have no stable identity to attach to). The storage
-/// never retains the host, and releases the host's values after it dies.
+/// never retains the host, and releases the host's values after it dies. Values are attached
+/// under keys declared as types (see ``AssociatedKey``):
 ///
 /// ```swift
-/// private let tapCount = AssociatedKey<Int>("tapCount")
+/// enum TapCount: AssociatedKey {
+///   static let defaultValue = 0
+/// }
 ///
 /// extension Button {
 ///   var tapCount: Int {
-///     get { Associations(of: self)[tapCount] ?? 0 }
-///     set { Associations(of: self)[tapCount] = newValue }
+///     get { Associations(of: self)[TapCount.self] }
+///     set { Associations(of: self)[TapCount.self] = newValue }
 ///   }
 /// }
 /// ```
@@ -83,43 +86,89 @@ public struct Associations<Host: AnyObject> {
     return try body(HostTable.makeStorage(of: host))
   }
 
-  /// The value stored under `key`; assigning `nil` removes it.
+  /// The value attached under `key`, or the key's default value; assigning stores, and
+  /// assigning `nil` to an optional key removes.
   ///
   /// A replaced value is released after the storage is unlocked, so its `deinit` may use the
   /// storage freely.
   ///
+  /// ```swift
+  /// Associations(of: photo)[Caption.self] = "Sunset over the bay"
+  /// ```
+  ///
+  /// A read followed by a write is two operations: use ``update(_:_:)`` when writers race.
+  ///
   /// - Complexity: Reading is O(*k*) for *k* keys on this host, with no lock on the shared
   ///   table; writing a host's first value may also sweep a few dead hosts (amortized O(1)).
   @inlinable @inline(__always)
-  public subscript<Value>(key: AssociatedKey<Value>) -> Value? {
-    get { value(for: key.handle) }
-    nonmutating set { setValue(newValue, for: key.handle) }
+  public subscript<Key: AssociatedKey>(key: Key.Type) -> Key.Value {
+    get { value(for: KeyHandle(key)) ?? Key.defaultValue }
+    nonmutating set {
+      if Key._isAbsent(newValue) {
+        _ = removeStored(for: KeyHandle(key))
+      } else {
+        setValue(newValue, for: KeyHandle(key))
+      }
+    }
   }
 
-  /// The value stored under `key`, or `defaultValue` when there is none; assigning stores.
-  ///
-  /// ```swift
-  /// Associations(of: button)[tapCount, default: 0] += 1
-  /// ```
-  ///
-  /// A read-modify-write through this subscript is two operations; use
-  /// `value(for:orInsert:)` with a reference type when updates race.
+  /// Whether a value is attached under `key`, rather than the key reading its default value.
   @inlinable
-  public subscript<Value>(key: AssociatedKey<Value>, default defaultValue: @autoclosure () -> Value)
-    -> Value
-  {
-    get { self[key] ?? defaultValue() }
-    nonmutating set { self[key] = newValue }
+  public func hasValue<Key: AssociatedKey>(for key: Key.Type) -> Bool {
+    value(for: KeyHandle(key)) != nil
   }
 
-  /// Removes the value stored under `key` and returns it; a second removal returns `nil`.
+  /// Removes the value attached under `key` and returns it; the key reads its default value
+  /// from now on, which is also what a removal returns when nothing was attached.
   @inlinable
   @discardableResult
-  public func removeValue<Value>(for key: AssociatedKey<Value>) -> Value? {
-    removeValue(for: key.handle)
+  public func removeValue<Key: AssociatedKey>(for key: Key.Type) -> Key.Value {
+    removeStored(for: KeyHandle(key)) ?? Key.defaultValue
   }
 
-  /// The value stored under `key`, storing the result of `makeValue` first if there is none.
+  /// Changes the value attached under `key` in place, atomically: when threads update at once,
+  /// each update applies to the result of the one before, and none is lost.
+  ///
+  /// ```swift
+  /// Associations(of: photo).update(ViewCount.self) { $0 += 1 }
+  /// ```
+  ///
+  /// `body` receives the current value (the key's default when nothing is attached) and may
+  /// change it; leaving an optional key `nil` removes its value. It runs outside every lock,
+  /// so it may use the storage, but when another thread changes the value between the read and
+  /// the write, `body` runs again on the newer value: keep it free of side effects beyond the
+  /// value. Returns what `body` returns, from the run that was stored.
+  @inlinable
+  @discardableResult
+  public func update<Key: AssociatedKey, Result>(
+    _ key: Key.Type, _ body: (inout Key.Value) throws -> Result
+  ) rethrows -> Result {
+    let handle = KeyHandle(key)
+    let storage = self.storage
+    while true {
+      let current = payload(for: handle, in: storage)
+      var value = current.flatMap(handle.decode) ?? Key.defaultValue
+      let result = try body(&value)
+      let replacement = Key._isAbsent(value) ? nil : handle.encode(value)
+      let changed: Bool
+      switch (current, replacement) {
+      case (nil, nil):
+        return result
+      case (nil, let replacement?):
+        changed = storage.insertIfAbsent(replacement, for: handle.id).inserted
+      case (let current?, let replacement):
+        changed = storage.exchangeIfSame(current, with: replacement, for: handle.id) != nil
+      }
+      if changed {
+        let observers = storage.lock.withLock { storage.observersOf(handle.id) }
+        notify(observers, replacement == nil ? nil : Optional(value))
+        return result
+      }
+    }
+  }
+
+  /// The value attached under `key`, attaching the result of `makeValue` first if there is
+  /// none: the way to make an object on first use.
   ///
   /// Atomic: when callers race on an empty key, each may run its factory, but exactly one
   /// result is stored and every caller receives that one (as .NET's
@@ -127,16 +176,33 @@ public struct Associations<Host: AnyObject> {
   /// use the storage itself.
   ///
   /// ```swift
-  /// let cache = Associations(of: image).value(for: thumbnailKey) { Thumbnail(of: image) }
+  /// let cache = Associations(of: image).value(for: Thumbnail.self) { Thumbnail(of: image) }
   /// ```
   @inlinable
-  public func value<Value>(
-    for key: AssociatedKey<Value>, orInsert makeValue: () throws -> Value
-  ) rethrows -> Value {
-    try value(for: key.handle, orInsert: makeValue)
+  public func value<Key: AssociatedKey>(
+    for key: Key.Type, orInsert makeValue: () throws -> Key.Value._Wrapped
+  ) rethrows -> Key.Value._Wrapped where Key.Value: _AssociatedOptional {
+    let handle = KeyHandle(key)
+    if let value = value(for: handle) {
+      return value._unsafelyUnwrapped
+    }
+    let made = Key.Value(_wrapping: try makeValue())
+    let storage = self.storage
+    while true {
+      let (stored, inserted, observers) = storage.insertIfAbsent(handle.encode(made), for: handle.id)
+      if inserted {
+        notify(observers, made)
+        return made._unsafelyUnwrapped
+      }
+      // Present values are never nil; only a weak value can decode to none.
+      if let value = handle.decode(stored) { return value._unsafelyUnwrapped }
+      // A weak value died between the two steps: clear it (only if it is still the dead one)
+      // and try again.
+      _ = storage.exchangeIfSame(stored, with: nil, for: handle.id)
+    }
   }
 
-  // MARK: Operations on either kind of key
+  // MARK: Operations on a key's handle
 
   @inlinable @inline(__always)
   func value<Value>(for key: KeyHandle<Value>) -> Value? {
@@ -168,7 +234,7 @@ public struct Associations<Host: AnyObject> {
   }
 
   @inlinable
-  func removeValue<Value>(for key: KeyHandle<Value>) -> Value? {
+  func removeStored<Value>(for key: KeyHandle<Value>) -> Value? {
     guard let (old, observers) = withExistingStorage({ $0.exchange(nil, for: key.id) }),
       let old
     else { return nil }
@@ -177,27 +243,13 @@ public struct Associations<Host: AnyObject> {
     return value
   }
 
+  /// The payload under `key` in `storage`, retained if it is an object, or nil.
   @inlinable
-  func value<Value>(
-    for key: KeyHandle<Value>, orInsert makeValue: () throws -> Value
-  ) rethrows -> Value {
-    if let value = value(for: key) {
-      return value
+  func payload<Value>(for key: KeyHandle<Value>, in storage: AssociationStorage) -> Payload? {
+    if key.representation == .inline {
+      return storage.inlineBits(for: key.id).map(Payload.init(inline:))
     }
-    let made = try makeValue()
-    let storage = self.storage
-    while true {
-      let (stored, inserted, observers) = storage.insertIfAbsent(key.encode(made), for: key.id)
-      if inserted {
-        notify(observers, made)
-        return made
-      }
-      if let value = key.decode(stored) { return value }
-      // Only a weak value can decode to nil.
-      // A weak value died between the two steps: clear it (only if it is still the dead one)
-      // and try again.
-      _ = storage.exchangeIfSame(stored, with: nil, for: key.id)
-    }
+    return storage.object(for: key.id)
   }
 
   /// The keys that have a value on this host, for diagnostics.

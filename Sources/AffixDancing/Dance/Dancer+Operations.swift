@@ -158,8 +158,8 @@ extension Dancer {
 }
 
 /// The key of a host's ``HostWatch``.
-enum HostWatchKey: AssociatedValueKey {
-  typealias Value = HostWatch
+enum HostWatchKey: AssociatedKey {
+  typealias Value = HostWatch?
 }
 
 /// Lives in a host's associated storage to tell its dancer's waiters that the host died: the

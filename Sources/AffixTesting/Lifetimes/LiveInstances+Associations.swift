@@ -1,6 +1,9 @@
 import Affix
 
-private let lifetimeKey = AssociatedKey<LifetimeToken>("lifetime")
+/// The key of the token that counts a host.
+private enum Lifetime: AssociatedKey {
+  typealias Value = LifetimeToken?
+}
 
 /// Counts `object` in ``LiveInstances`` under its dynamic type, by attaching a
 /// ``LifetimeToken`` to it: for objects whose type you do not own.
@@ -21,7 +24,7 @@ private let lifetimeKey = AssociatedKey<LifetimeToken>("lifetime")
 ///   - object: The object to count.
 ///   - maximum: The most instances of its type that should be alive at once.
 public func trackLifetime<Object: AnyObject>(of object: Object, maximum: Int? = nil) {
-  _ = Associations(of: object).value(for: lifetimeKey) {
+  _ = Associations(of: object).value(for: Lifetime.self) {
     LifetimeToken(counting: object, maximum: maximum)
   }
 }

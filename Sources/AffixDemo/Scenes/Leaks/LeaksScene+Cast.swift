@@ -4,15 +4,15 @@ import Affix
 
 /// A host from code we do not own: its values live in the shared table.
 final class Sprite {
-  static let nameKey = AssociatedKey<String>("name")
-  static let badgeKey = AssociatedKey<Badge>("badge")
-  static let noteKey = AssociatedKey<Note>("note")
-  static let weakNoteKey = AssociatedKey<WeakNote>("weak note")
+  enum Name: AssociatedKey { typealias Value = String? }
+  enum BadgeKey: AssociatedKey { typealias Value = Badge? }
+  enum NoteKey: AssociatedKey { typealias Value = Note? }
+  enum WeakNoteKey: AssociatedKey { typealias Value = WeakNote? }
 }
 
 /// A host that owns its storage, so its values go at its deinit.
 final class Card: AssociationOwner {
-  static let badgeKey = AssociatedKey<Badge>("badge")
+  enum BadgeKey: AssociatedKey { typealias Value = Badge? }
   let associationStorage = AssociationStorage()
 }
 

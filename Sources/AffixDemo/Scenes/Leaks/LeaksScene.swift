@@ -21,8 +21,8 @@ enum LeaksScene {
         let sprite = Sprite()
         let badge = Badge(index)
         let associations = Associations(of: sprite)
-        associations[Sprite.nameKey] = "sprite \(index)"
-        associations[Sprite.badgeKey] = badge
+        associations[Sprite.Name.self] = "sprite \(index)"
+        associations[Sprite.BadgeKey.self] = badge
         let glow = associations.attach(Glow())
         for (object, kind) in [(sprite, "Sprite"), (badge, "Badge"), (glow, "Glow")]
           as [(AnyObject, String)]
@@ -54,7 +54,7 @@ enum LeaksScene {
       for index in 0..<hostCount {
         let card = Card()
         let badge = Badge(index)
-        Associations(of: card)[Card.badgeKey] = badge
+        Associations(of: card)[Card.BadgeKey.self] = badge
         census.track(card, as: "Card")
         census.track(badge, as: "Card's Badge")
         tracker.track(card, "Card")
@@ -110,7 +110,7 @@ enum LeaksScene {
       "A value that holds its host strongly keeps the host alive (ARC has no ephemerons):")
     let (escaped, report) = checkForLeaks { tracker -> WeakReference<Sprite> in
       let sprite = Sprite()
-      Associations(of: sprite)[Sprite.noteKey] = Note(about: sprite)
+      Associations(of: sprite)[Sprite.NoteKey.self] = Note(about: sprite)
       tracker.track(sprite, "sprite with a strong note")
       return WeakReference(sprite)
     }
@@ -118,13 +118,13 @@ enum LeaksScene {
       screen.detail(paint(String(line), .red, on: screen))
     }
     if let sprite = escaped.object {
-      Associations(of: sprite).removeValue(for: Sprite.noteKey)
+      Associations(of: sprite).removeValue(for: Sprite.NoteKey.self)
     }
     stage.pause(.milliseconds(900))
 
     let (_, fixed) = checkForLeaks { tracker in
       let sprite = Sprite()
-      Associations(of: sprite)[Sprite.weakNoteKey] = WeakNote(about: sprite)
+      Associations(of: sprite)[Sprite.WeakNoteKey.self] = WeakNote(about: sprite)
       tracker.track(sprite, "sprite with a weak note")
     }
     screen.step("Fixed by holding the host weakly in the value: " + paint(fixed, on: screen))
