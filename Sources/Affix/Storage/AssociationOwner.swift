@@ -8,7 +8,7 @@
 ///   let associationStorage = AssociationStorage()
 /// }
 ///
-/// Associations(of: card)[selectedKey] = true
+/// Associations(of: card)[Selected.self] = true
 /// ```
 ///
 /// Choose it for types you control that carry many values or are created and dropped often;

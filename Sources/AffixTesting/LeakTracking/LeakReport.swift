@@ -8,7 +8,7 @@ public import Testing
 ///
 /// ```
 /// LEAK: Node "head" tracked at AppTests/ListTests.swift:12 is still alive; retain cycle: Node.next -> Node.next -> Node
-/// LEAK: Document tracked at AppTests/DocumentTests.swift:8 is still alive; retain cycle: Document -[inspector]-> Inspector.document -> Document
+/// LEAK: Document tracked at AppTests/DocumentTests.swift:8 is still alive; retain cycle: Document -[InspectorKey]-> Inspector.document -> Document
 /// ```
 public struct LeakReport: Sendable, CustomStringConvertible {
   /// A tracked object that outlived its scope.

@@ -12,7 +12,7 @@ public import Testing
 ///   expectNoLeaks { tracker in
 ///     let host = Host()
 ///     let value = Value()
-///     Associations(of: host)[valueKey] = value
+///     Associations(of: host)[ValueKey.self] = value
 ///     tracker.track(host)
 ///     tracker.track(value)
 ///   }

@@ -24,7 +24,7 @@ import Synchronization
 /// cycle that keeps one alive, through stored properties and associated values alike:
 ///
 /// ```
-/// Window has 2 live instances, more than 1; retain cycle: Window -[inspector]-> Inspector.window -> Window
+/// Window has 2 live instances, more than 1; retain cycle: Window -[InspectorKey]-> Inspector.window -> Window
 /// ```
 public enum LiveInstances {
   /// The count of one type.
@@ -57,7 +57,7 @@ public enum LiveInstances {
     /// exists.
     public let cycle: RetainPath?
 
-    /// `Window: retain cycle: Window -[inspector]-> Inspector.window -> Window`.
+    /// `Window: retain cycle: Window -[InspectorKey]-> Inspector.window -> Window`.
     public var description: String {
       guard let cycle else {
         return "\(typeName): no retain cycle through stored properties or associations"

@@ -18,9 +18,9 @@
 /// // "Parent.child -> Child.parent -> Parent"
 ///
 /// let document = Document()
-/// Associations(of: document)[inspectorKey] = Inspector(document: document)
+/// Associations(of: document)[InspectorKey.self] = Inspector(document: document)
 /// RetainCycleFinder.cycle(through: document)?.description
-/// // "Document -[inspector]-> Inspector.document -> Document"
+/// // "Document -[InspectorKey]-> Inspector.document -> Document"
 /// ```
 ///
 /// - Complexity: O(*n*) in the number of references reachable from the start object, bounded

@@ -8,7 +8,7 @@
 ///
 /// ```
 /// Parent.child -> Child.parent -> Parent
-/// Document -[inspector]-> Inspector.document -> Document
+/// Document -[InspectorKey]-> Inspector.document -> Document
 /// ```
 ///
 /// Only stored properties are followed: what a closure captures is invisible to `Mirror`, so a
@@ -54,7 +54,7 @@ public struct RetainPath: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The steps' descriptions, such as `["Parent.child", "Child.parent"]` or
-  /// `["Document -[inspector]", "Inspector.document"]`.
+  /// `["Document -[InspectorKey]", "Inspector.document"]`.
   public var propertyNames: [String] { steps.map(\.description) }
 
   /// `A.b -> B.c -> C`; a step through an association reads `A -[key]-> B`.
