@@ -15,7 +15,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
   public let message: String
 
   /// Creates a diagnostic.
-  public init(subsystem: String, message: String) {
+  package init(subsystem: String, message: String) {
     self.subsystem = subsystem
     self.message = message
   }
@@ -45,7 +45,7 @@ public enum Diagnostics {
 
   /// Reports `diagnostic` to the scoped handler if one is set on this task, else to the global
   /// handler.
-  public static func report(_ diagnostic: Diagnostic) {
+  package static func report(_ diagnostic: Diagnostic) {
     if let scopedHandler {
       scopedHandler(diagnostic)
     } else if let handler = globalHandler.withLock({ $0 }) {
@@ -56,7 +56,7 @@ public enum Diagnostics {
   }
 
   /// Reports a message from `subsystem`.
-  public static func report(_ subsystem: String, _ message: String) {
+  package static func report(_ subsystem: String, _ message: String) {
     report(Diagnostic(subsystem: subsystem, message: message))
   }
 

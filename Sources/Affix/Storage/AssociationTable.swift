@@ -19,7 +19,7 @@ public enum AssociationTable {
     public var staleEntries = 0
 
     /// Creates statistics with the given counts.
-    public init(liveHosts: Int = 0, entries: Int = 0, staleHosts: Int = 0, staleEntries: Int = 0) {
+    package init(liveHosts: Int = 0, entries: Int = 0, staleHosts: Int = 0, staleEntries: Int = 0) {
       self.liveHosts = liveHosts
       self.entries = entries
       self.staleHosts = staleHosts
