@@ -4,7 +4,7 @@ import Testing
 
 private final class Host: Sendable {}
 
-private final class Value {}
+private final class Attachment {}
 
 /// A capability that holds its host strongly: the cycle the path finder must show.
 private final class Clinging: Capability {
@@ -21,7 +21,7 @@ private final class Polite: Capability {
   func didDetach() {}
 }
 
-private let valueKey = AssociatedKey<Value>("value")
+private enum AttachmentKey: AssociatedKey { typealias Value = Attachment? }
 
 /// Refers back to its host `unowned`: no cycle, yet the host never finishes going.
 private final class UnownedBackReference: Sendable {
@@ -32,13 +32,13 @@ private final class UnownedBackReference: Sendable {
   }
 }
 
-private let backReferenceKey = AssociatedKey<UnownedBackReference>("backReference")
+private enum BackReferenceKey: AssociatedKey { typealias Value = UnownedBackReference? }
 
 @Suite struct LeakTrackerAssociationsTests {
   @Test func aHostHeldUnownedByItsOwnValueIsReportedWithThatReason() {
     let (_, report) = checkForLeaks { tracker in
       let host = Host()
-      Associations(of: host)[backReferenceKey] = UnownedBackReference(host: host)
+      Associations(of: host)[BackReferenceKey.self] = UnownedBackReference(host: host)
       tracker.track(host, "document")
     }
     if HostKind.everyHostIsWeak {
@@ -57,8 +57,8 @@ private let backReferenceKey = AssociatedKey<UnownedBackReference>("backReferenc
   @Test func aValueAttachedToADeadHostIsReleasedByTheSweepBeforeTheReport() {
     let (_, report) = checkForLeaks { tracker in
       let host = Host()
-      let value = Value()
-      Associations(of: host)[valueKey] = value
+      let value = Attachment()
+      Associations(of: host)[AttachmentKey.self] = value
       tracker.track(value)
     }
     #expect(report.isClean)

@@ -34,7 +34,7 @@ private final class WindowInspector {
   }
 }
 
-private let windowInspectorKey = AssociatedKey<WindowInspector>("inspector")
+private enum WindowInspectorKey: AssociatedKey { typealias Value = WindowInspector? }
 
 private final class Collected: Sendable {
   let diagnostics = Mutex<[Diagnostic]>([])
@@ -52,14 +52,14 @@ private func collectingDiagnostics(_ body: () -> Void) -> [Diagnostic] {
 @Suite struct LiveInstancesTests {
   @Test func goingOverTheMaximumNamesTheCycleThatKeepsAnInstanceAlive() {
     let kept = InspectedWindow()
-    Associations(of: kept)[windowInspectorKey] = WindowInspector(window: kept)
-    defer { Associations(of: kept).removeValue(for: windowInspectorKey) }
+    Associations(of: kept)[WindowInspectorKey.self] = WindowInspector(window: kept)
+    defer { Associations(of: kept).removeValue(for: WindowInspectorKey.self) }
     trackLifetime(of: kept, maximum: 1)
     let other = InspectedWindow()
 
     let diagnostics = collectingDiagnostics { trackLifetime(of: other) }
 
-    let cycle = "InspectedWindow -[inspector]-> WindowInspector.window -> InspectedWindow"
+    let cycle = "InspectedWindow -[WindowInspectorKey]-> WindowInspector.window -> InspectedWindow"
     #expect(
       diagnostics.map(\.message) == [
         "InspectedWindow has 2 live instances, more than 1; retain cycle: \(cycle)"

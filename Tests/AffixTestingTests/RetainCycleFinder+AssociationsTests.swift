@@ -40,25 +40,29 @@ private final class Pinned: Capability {
   func didDetach() {}
 }
 
-private enum Declared: AssociatedValueKey {
-  typealias Value = Inspector
+private enum Declared: AssociatedKey {
+  typealias Value = Inspector?
 }
 
-private let inspectorKey = AssociatedKey<Inspector>("inspector")
-private let weakInspectorKey = AssociatedKey<Inspector>.weak("weakInspector")
-private let politeInspectorKey = AssociatedKey<WeakInspector>("politeInspector")
-private let stateKey = AssociatedKey<InspectorState>("state")
-private let inspectorsKey = AssociatedKey<[Inspector]>("inspectors")
-private let countKey = AssociatedKey<Int>("count")
-private let selectionKey = AssociatedKey<String>("selection")
+private enum InspectorKey: AssociatedKey { typealias Value = Inspector? }
+private enum WeakInspectorKey: AssociatedKey {
+  typealias Value = Inspector?
+  static let policy = AssociationPolicy.weak
+}
+private enum PoliteInspectorKey: AssociatedKey { typealias Value = WeakInspector? }
+private enum StateKey: AssociatedKey { typealias Value = InspectorState? }
+private enum InspectorsKey: AssociatedKey { typealias Value = [Inspector]? }
+/// Stored inline: an `Int?` would be boxed.
+private enum CountKey: AssociatedKey { static let defaultValue = 0 }
+private enum SelectionKey: AssociatedKey { typealias Value = String? }
 
 /// Breaks whatever cycle a test made, so that the suite leaves nothing behind for
 /// LeakSanitizer.
 private func release(_ document: AnyObject) {
   let associations = Associations(of: document)
-  associations.removeValue(for: inspectorKey)
-  associations.removeValue(for: stateKey)
-  associations.removeValue(for: inspectorsKey)
+  associations.removeValue(for: InspectorKey.self)
+  associations.removeValue(for: StateKey.self)
+  associations.removeValue(for: InspectorsKey.self)
   associations.removeValue(for: Declared.self)
   associations.detach(Pinned.self)
 }
@@ -66,29 +70,29 @@ private func release(_ document: AnyObject) {
 @Suite struct RetainCycleFinderAssociationsTests {
   @Test func aValueThatPointsBackAtItsHostIsACycleThroughTheAssociation() {
     let document = Document()
-    Associations(of: document)[inspectorKey] = Inspector(document: document)
+    Associations(of: document)[InspectorKey.self] = Inspector(document: document)
     defer { release(document) }
 
     let cycle = RetainCycleFinder.cycle(through: document)
-    #expect(cycle?.description == "Document -[inspector]-> Inspector.document -> Document")
-    #expect(cycle?.steps.first?.association == "inspector")
+    #expect(cycle?.description == "Document -[InspectorKey]-> Inspector.document -> Document")
+    #expect(cycle?.steps.first?.association == "InspectorKey")
     #expect(cycle?.steps.last?.association == nil)
   }
 
   @Test func anOwnersOwnStorageIsFollowedToo() {
     let document = OwningDocument()
-    Associations(of: document)[inspectorKey] = Inspector(document: document)
+    Associations(of: document)[InspectorKey.self] = Inspector(document: document)
     defer { release(document) }
 
     #expect(
       RetainCycleFinder.cycle(through: document)?.description
-        == "OwningDocument -[inspector]-> Inspector.document -> OwningDocument")
+        == "OwningDocument -[InspectorKey]-> Inspector.document -> OwningDocument")
   }
 
   @Test func aWeakKeyIsNoEdge() {
     let document = Document()
     let inspector = Inspector(document: document)
-    Associations(of: document)[weakInspectorKey] = inspector
+    Associations(of: document)[WeakInspectorKey.self] = inspector
 
     #expect(RetainCycleFinder.cycle(through: document) == nil)
     #expect(RetainCycleFinder.path(from: document, to: inspector) == nil)
@@ -96,31 +100,31 @@ private func release(_ document: AnyObject) {
 
   @Test func aValueThatHoldsItsHostWeaklyMakesNoCycle() {
     let document = Document()
-    Associations(of: document)[politeInspectorKey] = WeakInspector(document: document)
+    Associations(of: document)[PoliteInspectorKey.self] = WeakInspector(document: document)
 
     #expect(RetainCycleFinder.cycle(through: document) == nil)
   }
 
   @Test func aReferenceInsideAStructValueShowsItsPathInTheValue() {
     let document = Document()
-    Associations(of: document)[stateKey] = InspectorState(owner: document)
+    Associations(of: document)[StateKey.self] = InspectorState(owner: document)
     defer { release(document) }
 
     #expect(
       RetainCycleFinder.cycle(through: document)?.description
-        == "Document -[state].owner-> Document")
+        == "Document -[StateKey].owner-> Document")
   }
 
   @Test func anElementOfAnArrayValueShowsItsIndex() {
     let document = Document()
-    Associations(of: document)[inspectorsKey] = [
+    Associations(of: document)[InspectorsKey.self] = [
       Inspector(document: Document()), Inspector(document: document),
     ]
     defer { release(document) }
 
     #expect(
       RetainCycleFinder.cycle(through: document)?.description
-        == "Document -[inspectors][1]-> Inspector.document -> Document")
+        == "Document -[InspectorsKey][1]-> Inspector.document -> Document")
   }
 
   @Test func aKeyDeclaredAsATypeIsNamedByItsType() {
@@ -146,17 +150,17 @@ private func release(_ document: AnyObject) {
   @Test func aPathFromAnotherObjectGoesThroughItsAssociations() {
     let document = Document()
     let target = Document()
-    Associations(of: document)[inspectorKey] = Inspector(document: target)
+    Associations(of: document)[InspectorKey.self] = Inspector(document: target)
     defer { release(document) }
 
     #expect(
       RetainCycleFinder.path(from: document, to: target)?.description
-        == "Document -[inspector]-> Inspector.document -> Document")
+        == "Document -[InspectorKey]-> Inspector.document -> Document")
   }
 
   @Test func inlineValuesHoldNothing() {
     let document = Document()
-    Associations(of: document)[countKey] = 3
+    Associations(of: document)[CountKey.self] = 3
 
     #expect(RetainCycleFinder.cycle(through: document) == nil)
     #expect(RetainCycleFinder.closureProperties(of: document).isEmpty)
@@ -164,10 +168,10 @@ private func release(_ document: AnyObject) {
 
   @Test func anObserverOfAKeyIsListedAsAClosure() {
     let document = Document()
-    let token = Associations(of: document).observe(selectionKey) { _ in }
+    let token = Associations(of: document).observe(SelectionKey.self) { _ in }
     defer { token.cancel() }
 
-    #expect(RetainCycleFinder.closureProperties(of: document) == ["-[selection observer]"])
+    #expect(RetainCycleFinder.closureProperties(of: document) == ["-[SelectionKey observer]"])
   }
 }
 
@@ -176,7 +180,7 @@ private func release(_ document: AnyObject) {
     weak var leaked: Document?
     let (_, report) = checkForLeaks { tracker in
       let document = Document()
-      Associations(of: document)[inspectorKey] = Inspector(document: document)
+      Associations(of: document)[InspectorKey.self] = Inspector(document: document)
       tracker.track(document, "draft")
       leaked = document
     }
@@ -184,18 +188,19 @@ private func release(_ document: AnyObject) {
 
     let line = report.survivors.first?.description ?? ""
     #expect(line.hasPrefix(#"LEAK: Document "draft" tracked at "#))
-    #expect(line.hasSuffix("retain cycle: Document -[inspector]-> Inspector.document -> Document"))
+    #expect(
+      line.hasSuffix("retain cycle: Document -[InspectorKey]-> Inspector.document -> Document"))
   }
 
   @Test func aSurvivorWithAnObserverPointsAtItsClosure() {
     let document = Document()
-    let token = Associations(of: document).observe(selectionKey) { _ in }
+    let token = Associations(of: document).observe(SelectionKey.self) { _ in }
     defer { token.cancel() }
     let tracker = LeakTracker()
     tracker.track(document)
 
     // The optimizer would otherwise release `document` before the report.
     let line = withExtendedLifetime(document) { tracker.report().survivors.first?.description }
-    #expect(line?.hasSuffix("check the closures in Document -[selection observer]") == true)
+    #expect(line?.hasSuffix("check the closures in Document -[SelectionKey observer]") == true)
   }
 }

@@ -50,11 +50,14 @@ private final class Counter: Sendable {
   let value = Atomic(0)
 }
 
-private let payloadKey = AssociatedKey<Payload>("payload")
-private let weakPayloadKey = AssociatedKey<Payload>.weak("weakPayload")
-private let countKey = AssociatedKey<Int>("count")
-private let backPointerKey = AssociatedKey<BackPointer>("backPointer")
-private let weakBackPointerKey = AssociatedKey<WeakBackPointer>("weakBackPointer")
+private enum PayloadKey: AssociatedKey { typealias Value = Payload? }
+private enum WeakPayloadKey: AssociatedKey {
+  typealias Value = Payload?
+  static let policy = AssociationPolicy.weak
+}
+private enum CountKey: AssociatedKey { typealias Value = Int? }
+private enum BackPointerKey: AssociatedKey { typealias Value = BackPointer? }
+private enum WeakBackPointerKey: AssociatedKey { typealias Value = WeakBackPointer? }
 
 /// Where a host keeps its values: in the shared table (released at the sweep after it dies) or
 /// in its own storage (released at its deinit).
@@ -80,8 +83,8 @@ struct CoreLeakChecks {
       let host = kind.make()
       let associations = Associations(of: host)
       let payload = Payload()
-      associations[payloadKey] = payload
-      associations[countKey] = 3
+      associations[PayloadKey.self] = payload
+      associations[CountKey.self] = 3
       associations.attach(Spinner(host: host))
       tracker.trackAttachments(of: host)
       tracker.track(payload, "strong value")
@@ -93,7 +96,7 @@ struct CoreLeakChecks {
     let token = expectNoLeaks { tracker in
       let host = kind.make()
       let observed = Payload()
-      let token = Associations(of: host).observe(countKey) { [observed] _ in
+      let token = Associations(of: host).observe(CountKey.self) { [observed] _ in
         _ = observed
       }
       tracker.track(host)
@@ -111,10 +114,10 @@ struct CoreLeakChecks {
     let token = expectNoLeaks { tracker in
       let host = kind.make()
       let weakHost = AnyWeakReference(host)
-      let token = Associations(of: host).observe(countKey) { _ in
+      let token = Associations(of: host).observe(CountKey.self) { _ in
         if weakHost.object != nil { calls.value.add(1, ordering: .relaxed) }
       }
-      Associations(of: host)[countKey] = 1
+      Associations(of: host)[CountKey.self] = 1
       tracker.track(host)
       return token
     }
@@ -128,10 +131,10 @@ struct CoreLeakChecks {
     let host = kind.make()
     expectNoLeaks { tracker in
       let payload = Payload()
-      Associations(of: host)[weakPayloadKey] = payload
+      Associations(of: host)[WeakPayloadKey.self] = payload
       tracker.track(payload, "weakly attached")
     }
-    #expect(Associations(of: host)[weakPayloadKey] == nil)
+    #expect(Associations(of: host)[WeakPayloadKey.self] == nil)
   }
 
   /// A value that holds its host strongly keeps it alive: the storage holds the value for as
@@ -145,7 +148,7 @@ struct CoreLeakChecks {
     let (_, report) = checkForLeaks { tracker in
       let host = kind.make()
       let value = BackPointer(host: host)
-      Associations(of: host)[backPointerKey] = value
+      Associations(of: host)[BackPointerKey.self] = value
       tracker.track(host, "host")
       tracker.track(value, "value")
       leakedHost = host
@@ -154,11 +157,13 @@ struct CoreLeakChecks {
     let hostType = kind == .owner ? "OwningHost" : "PlainHost"
     #expect(
       report.survivors.map { $0.cycle?.description } == [
-        "\(hostType) -[backPointer]-> BackPointer.host -> \(hostType)",
-        "BackPointer.host -> \(hostType) -[backPointer]-> BackPointer",
+        "\(hostType) -[BackPointerKey]-> BackPointer.host -> \(hostType)",
+        "BackPointer.host -> \(hostType) -[BackPointerKey]-> BackPointer",
       ])
 
-    let removed = leakedHost.map { Associations(of: $0).removeValue(for: backPointerKey) != nil }
+    let removed = leakedHost.map {
+      Associations(of: $0).removeValue(for: BackPointerKey.self) != nil
+    }
     #expect(removed == true)
     #expect(leakedHost == nil)
   }
@@ -168,7 +173,7 @@ struct CoreLeakChecks {
     expectNoLeaks { tracker in
       let host = kind.make()
       let value = WeakBackPointer(host: host)
-      Associations(of: host)[weakBackPointerKey] = value
+      Associations(of: host)[WeakBackPointerKey.self] = value
       tracker.track(host)
       tracker.track(value)
     }
@@ -177,18 +182,18 @@ struct CoreLeakChecks {
   @Test func independentHostsCleanUpIndependently() {
     let survivor = PlainHost()
     let survivorValue = Payload()
-    Associations(of: survivor)[payloadKey] = survivorValue
+    Associations(of: survivor)[PayloadKey.self] = survivorValue
     expectNoLeaks { tracker in
       for index in 0..<100 {
         let host = PlainHost()
         let payload = Payload()
-        Associations(of: host)[payloadKey] = payload
-        Associations(of: host)[countKey] = index
+        Associations(of: host)[PayloadKey.self] = payload
+        Associations(of: host)[CountKey.self] = index
         tracker.track(host)
         tracker.track(payload)
       }
     }
-    #expect(Associations(of: survivor)[payloadKey] === survivorValue)
+    #expect(Associations(of: survivor)[PayloadKey.self] === survivorValue)
   }
 
   @Test func survivorsAmongManyHostsKeepTheirValues() {
@@ -196,7 +201,7 @@ struct CoreLeakChecks {
     expectNoLeaks { tracker in
       for index in 0..<100 {
         let host = PlainHost()
-        Associations(of: host)[countKey] = index
+        Associations(of: host)[CountKey.self] = index
         if [0, 21, 99].contains(index) {
           kept[index] = host
         } else {
@@ -205,7 +210,7 @@ struct CoreLeakChecks {
       }
     }
     for (index, host) in kept {
-      #expect(Associations(of: host)[countKey] == index)
+      #expect(Associations(of: host)[CountKey.self] == index)
     }
   }
 
@@ -214,8 +219,8 @@ struct CoreLeakChecks {
       for _ in 0..<1_000 {
         let host = PlainHost()
         let payload = Payload()
-        Associations(of: host)[payloadKey] = payload
-        _ = Associations(of: host).value(for: countKey) { 1 }
+        Associations(of: host)[PayloadKey.self] = payload
+        _ = Associations(of: host).value(for: CountKey.self) { 1 }
         tracker.track(payload)
       }
     }
@@ -228,7 +233,7 @@ struct CoreLeakChecks {
       let host = OwningHost()
       let payload = Payload()
       let spinner = Spinner(host: host)
-      Associations(of: host)[payloadKey] = payload
+      Associations(of: host)[PayloadKey.self] = payload
       Associations(of: host).attach(spinner)
       weakPayload = payload
       weakSpinner = spinner
@@ -243,12 +248,12 @@ struct CoreLeakChecks {
     let host = kind.make()
     expectNoLeaks { tracker in
       let first = Payload()
-      Associations(of: host)[payloadKey] = first
-      Associations(of: host)[payloadKey] = Payload()
+      Associations(of: host)[PayloadKey.self] = first
+      Associations(of: host)[PayloadKey.self] = Payload()
       tracker.track(first, "replaced value")
     }
     expectNoLeaks { tracker in
-      let removed = Associations(of: host).removeValue(for: payloadKey)
+      let removed = Associations(of: host).removeValue(for: PayloadKey.self)
       if let removed {
         tracker.track(removed, "removed value")
       }

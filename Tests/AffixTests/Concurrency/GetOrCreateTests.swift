@@ -4,7 +4,8 @@ import Synchronization
 import Testing
 
 @Suite struct GetOrCreateTests {
-  let value = AssociatedKey<Tracked>("value")
+  enum TrackedValue: AssociatedKey { typealias Value = Tracked? }
+  let value = TrackedValue.self
 
   @Test func racingCallersOnAnEmptyKeyAllReceiveTheOneStoredValue() {
     for round in 0..<50 {
@@ -31,16 +32,18 @@ import Testing
   }
 
   @Test func racingCallersOnAnInlineKeyAgreeOnOneValue() {
-    let key = AssociatedKey<Int>("inline")
+    // `Int32?` fits in a word, so it is stored inline (an `Int?` would be boxed).
+    enum Inline: AssociatedKey { typealias Value = Int32? }
+    let key = Inline.self
     for _ in 0..<50 {
       let host = Host()
-      let received = Recording<Int>()
+      let received = Recording<Int32>()
       let arrivals = Atomic<Int>(0)
       DispatchQueue.concurrentPerform(iterations: 8) { index in
         let got = Associations(of: host).value(for: key) {
           arrivals.add(1, ordering: .relaxed)
           waitBriefly(until: { arrivals.load(ordering: .relaxed) >= 2 })
-          return index
+          return Int32(index)
         }
         received.append(got)
       }

@@ -26,25 +26,44 @@ import Testing
     }
   }
 
-  /// Eight keys covering every representation; `object` and `twin` share a name and a type.
+  /// Eight keys covering every representation: `int` and `double` have defaults and are
+  /// stored inline, `bool` is an inline optional, `text` and `list` are boxed, `object` and
+  /// `twin` (which share a name and a type) hold objects, `weak` holds one weakly.
+  ///
+  /// The defaults of `int` and `double` are values the model never makes, so that a read
+  /// tells an absent value in one step.
   struct Keys {
-    let int = AssociatedKey<Int>("int")
-    let bool = AssociatedKey<Bool>("bool")
-    let double = AssociatedKey<Double>("double")
-    let text = AssociatedKey<String>("text")
-    let list = AssociatedKey<[Int]>("list")
-    let object = AssociatedKey<Tracked>("object")
-    let twin = AssociatedKey<Tracked>("object")
-    let weak = AssociatedKey<Tracked>.weak("weak")
+    enum IntKey: AssociatedKey { static let defaultValue = Int.min }
+    enum BoolKey: AssociatedKey { typealias Value = Bool? }
+    enum DoubleKey: AssociatedKey { static let defaultValue = -Double.infinity }
+    enum TextKey: AssociatedKey { typealias Value = String? }
+    enum ListKey: AssociatedKey { typealias Value = [Int]? }
+    enum Object: AssociatedKey { typealias Value = Tracked? }
+    enum Twin {
+      enum Object: AssociatedKey { typealias Value = Tracked? }
+    }
+    enum WeakKey: AssociatedKey {
+      typealias Value = Tracked?
+      static let policy = AssociationPolicy.weak
+    }
+
+    let int = IntKey.self
+    let bool = BoolKey.self
+    let double = DoubleKey.self
+    let text = TextKey.self
+    let list = ListKey.self
+    let object = Object.self
+    let twin = Twin.Object.self
+    let weak = WeakKey.self
 
     static let count = 8
 
     func read(_ key: Int, of host: Host) -> ModelValue? {
       let view = Associations(of: host)
       switch key {
-      case 0: return view[int].map(ModelValue.int)
+      case 0: return modelValue(view[int])
       case 1: return view[bool].map(ModelValue.bool)
-      case 2: return view[double].map(ModelValue.double)
+      case 2: return modelValue(view[double])
       case 3: return view[text].map(ModelValue.text)
       case 4: return view[list].map(ModelValue.list)
       case 5: return view[object].map { .object($0.id) }
@@ -56,9 +75,9 @@ import Testing
     func remove(_ key: Int, of host: Host) -> ModelValue? {
       let view = Associations(of: host)
       switch key {
-      case 0: return view.removeValue(for: int).map(ModelValue.int)
+      case 0: return modelValue(view.removeValue(for: int))
       case 1: return view.removeValue(for: bool).map(ModelValue.bool)
-      case 2: return view.removeValue(for: double).map(ModelValue.double)
+      case 2: return modelValue(view.removeValue(for: double))
       case 3: return view.removeValue(for: text).map(ModelValue.text)
       case 4: return view.removeValue(for: list).map(ModelValue.list)
       case 5: return view.removeValue(for: object).map { .object($0.id) }
@@ -79,9 +98,10 @@ import Testing
       case (5, .object(let id)): view[object] = objects[id]
       case (6, .object(let id)): view[twin] = objects[id]
       case (7, .weak(let id)): view[weak] = objects[id]
-      case (0, nil): view[int] = nil
+      // A key with a default has no nil to assign: removal is the way.
+      case (0, nil): view.removeValue(for: int)
       case (1, nil): view[bool] = nil
-      case (2, nil): view[double] = nil
+      case (2, nil): view.removeValue(for: double)
       case (3, nil): view[text] = nil
       case (4, nil): view[list] = nil
       case (5, nil): view[object] = nil
@@ -91,14 +111,26 @@ import Testing
       }
     }
 
+    /// Get-or-create: `value(for:orInsert:)` on the optional keys, and on the keys with a
+    /// default the same made from `update`, which stores `value` only if there is none.
     func getOrCreate(_ key: Int, of host: Host, making value: ModelValue, objects: [Int: Tracked])
       -> ModelValue
     {
       let view = Associations(of: host)
       switch (key, value) {
-      case (0, .int(let number)): return .int(view.value(for: int) { number })
+      case (0, .int(let number)):
+        return .int(
+          view.update(int) {
+            if $0 == IntKey.defaultValue { $0 = number }
+            return $0
+          })
       case (1, .bool(let flag)): return .bool(view.value(for: bool) { flag })
-      case (2, .double(let number)): return .double(view.value(for: double) { number })
+      case (2, .double(let number)):
+        return .double(
+          view.update(double) {
+            if $0 == DoubleKey.defaultValue { $0 = number }
+            return $0
+          })
       case (3, .text(let string)): return .text(view.value(for: text) { string })
       case (4, .list(let numbers)): return .list(view.value(for: list) { numbers })
       // The ids come from `objects`, which holds every object the model can name.
@@ -111,15 +143,77 @@ import Testing
       }
     }
 
+    /// Updates the value under `key` in place with `change` (see `World.changed`), and
+    /// returns what the update saw; `objects` resolves the ids `change` names.
+    func update(
+      _ key: Int, of host: Host, objects: [Int: Tracked],
+      _ change: (ModelValue?) -> ModelValue?
+    ) -> ModelValue? {
+      let view = Associations(of: host)
+      switch key {
+      case 0:
+        return view.update(int) { number in
+          let old = modelValue(number)
+          if case .int(let new) = change(old) { number = new }
+          return old
+        }
+      case 1:
+        return view.update(bool) { flag in
+          let old = flag.map(ModelValue.bool)
+          if case .bool(let new) = change(old) { flag = new } else { flag = nil }
+          return old
+        }
+      case 2:
+        return view.update(double) { number in
+          let old = modelValue(number)
+          if case .double(let new) = change(old) { number = new }
+          return old
+        }
+      case 3:
+        return view.update(text) { string in
+          let old = string.map(ModelValue.text)
+          if case .text(let new) = change(old) { string = new } else { string = nil }
+          return old
+        }
+      case 4:
+        return view.update(list) { numbers in
+          let old = numbers.map(ModelValue.list)
+          if case .list(let new) = change(old) { numbers = new } else { numbers = nil }
+          return old
+        }
+      case 5, 6:
+        func replace(_ tracked: inout Tracked?) -> ModelValue? {
+          let old = tracked.map { ModelValue.object($0.id) }
+          if case .object(let id) = change(old) { tracked = objects[id] } else { tracked = nil }
+          return old
+        }
+        return key == 5 ? view.update(object, replace) : view.update(twin, replace)
+      default:
+        return view.update(weak) { tracked in
+          let old = tracked.map { ModelValue.weak($0.id) }
+          if case .weak(let id) = change(old) { tracked = objects[id] } else { tracked = nil }
+          return old
+        }
+      }
+    }
+
     func listed(on host: Host) -> Set<Int> {
       let listed = Associations(of: host).keys
-      let described: [(Int, AnyAssociatedKey) -> Bool] = [
-        { $1.describes(int) }, { $1.describes(bool) }, { $1.describes(double) },
-        { $1.describes(text) }, { $1.describes(list) }, { $1.describes(object) },
-        { $1.describes(twin) }, { $1.describes(weak) },
+      let described: [(AnyAssociatedKey) -> Bool] = [
+        { $0.describes(int) }, { $0.describes(bool) }, { $0.describes(double) },
+        { $0.describes(text) }, { $0.describes(list) }, { $0.describes(object) },
+        { $0.describes(twin) }, { $0.describes(weak) },
       ]
       return Set(
-        listed.compactMap { entry in (0..<Self.count).first { described[$0]($0, entry) } })
+        listed.compactMap { entry in (0..<Self.count).first { described[$0](entry) } })
+    }
+
+    private func modelValue(_ number: Int) -> ModelValue? {
+      number == IntKey.defaultValue ? nil : .int(number)
+    }
+
+    private func modelValue(_ number: Double) -> ModelValue? {
+      number == DoubleKey.defaultValue ? nil : .double(number)
     }
   }
 
@@ -212,11 +306,22 @@ import Testing
       case 30..<34:
         keys.write(nil, key, of: host(slot), objects: [:])
         model[slot][key] = nil
-      case 34..<58:
+      case 34..<50:
         let expected = expected(slot, key)
         let actual = keys.read(key, of: host(slot))
         if actual != expected {
           return "read \(key) of host \(slot): \(d(actual)) != \(d(expected))"
+        }
+      case 50..<58:
+        let (value, object) = makeValue(for: key)
+        let before = expected(slot, key)
+        let after = Self.changed(before, key: key, made: value)
+        let actual = keys.update(
+          key, of: host(slot), objects: object.map { [value.id: $0] } ?? [:]
+        ) { Self.changed($0, key: key, made: value) }
+        model[slot][key] = after
+        if actual != before {
+          return "update \(key) of host \(slot): saw \(d(actual)), expected \(d(before))"
         }
       case 58..<68:
         let expected = expected(slot, key)
@@ -258,6 +363,22 @@ import Testing
         }
       }
       return nil
+    }
+
+    /// What an update makes of `value` under `key`: the made value where there is none, and
+    /// otherwise a change of the value, or its removal (by `twin`, and by `text` once long).
+    static func changed(_ value: ModelValue?, key: Int, made: ModelValue) -> ModelValue? {
+      switch (key, value) {
+      case (_, nil): made
+      case (_, .int(let number)?): .int(number + 1)
+      case (_, .bool(let flag)?): .bool(!flag)
+      case (_, .double(let number)?): .double(number + 0.5)
+      case (_, .text(let string)?): string.count > 40 ? nil : .text(string + "u")
+      case (_, .list(let numbers)?): .list(numbers + [numbers.count])
+      case (6, .object?): nil
+      case (_, .object?): made
+      case (_, .weak?): made
+      }
     }
 
     /// After a sweep, exactly the objects the model still names are alive.

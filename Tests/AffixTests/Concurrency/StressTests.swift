@@ -21,9 +21,13 @@ import Testing
     let threadCount = 3
     let operations = scaled(100_000)
     let sharedHosts = (0..<16).map { _ in Host() }
-    let ownKeys = (0..<threadCount).map { AssociatedKey<Int>("thread \($0)") }
-    let sharedObject = AssociatedKey<Tracked>("shared object")
-    let sharedText = AssociatedKey<String>("shared text")
+    enum Own {}
+    // Inline values; `nilIfAbsent` maps their default to nil.
+    let ownKeys = manyIntKeys(threadCount, under: Own.self)
+    enum SharedObject: AssociatedKey { typealias Value = Tracked? }
+    let sharedObject = SharedObject.self
+    enum SharedText: AssociatedKey { typealias Value = String? }
+    let sharedText = SharedText.self
     let lifetimes = Lifetimes()
     let logs = (0..<threadCount).map { _ in ThreadLog() }
     let finalExpectations = Locked<[[Int?]]>(Array(repeating: [], count: threadCount))
@@ -48,13 +52,13 @@ import Testing
           Associations(of: shared)[ownKey] = operation
           expected[index] = operation
         case 20..<32:
-          let read = Associations(of: shared)[ownKey]
+          let read = Associations(of: shared)[ownKey].nilIfAbsent
           if read != expected[index] {
             log.fail(
               "op \(operation): own key on shared host \(index) read \(String(describing: read))")
           }
         case 32..<36:
-          let removed = Associations(of: shared).removeValue(for: ownKey)
+          let removed = Associations(of: shared).removeValue(for: ownKey).nilIfAbsent
           if removed != expected[index] {
             log.fail("op \(operation): remove gave \(String(describing: removed))")
           }
@@ -85,7 +89,9 @@ import Testing
           let own = Int(rng.next() % UInt64(ownHosts.count))
           let host = ownHosts[own]
           if roll.isMultiple(of: 3) {
-            if Associations(of: host).removeValue(for: ownKey) != nil, own == 0, token != nil {
+            if Associations(of: host).removeValue(for: ownKey).nilIfAbsent != nil, own == 0,
+              token != nil
+            {
               expectedNotifications += 1
             }
           } else {
@@ -130,7 +136,8 @@ import Testing
     let expectations = finalExpectations.withLock { $0 }
     for thread in 0..<threadCount {
       for (index, host) in sharedHosts.enumerated() {
-        #expect(Associations(of: host)[ownKeys[thread]] == expectations[thread][index])
+        #expect(
+          Associations(of: host)[ownKeys[thread]].nilIfAbsent == expectations[thread][index])
       }
     }
     for host in sharedHosts {
@@ -146,7 +153,8 @@ import Testing
   /// round). A slot reads empty for a moment while a host moves into it: the reader must take
   /// that for "look again", not for "no value", and must never take another host's storage.
   @Test func readersFindTheirOwnHostsStorageWhileSweepsShiftSlots() {
-    let identity = AssociatedKey<Int>("identity")
+    enum Identity: AssociatedKey { static let defaultValue = Int.min }
+    let identity = Identity.self
     let failures = Recording<String>()
     for _ in 0..<scaled(20) {
       // Doomed hosts enter the table first, so that live hosts whose home slots they hold are

@@ -3,23 +3,28 @@ import Synchronization
 import Testing
 
 /// Reaches a host only through a generic parameter, as library code does.
-private func write<T: AnyObject>(_ number: Int, to host: T, under key: AssociatedKey<Int>) {
+private func write<T: AnyObject, Key: AssociatedKey>(
+  _ number: Int, to host: T, under key: Key.Type
+) where Key.Value == Int? {
   Associations(of: host)[key] = number
 }
 
-private func read<T: AnyObject>(_ key: AssociatedKey<Int>, of host: T) -> Int? {
+private func read<T: AnyObject, Key: AssociatedKey>(_ key: Key.Type, of host: T) -> Int?
+where Key.Value == Int? {
   Associations(of: host)[key]
 }
 
-private func attachTracked<T: AnyObject>(
-  _ tracked: Tracked, to host: T, key: AssociatedKey<Tracked>
-) {
+private func attachTracked<T: AnyObject, Key: AssociatedKey>(
+  _ tracked: Tracked, to host: T, key: Key.Type
+) where Key.Value == Tracked? {
   Associations(of: host)[key] = tracked
 }
 
 @Suite struct AssociationOwnerTests {
-  let number = AssociatedKey<Int>("number")
-  let value = AssociatedKey<Tracked>("value")
+  enum Number: AssociatedKey { typealias Value = Int? }
+  let number = Number.self
+  enum TrackedValue: AssociatedKey { typealias Value = Tracked? }
+  let value = TrackedValue.self
 
   @Test func anOwnersValuesAreReleasedExactlyAtItsDeinit() {
     let lifetimes = Lifetimes()
@@ -29,7 +34,8 @@ private func attachTracked<T: AnyObject>(
       let owner = OwningHost()
       weakOwner = owner
       Associations(of: owner)[value] = lifetimes.make()
-      Associations(of: owner)[AssociatedKey<String>()] = "text"
+      enum Text: AssociatedKey { typealias Value = String? }
+      Associations(of: owner)[Text.self] = "text"
       Associations(of: owner).attach(Recorder { capabilityReleased.set() })
       #expect(lifetimes.alive == 1)
     }
@@ -60,7 +66,8 @@ private func attachTracked<T: AnyObject>(
     do {
       let owner = OwningHost()
       attachTracked(lifetimes.make(), to: owner, key: value)
-      attachTracked(lifetimes.make(), to: owner as AnyObject, key: AssociatedKey<Tracked>())
+      enum Other: AssociatedKey { typealias Value = Tracked? }
+      attachTracked(lifetimes.make(), to: owner as AnyObject, key: Other.self)
       #expect(lifetimes.alive == 2)
     }
     // Had a generic path put them in the shared table, they would wait for a sweep.

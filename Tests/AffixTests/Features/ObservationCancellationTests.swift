@@ -5,7 +5,8 @@ import Testing
 
 /// Once a token's `cancel()` has returned, its observer is not running and never runs again.
 @Suite struct ObservationCancellationTests {
-  let number = AssociatedKey<Int>("number")
+  enum Number: AssociatedKey { typealias Value = Int? }
+  let number = Number.self
 
   /// Holds a token that its own callback cancels or drops.
   final class TokenBox: Sendable {

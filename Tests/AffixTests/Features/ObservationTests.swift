@@ -4,8 +4,10 @@ import Synchronization
 import Testing
 
 @Suite struct ObservationTests {
-  let number = AssociatedKey<Int>("number")
-  let text = AssociatedKey<String>("text")
+  enum Number: AssociatedKey { typealias Value = Int? }
+  let number = Number.self
+  enum Text: AssociatedKey { typealias Value = String? }
+  let text = Text.self
 
   @Test func theObserverGetsEachNewValueInOrder() {
     let host = Host()
@@ -29,7 +31,8 @@ import Testing
     let token = Associations(of: host).observe(text) { seen.append($0) }
     Associations(of: host)[number] = 1
     Associations(of: other)[text] = "other host"
-    Associations(of: host)[AssociatedKey<String>("text")] = "other key"
+    enum OtherText: AssociatedKey { typealias Value = String? }
+    Associations(of: host)[OtherText.self] = "other key"
     Associations(of: host)[text] = "mine"
     #expect(seen.values == ["mine"])
     token.cancel()
@@ -157,7 +160,11 @@ import Testing
 
   @Test func weakValuesAreObservedToo() {
     let host = Host()
-    let key = AssociatedKey<Tracked>.weak("delegate")
+    enum TheKey: AssociatedKey {
+      typealias Value = Tracked?
+      static let policy = AssociationPolicy.weak
+    }
+    let key = TheKey.self
     let seen = Recording<Int?>()
     let token = Associations(of: host).observe(key) { seen.append($0?.id) }
     let tracked = Tracked(8)

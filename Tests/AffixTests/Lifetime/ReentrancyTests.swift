@@ -3,9 +3,12 @@ import Synchronization
 import Testing
 
 @Suite struct ReentrancyTests {
-  let value = AssociatedKey<Tracked>("value")
-  let number = AssociatedKey<Int>("number")
-  let text = AssociatedKey<String>("text")
+  enum TrackedValue: AssociatedKey { typealias Value = Tracked? }
+  let value = TrackedValue.self
+  enum Number: AssociatedKey { typealias Value = Int? }
+  let number = Number.self
+  enum Text: AssociatedKey { typealias Value = String? }
+  let text = Text.self
 
   @Test func aReplacedValuesDeinitCanUseTheSameHost() {
     let host = Host()

@@ -7,8 +7,10 @@ import Testing
 
 /// Sweeping always makes progress, releases off the writer's thread, and ends every lifetime.
 @Suite struct SweepingTests {
-  let value = AssociatedKey<Tracked>("value")
-  let number = AssociatedKey<Int>("number")
+  enum TrackedValue: AssociatedKey { typealias Value = Tracked? }
+  let value = TrackedValue.self
+  enum Number: AssociatedKey { typealias Value = Int? }
+  let number = Number.self
 
   /// Polls `condition` until it holds or `seconds` pass: the property here is a bounded time.
   private func within(seconds: Double, _ condition: () -> Bool) -> Bool {
@@ -157,7 +159,8 @@ import Testing
       }
       deinit { onDeinit() }
     }
-    let key = AssociatedKey<BackReference>("backReference")
+    enum TheKey: AssociatedKey { typealias Value = BackReference? }
+    let key = TheKey.self
     let released = Flag()
     let reports = Recording<Diagnostic>()
     // The global handler: the report comes from whichever thread sweeps. No other test of

@@ -3,8 +3,10 @@ import Synchronization
 import Testing
 
 @Suite struct ValueLifetimeTests {
-  let value = AssociatedKey<Tracked>("value")
-  let text = AssociatedKey<String>("text")
+  enum TrackedValue: AssociatedKey { typealias Value = Tracked? }
+  let value = TrackedValue.self
+  enum Text: AssociatedKey { typealias Value = String? }
+  let text = Text.self
 
   @Test func replacingAValueReleasesTheOldOneExactlyOnce() {
     let releases = Recording<Int>()
@@ -54,7 +56,11 @@ import Testing
 
   @Test func aWeakValueReadsNilOnceItDies() {
     let host = Host()
-    let delegate = AssociatedKey<Tracked>.weak("delegate")
+    enum Delegate: AssociatedKey {
+      typealias Value = Tracked?
+      static let policy = AssociationPolicy.weak
+    }
+    let delegate = Delegate.self
     let lifetimes = Lifetimes()
     do {
       let tracked = lifetimes.make(5)
@@ -69,7 +75,11 @@ import Testing
 
   @Test func getOrCreateReplacesADeadWeakValue() {
     let host = Host()
-    let delegate = AssociatedKey<Tracked>.weak("delegate")
+    enum Delegate: AssociatedKey {
+      typealias Value = Tracked?
+      static let policy = AssociationPolicy.weak
+    }
+    let delegate = Delegate.self
     do { Associations(of: host)[delegate] = Tracked(1) }
     let replacement = Tracked(2)
     let got = Associations(of: host).value(for: delegate) { replacement }
@@ -79,7 +89,11 @@ import Testing
 
   @Test func getOrCreateKeepsALiveWeakValue() {
     let host = Host()
-    let delegate = AssociatedKey<Tracked>.weak("delegate")
+    enum Delegate: AssociatedKey {
+      typealias Value = Tracked?
+      static let policy = AssociationPolicy.weak
+    }
+    let delegate = Delegate.self
     let current = Tracked(1)
     Associations(of: host)[delegate] = current
     let got = Associations(of: host).value(for: delegate) { Tracked(2) }
@@ -88,7 +102,11 @@ import Testing
 
   @Test func aWeakKeyAndAStrongKeyHoldTheSameObjectIndependently() {
     let host = Host()
-    let weakKey = AssociatedKey<Tracked>.weak("weak")
+    enum WeakKey: AssociatedKey {
+      typealias Value = Tracked?
+      static let policy = AssociationPolicy.weak
+    }
+    let weakKey = WeakKey.self
     let lifetimes = Lifetimes()
     do {
       let tracked = lifetimes.make()

@@ -2,64 +2,77 @@ import Affix
 import Synchronization
 import Testing
 
+private enum Number: AssociatedKey {
+  typealias Value = Int?
+}
+
+private enum Text: AssociatedKey {
+  typealias Value = String?
+}
+
+private enum Object: AssociatedKey {
+  typealias Value = Tracked?
+}
+
 @Suite struct AssociationsTests {
-  let number = AssociatedKey<Int>("number")
-  let text = AssociatedKey<String>("text")
-  let object = AssociatedKey<Tracked>("object")
 
   @Test func writingThenReadingGivesTheValueBack() {
     let host = Host()
-    Associations(of: host)[number] = 42
-    Associations(of: host)[text] = "hello"
-    #expect(Associations(of: host)[number] == 42)
-    #expect(Associations(of: host)[text] == "hello")
+    Associations(of: host)[Number.self] = 42
+    Associations(of: host)[Text.self] = "hello"
+    #expect(Associations(of: host)[Number.self] == 42)
+    #expect(Associations(of: host)[Text.self] == "hello")
   }
 
   @Test func aHostWithoutValuesReadsNil() {
-    #expect(Associations(of: Host())[number] == nil)
+    #expect(Associations(of: Host())[Number.self] == nil)
   }
 
   @Test func writingNilRemoves() {
     let host = Host()
-    Associations(of: host)[number] = 1
-    Associations(of: host)[number] = nil
-    #expect(Associations(of: host)[number] == nil)
+    Associations(of: host)[Number.self] = 1
+    Associations(of: host)[Number.self] = nil
+    #expect(Associations(of: host)[Number.self] == nil)
     #expect(Associations(of: host).keys.isEmpty)
   }
 
   @Test func removeReturnsTheOldValueOnce() {
     let host = Host()
-    Associations(of: host)[number] = 7
-    #expect(Associations(of: host).removeValue(for: number) == 7)
-    #expect(Associations(of: host).removeValue(for: number) == nil)
+    Associations(of: host)[Number.self] = 7
+    #expect(Associations(of: host).removeValue(for: Number.self) == 7)
+    #expect(Associations(of: host).removeValue(for: Number.self) == nil)
   }
 
   @Test func twoKeysWithTheSameTypeAndNameNeverCollide() {
-    let first = AssociatedKey<Int>("same")
-    let second = AssociatedKey<Int>("same")
+    enum First {
+      enum Same: AssociatedKey { typealias Value = Int? }
+    }
+    enum Second {
+      enum Same: AssociatedKey { typealias Value = Int? }
+    }
     let host = Host()
-    Associations(of: host)[first] = 1
-    Associations(of: host)[second] = 2
-    #expect(Associations(of: host)[first] == 1)
-    #expect(Associations(of: host)[second] == 2)
-    #expect(first != second)
+    Associations(of: host)[First.Same.self] = 1
+    Associations(of: host)[Second.Same.self] = 2
+    #expect(Associations(of: host)[First.Same.self] == 1)
+    #expect(Associations(of: host)[Second.Same.self] == 2)
+    #expect(Associations(of: host).keys.map(\.name) == ["Same", "Same"])
   }
 
   @Test func hostsAreIndependent() {
     let a = Host()
     let b = Host()
-    Associations(of: a)[number] = 1
-    #expect(Associations(of: b)[number] == nil)
+    Associations(of: a)[Number.self] = 1
+    #expect(Associations(of: b)[Number.self] == nil)
   }
 
   @Test func getOrCreateStoresOnce() {
     let host = Host()
     let calls = Locked(0)
-    let first = Associations(of: host).value(for: number) {
+    let first = Associations(of: host).value(for: Number.self) {
       calls.withLock { $0 += 1 }
       return 5
     }
-    let second = Associations(of: host).value(for: number) {
+    let second = Associations(of: host).value(for: Number.self) {
       calls.withLock { $0 += 1 }
       return 6
     }
@@ -74,7 +87,7 @@ import Testing
     do {
       let host = Host()
       weakHost = host
-      Associations(of: host)[object] = Tracked { released.withLock { $0 = true } }
+      Associations(of: host)[Object.self] = Tracked { released.withLock { $0 = true } }
     }
     #expect(weakHost == nil)
     #expect(sweepUntil { released.withLock { $0 } })
@@ -82,10 +95,10 @@ import Testing
 
   @Test func keysListsAttachedKeys() {
     let host = Host()
-    Associations(of: host)[number] = 1
-    Associations(of: host)[text] = "x"
-    let names = Set(Associations(of: host).keys.compactMap(\.name))
-    #expect(names == ["number", "text"])
+    Associations(of: host)[Number.self] = 1
+    Associations(of: host)[Text.self] = "x"
+    let names = Set(Associations(of: host).keys.map(\.name))
+    #expect(names == ["Number", "Text"])
   }
 }
 
@@ -101,11 +114,18 @@ import Testing
 
   @Test func trivialValuesUpToAWordRoundTrip() {
     let host = Host()
-    let double = AssociatedKey<Double>()
-    let flag = AssociatedKey<Bool>()
-    let point = AssociatedKey<Point>()
-    let direction = AssociatedKey<Direction>()
-    let zero = AssociatedKey<Int>()
+    // Keys with defaults, whose values fit in a word and are stored inline (an optional of a
+    // word-sized type would not fit). Each writes a value other than its default.
+    enum DoubleKey: AssociatedKey { static let defaultValue = 1.0 }
+    enum FlagKey: AssociatedKey { static let defaultValue = true }
+    enum PointKey: AssociatedKey { static let defaultValue = Point(x: 0, y: 0) }
+    enum DirectionKey: AssociatedKey { static let defaultValue = Direction.up }
+    enum Zero: AssociatedKey { static let defaultValue = 1 }
+    let double = DoubleKey.self
+    let flag = FlagKey.self
+    let point = PointKey.self
+    let direction = DirectionKey.self
+    let zero = Zero.self
     Associations(of: host)[double] = -0.5
     Associations(of: host)[flag] = false
     Associations(of: host)[point] = Point(x: -1, y: 2)
@@ -116,11 +136,14 @@ import Testing
     #expect(Associations(of: host)[point] == Point(x: -1, y: 2))
     #expect(Associations(of: host)[direction] == .down)
     #expect(Associations(of: host)[zero] == 0)
+    #expect(Associations(of: host).keys.count == 5)
   }
 
   @Test func anInlineOptionalHoldingNilDiffersFromNoValue() {
     let host = Host()
-    let key = AssociatedKey<Bool?>()
+    // A key whose value is itself optional: `.some(nil)` is a value, only `nil` is none.
+    enum Key: AssociatedKey { typealias Value = Bool?? }
+    let key = Key.self
     #expect(Associations(of: host)[key] == nil)
     Associations(of: host)[key] = .some(nil)
     #expect(Associations(of: host)[key] == .some(nil))
@@ -131,9 +154,12 @@ import Testing
 
   @Test func boxedValuesRoundTrip() {
     let host = Host()
-    let list = AssociatedKey<[Int]>()
-    let optional = AssociatedKey<Int?>()
-    let closure = AssociatedKey<@Sendable () -> Int>()
+    enum List: AssociatedKey { typealias Value = [Int]? }
+    enum Nested: AssociatedKey { typealias Value = Int?? }
+    enum Closure: AssociatedKey { typealias Value = (@Sendable () -> Int)? }
+    let list = List.self
+    let optional = Nested.self
+    let closure = Closure.self
     Associations(of: host)[list] = [1, 2, 3]
     Associations(of: host)[optional] = .some(nil)
     Associations(of: host)[closure] = { 42 }
@@ -144,8 +170,10 @@ import Testing
 
   @Test func classBoundExistentialValuesRoundTrip() {
     let host = Host()
-    let key = AssociatedKey<any Capability>()
-    let anyObject = AssociatedKey<AnyObject>()
+    enum Key: AssociatedKey { typealias Value = (any Capability)? }
+    enum AnyObjectKey: AssociatedKey { typealias Value = AnyObject? }
+    let key = Key.self
+    let anyObject = AnyObjectKey.self
     let recorder = Recorder()
     Associations(of: host)[key] = recorder
     Associations(of: host)[anyObject] = recorder
@@ -155,7 +183,8 @@ import Testing
 
   @Test func manyKeysOnOneHostKeepTheirOwnValues() {
     let host = Host()
-    let keys = (0..<40).map { AssociatedKey<Int>("k\($0)") }
+    enum Root {}
+    let keys = manyKeys(40, of: Int.self, under: Root.self)
     for (index, key) in keys.enumerated() { Associations(of: host)[key] = index }
     for (index, key) in keys.enumerated() where index.isMultiple(of: 3) {
       Associations(of: host)[key] = nil
@@ -167,26 +196,37 @@ import Testing
   }
 }
 
-@Suite struct DefaultSubscriptTests {
-  let count = AssociatedKey<Int>("count")
-
+/// A key with a default reads it while nothing is attached, and `+=` starts from it.
+@Suite struct DefaultValueTests {
   @Test func aMissingValueReadsAsTheDefaultWithoutBeingStored() {
+    enum Count: AssociatedKey { static let defaultValue = 5 }
     let host = Host()
-    #expect(Associations(of: host)[count, default: 5] == 5)
-    #expect(Associations(of: host)[count] == nil)
+    #expect(Associations(of: host)[Count.self] == 5)
+    #expect(!Associations(of: host).hasValue(for: Count.self))
     #expect(Associations(of: host).keys.isEmpty)
   }
 
   @Test func compoundAssignmentStartsFromTheDefault() {
+    enum Count: AssociatedKey { static let defaultValue = 10 }
     let host = Host()
-    Associations(of: host)[count, default: 10] += 1
-    Associations(of: host)[count, default: 10] += 1
-    #expect(Associations(of: host)[count] == 12)
+    Associations(of: host)[Count.self] += 1
+    Associations(of: host)[Count.self] += 1
+    #expect(Associations(of: host)[Count.self] == 12)
+    #expect(Associations(of: host).hasValue(for: Count.self))
   }
 
   @Test func aStoredValueWinsOverTheDefault() {
+    enum Count: AssociatedKey { static let defaultValue = 0 }
     let host = Host()
-    Associations(of: host)[count] = 3
-    #expect(Associations(of: host)[count, default: 0] == 3)
+    Associations(of: host)[Count.self] = 3
+    #expect(Associations(of: host)[Count.self] == 3)
+  }
+
+  @Test func storingTheDefaultStoresAValue() {
+    enum Count: AssociatedKey { static let defaultValue = 0 }
+    let host = Host()
+    Associations(of: host)[Count.self] = 0
+    #expect(Associations(of: host).hasValue(for: Count.self))
+    #expect(Associations(of: host).keys.count == 1)
   }
 }

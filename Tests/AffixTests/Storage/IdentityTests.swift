@@ -5,8 +5,10 @@ import Testing
 @Suite struct IdentityTests {
   @Test func hostsWhoseEqualityAndHashingTrapWork() {
     let lifetimes = Lifetimes()
-    let number = AssociatedKey<Int>("number")
-    let value = AssociatedKey<Tracked>("value")
+    enum Number: AssociatedKey { typealias Value = Int? }
+    let number = Number.self
+    enum TrackedValue: AssociatedKey { typealias Value = Tracked? }
+    let value = TrackedValue.self
     let seen = Recording<Int?>()
     do {
       let hosts = (0..<20).map { _ in TrappingHost() }
@@ -33,11 +35,14 @@ import Testing
   }
 
   @Test func keysWithTheSameNameAndTypeAreDistinct() {
-    let first = AssociatedKey<String>("name")
-    let second = AssociatedKey<String>("name")
-    #expect(first != second)
-    #expect(first == first)
-    #expect(Set([first, second, first]).count == 2)
+    enum First {
+      enum Name: AssociatedKey { typealias Value = String? }
+    }
+    enum Second {
+      enum Name: AssociatedKey { typealias Value = String? }
+    }
+    let first = First.Name.self
+    let second = Second.Name.self
     let host = Host()
     Associations(of: host)[first] = "first"
     #expect(Associations(of: host)[second] == nil)
@@ -47,36 +52,22 @@ import Testing
     #expect(Associations(of: host)[second] == "second")
   }
 
-  @Test func unnamedKeysOfOneTypeAreDistinct() {
-    let keys = (0..<100).map { _ in AssociatedKey<Int>() }
+  @Test func keysOfOneValueTypeAreDistinct() {
+    enum Root {}
+    let keys = manyKeys(100, of: Int.self, under: Root.self)
     let host = Host()
     for (index, key) in keys.enumerated() { Associations(of: host)[key] = index }
     for (index, key) in keys.enumerated() { #expect(Associations(of: host)[key] == index) }
   }
 
-  @Test func aNewKeyNeverReadsAReleasedKeysValues() {
-    let host = Host()
-    for round in 0..<1_000 {
-      let key = AssociatedKey<Int>("reborn")
-      #expect(Associations(of: host)[key] == nil, "round \(round)")
-      Associations(of: host)[key] = round
-    }
-  }
-
-  @Test func aKeyOutlivedByItsValueIsStillListed() {
-    let host = Host()
-    do {
-      let key = AssociatedKey<Int>("short-lived")
-      Associations(of: host)[key] = 1
-    }
-    #expect(Associations(of: host).keys.count == 1)
-  }
-
   @Test func removingOneClientsKeyLeavesAnothersValues() {
     let host = Host()
-    let mine = AssociatedKey<Int>("mine")
-    let theirs = AssociatedKey<Int>("theirs")
-    let theirText = AssociatedKey<String>("theirText")
+    enum Mine: AssociatedKey { typealias Value = Int? }
+    let mine = Mine.self
+    enum Theirs: AssociatedKey { typealias Value = Int? }
+    let theirs = Theirs.self
+    enum TheirText: AssociatedKey { typealias Value = String? }
+    let theirText = TheirText.self
     Associations(of: host)[mine] = 1
     Associations(of: host)[theirs] = 2
     Associations(of: host)[theirText] = "kept"
@@ -92,7 +83,8 @@ import Testing
   }
 
   @Test func theSameKeyOnDifferentHostsIsIndependent() {
-    let key = AssociatedKey<Int>()
+    enum TheKey: AssociatedKey { typealias Value = Int? }
+    let key = TheKey.self
     let hosts = (0..<50).map { _ in Host() }
     for (index, host) in hosts.enumerated() { Associations(of: host)[key] = index }
     Associations(of: hosts[7])[key] = nil
@@ -105,9 +97,12 @@ import Testing
 @Suite struct EnumerationTests {
   @Test func keysListExactlyTheKeysWithValues() {
     let host = Host()
-    let a = AssociatedKey<Int>("a")
-    let b = AssociatedKey<String>("b")
-    let c = AssociatedKey<Tracked>("c")
+    enum A: AssociatedKey { typealias Value = Int? }
+    let a = A.self
+    enum B: AssociatedKey { typealias Value = String? }
+    let b = B.self
+    enum C: AssociatedKey { typealias Value = Tracked? }
+    let c = C.self
     #expect(Associations(of: host).keys.isEmpty)
     Associations(of: host)[a] = 1
     Associations(of: host)[b] = "b"
@@ -118,8 +113,8 @@ import Testing
     #expect(keys.contains { $0.describes(a) })
     #expect(keys.contains { $0.describes(c) })
     #expect(!keys.contains { $0.describes(b) })
-    #expect(Set(keys.compactMap(\.name)) == ["a", "c"])
-    #expect(keys.first { $0.describes(a) }?.valueType == Int.self)
+    #expect(Set(keys.map(\.name)) == ["A", "C"])
+    #expect(keys.first { $0.describes(a) }?.valueType == Int?.self)
     #expect(keys.first { $0.describes(a) }?.policy == .strong)
   }
 
@@ -131,14 +126,19 @@ import Testing
   @Test func keysOfAnotherHostAreNotListed() {
     let a = Host()
     let b = Host()
-    let key = AssociatedKey<Int>("only-a")
+    enum TheKey: AssociatedKey { typealias Value = Int? }
+    let key = TheKey.self
     Associations(of: a)[key] = 1
     #expect(Associations(of: b).keys.isEmpty)
   }
 
   @Test func keysDoNotListAWeakKeyWhoseValueDied() {
     let host = Host()
-    let key = AssociatedKey<Tracked>.weak("delegate")
+    enum TheKey: AssociatedKey {
+      typealias Value = Tracked?
+      static let policy = AssociationPolicy.weak
+    }
+    let key = TheKey.self
     do {
       let delegate = Tracked()
       Associations(of: host)[key] = delegate
@@ -151,7 +151,8 @@ import Testing
 
   @Test func capabilitiesListOnlyAttachedCapabilities() {
     let host = Host()
-    let key = AssociatedKey<Recorder>("not a capability slot")
+    enum TheKey: AssociatedKey { typealias Value = Recorder? }
+    let key = TheKey.self
     Associations(of: host)[key] = Recorder()
     #expect(Associations(of: host).capabilities.isEmpty)
     Associations(of: host).attach(Recorder(1))

@@ -14,41 +14,48 @@ import Testing
   struct MixedKeys {
     static let count = 20
 
-    let numbers = (0..<5).map { AssociatedKey<Int>("number \($0)") }
-    let objects = (0..<5).map { AssociatedKey<Tracked>("object \($0)") }
-    let weaks = (0..<5).map { AssociatedKey<Tracked>.weak("weak \($0)") }
-    let texts = (0..<5).map { AssociatedKey<String>("text \($0)") }
+    enum Tag {}
+
+    let numbers = manyIntKeys(5, under: Tag.self)
+    let objects = manyKeys(5, of: Tracked.self, under: Tag.self)
+    let weaks = manyWeakKeys(5, under: Tag.self)
+    let texts = manyKeys(5, of: String.self, under: Tag.self)
 
     /// Writes the value tagged `tag` under `key`; weak targets are kept alive in `targets`.
     func write<H>(_ tag: Int, _ key: Int, on view: Associations<H>, targets: inout [Int: Tracked]) {
+      // The slot's index apart: an opened key and arithmetic in one expression defeat the
+      // type checker.
+      let slot = key / 4
       switch key % 4 {
-      case 0: view[numbers[key / 4]] = tag
-      case 1: view[objects[key / 4]] = Tracked(tag)
+      case 0: view[numbers[slot]] = tag
+      case 1: view[objects[slot]] = Tracked(tag)
       case 2:
         let target = Tracked(tag)
         targets[key] = target
-        view[weaks[key / 4]] = target
-      default: view[texts[key / 4]] = "value \(tag)"
+        view[weaks[slot]] = target
+      default: view[texts[slot]] = "value \(tag)"
       }
     }
 
     /// The tag of the value under `key`, or nil.
     func read<H>(_ key: Int, on view: Associations<H>) -> Int? {
-      switch key % 4 {
-      case 0: view[numbers[key / 4]]
-      case 1: view[objects[key / 4]]?.id
-      case 2: view[weaks[key / 4]]?.id
-      default: view[texts[key / 4]].flatMap { Int($0.dropFirst("value ".count)) }
+      let slot = key / 4
+      return switch key % 4 {
+      case 0: view[numbers[slot]].nilIfAbsent
+      case 1: view[objects[slot]]?.id
+      case 2: view[weaks[slot]]?.id
+      default: view[texts[slot]].flatMap { Int($0.dropFirst("value ".count)) }
       }
     }
 
     /// Removes the value under `key` and returns its tag.
     func remove<H>(_ key: Int, on view: Associations<H>) -> Int? {
-      switch key % 4 {
-      case 0: view.removeValue(for: numbers[key / 4])
-      case 1: view.removeValue(for: objects[key / 4])?.id
-      case 2: view.removeValue(for: weaks[key / 4])?.id
-      default: view.removeValue(for: texts[key / 4]).flatMap { Int($0.dropFirst("value ".count)) }
+      let slot = key / 4
+      return switch key % 4 {
+      case 0: view.removeValue(for: numbers[slot]).nilIfAbsent
+      case 1: view.removeValue(for: objects[slot])?.id
+      case 2: view.removeValue(for: weaks[slot])?.id
+      default: view.removeValue(for: texts[slot]).flatMap { Int($0.dropFirst("value ".count)) }
       }
     }
   }
@@ -182,22 +189,25 @@ import Testing
   }
 
   @Test func aHostGrowingPastSeveralBuffersKeepsEveryValue() {
-    let keys = (0..<40).map { AssociatedKey<Int>("many \($0)") }
+    enum Root {}
+    let keys = manyIntKeys(40, under: Root.self)
     let host = Host()
     for (index, key) in keys.enumerated() {
       Associations(of: host)[key] = index
       #expect(keys.prefix(index + 1).enumerated().allSatisfy { Associations(of: host)[$1] == $0 })
     }
     for (index, key) in keys.enumerated().reversed() where index.isMultiple(of: 2) {
-      Associations(of: host)[key] = nil
+      Associations(of: host).removeValue(for: key)
     }
     for (index, key) in keys.enumerated() {
-      #expect(Associations(of: host)[key] == (index.isMultiple(of: 2) ? nil : index))
+      #expect(
+        Associations(of: host)[key].nilIfAbsent == (index.isMultiple(of: 2) ? nil : index))
     }
   }
 
   @Test func objectValuesOnBothSidesOfTheBoundaryAreReleasedWithTheirHost() {
-    let keys = (0..<10).map { AssociatedKey<Tracked>("tracked \($0)") }
+    enum Root {}
+    let keys = manyKeys(10, of: Tracked.self, under: Root.self)
     let lifetimes = Lifetimes()
     do {
       let host = Host()
@@ -211,7 +221,8 @@ import Testing
   }
 
   @Test func anOwnersValuesOnBothSidesOfTheBoundaryGoAtItsDeinit() {
-    let keys = (0..<10).map { AssociatedKey<Tracked>("tracked \($0)") }
+    enum Root {}
+    let keys = manyKeys(10, of: Tracked.self, under: Root.self)
     let lifetimes = Lifetimes()
     do {
       let host = OwningHost()
@@ -222,8 +233,13 @@ import Testing
   }
 
   @Test func aWeakValueInTheOverflowReadsNilOnceItsTargetDies() {
-    let numbers = (0..<3).map { AssociatedKey<Int>("number \($0)") }
-    let weak = AssociatedKey<Tracked>.weak("weak")
+    enum Root {}
+    let numbers = manyIntKeys(3, under: Root.self)
+    enum WeakValue: AssociatedKey {
+      typealias Value = Tracked?
+      static let policy = AssociationPolicy.weak
+    }
+    let weak = WeakValue.self
     let host = Host()
     for (index, key) in numbers.enumerated() { Associations(of: host)[key] = index }
     do {
@@ -234,7 +250,7 @@ import Testing
     #expect(Associations(of: host)[weak] == nil)
     #expect(Associations(of: host).keys.count == 3)
     // Moved into the hole that number 2 leaves in the overflow, it still reads nil.
-    Associations(of: host)[numbers[2]] = nil
+    Associations(of: host).removeValue(for: numbers[2])
     #expect(Associations(of: host)[weak] == nil)
     #expect(Associations(of: host)[numbers[0]] == 0)
     #expect(Associations(of: host).keys.count == 2)
@@ -247,9 +263,12 @@ import Testing
   /// reader looks at it would show.
   @Test func readersSeeOnlyTheirKeysValuesWhileEntriesEmptyFillAndMove() {
     let reads = scaled(100_000)
-    let churn = (0..<6).map { AssociatedKey<Int>("churn \($0)") }
-    let stable = (0..<4).map { AssociatedKey<Int>("stable \($0)") }
-    let stableObject = AssociatedKey<Tracked>("stable object")
+    enum Churn {}
+    enum Stable {}
+    let churn = manyIntKeys(6, under: Churn.self)
+    let stable = manyIntKeys(4, under: Stable.self)
+    enum StableObject: AssociatedKey { typealias Value = Tracked? }
+    let stableObject = StableObject.self
     let object = Tracked(99)
     let host = Host()
     let owner = OwningHost()
@@ -280,8 +299,8 @@ import Testing
             Associations(of: host)[churn[index]] = value
             Associations(of: owner)[churn[index]] = value
           } else {
-            Associations(of: host)[churn[index]] = nil
-            Associations(of: owner)[churn[index]] = nil
+            Associations(of: host).removeValue(for: churn[index])
+            Associations(of: owner).removeValue(for: churn[index])
           }
           operation += 1
         }
@@ -302,7 +321,8 @@ import Testing
           failures.append("the stable object read as another")
         }
         for (index, key) in churn.enumerated() {
-          for read in [Associations(of: host)[key], Associations(of: owner)[key]] {
+          for read in [Associations(of: host)[key], Associations(of: owner)[key]].map(\.nilIfAbsent)
+          {
             if let read, read >> 32 != index {
               failures.append("churn \(index) read a value of churn \(read >> 32)")
             }
