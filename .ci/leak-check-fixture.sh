@@ -35,7 +35,7 @@ leak_check
 expect_line '  leak checks found: 3 \(AppModelTests 1, AppTests 2\)' "did not find the three leak checks"
 expect_line '  leak checks run: 3 \(Swift Testing 3, XCTest 0\)' "did not run the three leak checks"
 expect_line '    in closingADocumentWithItsInspectorReleasesBoth\(\):' "does not name the leaking test"
-expect_line '      LEAK: Document tracked at AppTests/DocumentLeakChecks\.swift:[0-9]+ is still alive; retain cycle: Document -\[inspector\]-> Inspector\.document -> Document' \
+expect_line '      LEAK: Document tracked at AppTests/DocumentLeakChecks\.swift:[0-9]+ is still alive; retain cycle: Document -\[InspectorKey\]-> Inspector\.document -> Document' \
   "does not show the cycle through the association"
 expect_line 'leak-check: FAILED: 1 leak in closingADocumentWithItsInspectorReleasesBoth\(\); 1 failed' \
   "the verdict does not name the one leaking test"
