@@ -241,8 +241,7 @@ enum KeyRegistry {
     return describe(keyType, id: id)
   }
 
-  private static func describe<Key: AssociatedKey>(_ key: Key.Type, id: UInt) -> AnyAssociatedKey
-  {
+  private static func describe<Key: AssociatedKey>(_ key: Key.Type, id: UInt) -> AnyAssociatedKey {
     AnyAssociatedKey(
       id: id, name: "\(key)", valueType: Key.Value.self,
       policy: PayloadRepresentation(rawValue: id & KeyID.representationMask) == .weak

@@ -189,7 +189,8 @@ public struct Associations<Host: AnyObject> {
     let made = Key.Value(_wrapping: try makeValue())
     let storage = self.storage
     while true {
-      let (stored, inserted, observers) = storage.insertIfAbsent(handle.encode(made), for: handle.id)
+      let (stored, inserted, observers) = storage.insertIfAbsent(
+        handle.encode(made), for: handle.id)
       if inserted {
         notify(observers, made)
         return made._unsafelyUnwrapped
