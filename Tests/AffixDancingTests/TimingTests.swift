@@ -1,4 +1,5 @@
 import AffixDancing
+import AffixScheduling
 import Foundation
 import Testing
 
@@ -233,5 +234,67 @@ struct TimingParametersTests {
     let timing = TimingParameters.bezier(
       controlPoint1: CGPoint(x: 0.25, y: 0.1), controlPoint2: CGPoint(x: 0.25, y: 1))
     #expect(timing == .bezier(.ease))
+  }
+}
+
+struct SwiftUISpringTests {
+  /// SwiftUI's documentation: `Spring(duration: 0.5, bounce: 0.3)` has mass 1, stiffness 157.9
+  /// and damping 17.6.
+  @Test func durationAndBounceMatchSwiftUIsPublishedExample() {
+    let spring = Spring(duration: 0.5, bounce: 0.3)
+    #expect(spring.mass == 1)
+    #expect(abs(spring.stiffness - 157.9) < 0.05)
+    #expect(abs(spring.damping - 17.6) < 0.05)
+    #expect(abs(spring.dampingRatio - 0.7) < 1e-12)
+  }
+
+  @Test(arguments: [(0.25, 0.0, 1.0), (0.5, 0.5, 0.5), (1.0, -0.5, 2.0), (0.4, 1.0, 0.01)])
+  func bounceMapsToTheDampingRatio(duration: Double, bounce: Double, ratio: Double) {
+    let spring = Spring(duration: duration, bounce: bounce)
+    #expect(abs(spring.dampingRatio - ratio) < 1e-12)
+    #expect(abs(spring.naturalFrequency - 2 * .pi / duration) < 1e-9)
+  }
+
+  @Test func presetsAreSwiftUIs() {
+    #expect(Spring.smooth == Spring(duration: 0.5, bounce: 0))
+    #expect(Spring.snappy == Spring(duration: 0.5, bounce: 0.15))
+    #expect(Spring.bouncy == Spring(duration: 0.5, bounce: 0.3))
+    #expect(Spring.bouncy(duration: 0.3, extraBounce: 0.1) == Spring(duration: 0.3, bounce: 0.4))
+    #expect(Spring.snappy(extraBounce: -0.15) == .smooth)
+    // Perceptual duration: a critically damped 0.5 s spring is well on its way by 0.5 s.
+    #expect(Spring.smooth.value(at: 0.5) > 0.98)
+    #expect(Spring.bouncy.value(at: 0.3) > 1)
+  }
+
+  @Test(arguments: [Double.nan, .infinity, -1, 0])
+  func unusableDurationsAndBouncesFallBackToTheDefault(value: Double) {
+    #expect(Spring(duration: value, bounce: 0) == .smooth)
+    if !value.isFinite { #expect(Spring(duration: 0.5, bounce: value) == .smooth) }
+    // A bounce of -1 would need infinite damping: it is held at -0.99.
+    #expect(Spring(duration: 0.5, bounce: -5) == Spring(duration: 0.5, bounce: -0.99))
+  }
+
+  @Test func unitVelocityDividesByTheDistanceAndGuardsNonsense() {
+    #expect(Spring.unitVelocity(pointsPerSecond: 1200, distance: 300) == 4)
+    #expect(Spring.unitVelocity(pointsPerSecond: -600, distance: 300) == -2)
+    #expect(Spring.unitVelocity(pointsPerSecond: 600, distance: 0) == 0)
+    #expect(Spring.unitVelocity(pointsPerSecond: 600, distance: .nan) == 0)
+    #expect(Spring.unitVelocity(pointsPerSecond: .infinity, distance: 10) == 0)
+    #expect(Spring.unitVelocity(pointsPerSecond: 1e300, distance: 1e-300) == 0)
+    #expect(Spring.snappy.withInitialVelocity(4).initialVelocity == 4)
+    #expect(Spring.snappy.withInitialVelocity(4).stiffness == Spring.snappy.stiffness)
+  }
+
+  @Test func animateTakesASpringAndLastsItsSettlingTime() {
+    let scheduler = VirtualTimeScheduler()
+    let clock = FrameClock(scheduler: scheduler, framesPerSecond: 100)
+    let box = Box()
+    Dance.of(box, clock: clock).animate(spring: .snappy) { $0.x = 100 }.start()
+    let settling = Spring.snappy.settlingDuration
+    scheduler.advance(by: .milliseconds(Int(settling * 1000) - 20))
+    #expect(Dance.of(box).hasAnimation)
+    #expect(abs(box.x - 100) < 0.5)
+    scheduler.advance(by: .milliseconds(40))
+    #expect(!Dance.of(box).hasAnimation && box.x == 100)
   }
 }

@@ -83,6 +83,24 @@ public struct Dance<Host: AnyObject>: Sendable {
     return self
   }
 
+  /// Creates a spring animation from a physical or SwiftUI-style spring; it lasts as long as
+  /// the spring takes to settle.
+  ///
+  /// A property already moving when the animation starts keeps its velocity into the spring
+  /// (see <doc:DancingGuide#Interrupting-a-motion>), unless the spring states an initial
+  /// velocity of its own.
+  ///
+  /// ```swift
+  /// card.dance.animate(spring: .bouncy) { $0.position = CGPoint(x: 200, y: 0) }.start()
+  /// card.dance.animate(spring: Spring(duration: 0.3, bounce: -0.2)) { $0.alpha = 0 }.start()
+  /// ```
+  @discardableResult
+  public func animate(spring: Spring = .smooth, _ animations: (DanceProxy<Host>) -> Void)
+    -> Dance<Host>
+  {
+    animate(duration: 0, timingParameters: .spring(spring), animations)
+  }
+
   /// Creates an animation on a custom Bezier curve; control points' x must lie in `0...1`
   /// (others are reported and clamped).
   @discardableResult

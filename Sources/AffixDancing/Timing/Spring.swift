@@ -64,6 +64,91 @@ public struct Spring: Sendable, Hashable, CustomStringConvertible {
       initialVelocity: initialVelocity)
   }
 
+  /// Creates a spring as SwiftUI's `Spring(duration:bounce:)` does: from its perceptual
+  /// duration and how much it bounces.
+  ///
+  /// With mass 1, `stiffness = (2 pi / duration)^2` and `damping = 2 zeta sqrt(stiffness)`,
+  /// where the damping ratio `zeta` is `1 - bounce` for a bounce of 0 or more and
+  /// `1 / (1 + bounce)` below 0:
+  ///
+  /// ```swift
+  /// let spring = Spring(duration: 0.5, bounce: 0.3)
+  /// (spring.stiffness, spring.damping)  // (157.9, 17.6), as SwiftUI's documentation gives
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - duration: The pace of the spring in seconds, about the time it takes to settle (for a
+  ///     very bouncy spring, the period of its oscillation). Not finite or not above 0: 0.5.
+  ///   - bounce: 0 for none (critical damping), up to 1 for an undamped oscillation (held at
+  ///     ``minimumDampingRatio``), down to -1 for ever more overdamped motion. Clamped to
+  ///     `-0.99...1`; not finite: 0.
+  ///   - initialVelocity: In fractions of the distance per second; see
+  ///     ``unitVelocity(pointsPerSecond:distance:)``.
+  public init(duration: Double = 0.5, bounce: Double = 0, initialVelocity: Double = 0) {
+    let duration = duration.isFinite && duration > 0 ? duration : 0.5
+    let bounce = bounce.isFinite ? min(max(bounce, -0.99), 1) : 0
+    let ratio = bounce >= 0 ? 1 - bounce : 1 / (1 + bounce)
+    let stiffness = Self.stiffness(response: duration, mass: 1)
+    self.init(
+      mass: 1, stiffness: stiffness, damping: 2 * ratio * stiffness.squareRoot(),
+      initialVelocity: initialVelocity)
+  }
+
+  /// SwiftUI's `.smooth`: duration 0.5, no bounce (critically damped).
+  public static let smooth = Spring(duration: 0.5, bounce: 0)
+  /// SwiftUI's `.snappy`: duration 0.5, bounce 0.15.
+  public static let snappy = Spring(duration: 0.5, bounce: 0.15)
+  /// SwiftUI's `.bouncy`: duration 0.5, bounce 0.3.
+  public static let bouncy = Spring(duration: 0.5, bounce: 0.3)
+
+  /// SwiftUI's `.smooth(duration:extraBounce:)`: bounce 0 plus `extraBounce`.
+  public static func smooth(duration: Double = 0.5, extraBounce: Double = 0) -> Spring {
+    Spring(duration: duration, bounce: extraBounce)
+  }
+
+  /// SwiftUI's `.snappy(duration:extraBounce:)`: bounce 0.15 plus `extraBounce`.
+  public static func snappy(duration: Double = 0.5, extraBounce: Double = 0) -> Spring {
+    Spring(duration: duration, bounce: 0.15 + extraBounce)
+  }
+
+  /// SwiftUI's `.bouncy(duration:extraBounce:)`: bounce 0.3 plus `extraBounce`.
+  public static func bouncy(duration: Double = 0.5, extraBounce: Double = 0) -> Spring {
+    Spring(duration: duration, bounce: 0.3 + extraBounce)
+  }
+
+  /// This spring with another initial velocity, in fractions of the distance per second.
+  ///
+  /// ```swift
+  /// let thrown = Spring.snappy.withInitialVelocity(
+  ///   Spring.unitVelocity(pointsPerSecond: 1200, distance: 300))  // 4
+  /// ```
+  public func withInitialVelocity(_ velocity: Double) -> Spring {
+    Spring(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: velocity)
+  }
+
+  /// Converts a velocity in points (or any unit of the property) per second into a spring's
+  /// unit-space initial velocity, where 1 covers the whole distance in one second: `v / distance`.
+  ///
+  /// This is how a drag hands its fling to a spring: the release velocity, divided by the
+  /// distance the spring has to cover, so that the body leaves at the speed it was thrown.
+  /// A `distance` of 0 or not finite (nothing to cover), or a velocity that is not finite,
+  /// gives 0.
+  ///
+  /// ```swift
+  /// let velocity = Spring.unitVelocity(pointsPerSecond: 1200, distance: 300)  // 4
+  /// card.dance.animate(spring: .snappy.withInitialVelocity(velocity)) { $0.x = 300 }.start()
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - pointsPerSecond: The velocity along the line of the motion, signed the same way as
+  ///     `distance`.
+  ///   - distance: Target minus start, in the same unit.
+  public static func unitVelocity(pointsPerSecond: Double, distance: Double) -> Double {
+    guard distance.isFinite, distance != 0, pointsPerSecond.isFinite else { return 0 }
+    let velocity = pointsPerSecond / distance
+    return velocity.isFinite ? velocity : 0
+  }
+
   /// Creates a spring with mass 1 from its damping ratio and natural frequency in rad/s.
   public init(dampingRatio: Double, naturalFrequency: Double, initialVelocity: Double = 0) {
     let frequency = naturalFrequency.isFinite && naturalFrequency > 0 ? naturalFrequency : 1
