@@ -2,7 +2,7 @@ extension Dance {
   /// Starts (or resumes) the animation.
   @discardableResult
   public func start() -> Dance<Host> {
-    dancer.readStartValues()
+    dancer.readStartValues(keepingVelocity: true)
     dancer.perform("start") { engine, now throws(AnimatorMisuse) in try engine.start(at: now) }
     return self
   }
@@ -11,7 +11,7 @@ extension Dance {
   /// holds still) meanwhile. A negative delay is reported and ignored.
   @discardableResult
   public func start(after delay: Double) -> Dance<Host> {
-    dancer.readStartValues()
+    dancer.readStartValues(keepingVelocity: delay == 0)
     dancer.perform("start(after:)") { engine, now throws(AnimatorMisuse) in
       try engine.start(at: now, after: delay)
     }

@@ -18,6 +18,9 @@ extension Dancer {
       duration = 0
     }
     let tracks = record(host)
+    // The animation in motion that this one replaces, as it was just before it was finished.
+    var moving: (engine: AnimationEngine, time: Double)?
+    var installed: Int?
     // A completion of the animation replaced here may itself declare one: that one is
     // replaced in turn (its completions run), never overwritten unseen.
     while true {
@@ -27,28 +30,44 @@ extension Dancer {
           guard !state.isDetached else { return nil }
           state.engine = AnimationEngine(tracks: tracks, timing: timing, duration: duration)
           state.tag = Self.nextTag()
+          installed = state.tag
           return nil
         }
+        if moving == nil, engine.isRunning { moving = (engine, now) }
         let effects = engine.finishNow(at: .current, now: now)
         return Self.settle(effects, engine: engine, state: &state, chaining: false)
       }
-      guard let previous else { return }
+      guard let previous else { break }
       finish(previous, host: host)
+    }
+    if let moving, let installed {
+      rememberVelocities(of: moving.engine, at: moving.time, for: installed, on: host)
     }
   }
 
   /// Reads the start values of an animation about to become active from the host, as UIKit
   /// runs an animator's block when it starts: a property moved since `animate` does not jump
   /// back. Outside the lock, since reading a property runs its getter.
-  func readStartValues() {
-    let declared = state.withLock { state -> TrackList? in
-      state.engine?.state == .inactive ? state.engine?.tracks : nil
+  ///
+  /// With `keepingVelocity`, the animation starts now: properties that the animation it
+  /// replaced was moving keep their velocity, if its timing can carry it.
+  func readStartValues(keepingVelocity: Bool = false) {
+    let (declared, carried) = state.withLock {
+      state -> (TrackList?, CarriedVelocities?) in
+      guard state.engine?.state == .inactive else { return (nil, nil) }
+      // Whatever this start does, the velocities were the moment's only.
+      let carried = state.carried.take()
+      return (state.engine?.tracks, carried?.tag == state.tag ? carried : nil)
     }
     guard let declared, let host = host.object else { return }
-    let fresh = declared.entries.map {
-      TrackEntry(
-        $0.track.startingFromCurrentValue(on: host), startFraction: $0.startFraction,
-        endFraction: $0.endFraction)
+    let velocities =
+      keepingVelocity && declared.timing.carriesVelocity
+      ? carried?.velocities(at: now, frame: clock.interval) : nil
+    let fresh = declared.entries.map { entry in
+      let track = entry.track.startingFromCurrentValue(on: host)
+      let carrying = velocities?[track.identity(on: host)].flatMap { track.carrying($0) }
+      return TrackEntry(
+        carrying ?? track, startFraction: entry.startFraction, endFraction: entry.endFraction)
     }
     state.withLock { state in
       guard state.engine?.tracks === declared else { return }

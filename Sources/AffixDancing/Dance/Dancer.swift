@@ -86,6 +86,9 @@ public final class Dancer: Capability {
     /// The tag of the last animation told that it repeats forever while holding completions
     /// or chained animations, so that it is told once.
     var advisedTag = 0
+    /// The velocities of the properties the animation just replaced was moving, for the
+    /// animation that replaced it to keep when it starts.
+    var carried: CarriedVelocities?
   }
 
   /// Work collected under the lock and done after unlocking.
@@ -214,6 +217,7 @@ public final class Dancer: Capability {
   static func abandon(_ state: inout State) -> Aftermath {
     var aftermath = Aftermath()
     state.engine = nil
+    state.carried = nil
     state.chain = []
     aftermath.waiters = state.waiters
     state.waiters = []

@@ -203,11 +203,33 @@ public struct Spring: Sendable, Hashable, CustomStringConvertible {
       + "initialVelocity: \(initialVelocity))"
   }
 
+  /// The velocity of the progress `time` seconds after the start, in fractions of the distance
+  /// per second: ``initialVelocity`` at 0, towards 0 as the spring settles.
+  public func velocity(at time: Double) -> Double {
+    guard time > 0 else { return initialVelocity }
+    // The derivative of the motion is a motion of the same spring: one that starts at rest,
+    // displaced by the spring's initial acceleration, from where the first starts moving.
+    let acceleration = (stiffness - damping * initialVelocity) / mass
+    return displacement(at: time, from: initialVelocity, velocity: acceleration)
+  }
+
+  /// How far the spring carries a unit of velocity `time` seconds after it started at rest at
+  /// its target: the response `h` with `h(0) = 0` and `h'(0) = 1`. A motion that starts with
+  /// a velocity `V` of its own is the motion without it plus `V h(t)`.
+  package func impulseResponse(at time: Double) -> Double {
+    guard time > 0 else { return 0 }
+    return displacement(at: time, from: 0, velocity: 1)
+  }
+
   private func displacement(at t: Double) -> Double {
+    displacement(at: t, from: -1, velocity: initialVelocity)
+  }
+
+  /// The displacement from the rest point at `t` of a motion that starts at `u0` with
+  /// velocity `v0`.
+  private func displacement(at t: Double, from u0: Double, velocity v0: Double) -> Double {
     let w0 = naturalFrequency
     let zeta = dampingRatio
-    let u0 = -1.0
-    let v0 = initialVelocity
     let decay = exp(-zeta * w0 * t)
     if abs(zeta - 1) < 1e-9 {
       return exp(-w0 * t) * (u0 + (v0 + w0 * u0) * t)

@@ -482,6 +482,31 @@ package struct AnimationEngine: Sendable {
     return effects
   }
 
+  /// Where a running animation's time line is a hair before and after `now`, and the seconds
+  /// between: how fast every track moves at `now`. Nil when it does not move: not running,
+  /// waiting out a start delay, or at the end of its segment.
+  ///
+  /// The samples straddle `now` (a central difference, whose error falls with the square of
+  /// the step, here a millionth of the segment) and stay inside the segment: at its edges they
+  /// shift into it, a one-sided difference over the same step.
+  package func motion(at now: Double) -> (
+    before: (fraction: Double, progress: Double), after: (fraction: Double, progress: Double),
+    span: Double
+  )? {
+    guard state == .active, isRunning, startTime == nil, let segment, segment.length > 0
+    else { return nil }
+    let step = segment.length * 1e-6
+    let end = segment.startTime + segment.length
+    guard now < end else { return nil }
+    let middle = min(max(now, segment.startTime + step), end - step)
+    func sample(_ time: Double) -> (fraction: Double, progress: Double) {
+      var copy = self
+      copy.move(along: segment, to: (time - segment.startTime) / segment.length)
+      return (copy.fractionComplete, copy.progress)
+    }
+    return (sample(middle - step), sample(middle + step), 2 * step)
+  }
+
   // MARK: Internals
 
   private var initialTraversalsLeft: Int? {

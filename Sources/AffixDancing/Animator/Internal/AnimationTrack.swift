@@ -38,12 +38,47 @@ package struct AnimationTrack: Sendable {
     self.init(PropertyAccess(keyPath), from: from, to: to)
   }
 
+  /// Whether the track keeps a velocity its property had when the animation started.
+  package var carriesVelocity: Bool { owner.carriesVelocity }
+
+  /// The property the track animates, named by its key path.
+  package func identity(on host: AnyObject) -> AnyKeyPath {
+    let scratch = UnsafeMutablePointer<AnyKeyPath>.allocate(capacity: 1)
+    defer { scratch.deallocate() }
+    body(host, .identify, 0, UnsafeMutableRawPointer(scratch))
+    return scratch.move()
+  }
+
+  /// The property's velocity while the track's progress changes by `progressRate` and its
+  /// carried term by `carryRate` per second.
+  package func velocity(progressRate: Double, carryRate: Double) -> TrackVelocity? {
+    owner.velocity(progressRate: progressRate, carryRate: carryRate).map(TrackVelocity.init)
+  }
+
+  /// This track starting with `velocity`, the velocity of the same property under the motion
+  /// it replaces; nil when the values are not of the same type.
+  package func carrying(_ velocity: TrackVelocity) -> AnimationTrack? {
+    owner.carrying(velocity.values).map { AnimationTrack(body: body, owner: $0) }
+  }
+
+  /// Writes the value at `progress`, plus `carry` seconds of a carried velocity, into `host`.
+  @inline(__always)
+  func write(progress: Double, carry: Double, to host: AnyObject) {
+    owner.write(through: body, to: host, progress: progress, carry: carry)
+  }
+
   /// Writes the value at `progress` into `host`, which must be the host the track was recorded
   /// on.
   @inline(__always)
   package func apply(progress: Double, to host: AnyObject) {
     body(host, .write, progress, values.raw)
   }
+}
+
+/// A property's velocity at one moment, as two of its values whose difference is the change
+/// per second.
+package struct TrackVelocity: Sendable {
+  fileprivate let values: TrackValues
 }
 
 /// The address of a track's values, read each frame without touching (or retaining) the
@@ -90,6 +125,9 @@ package final class TrackList: Sendable {
   /// The tracks after the first.
   private let rest: [TrackEntry]
   private let count: Int
+  /// Whether a track keeps a carried velocity: those are written through their values, which
+  /// add it.
+  private let hasCarryingTracks: Bool
   let timing: ResolvedTiming
   /// Owns the first track's closure context and values.
   private let first: TrackEntry?
@@ -111,6 +149,7 @@ package final class TrackList: Sendable {
     }
     rest = Array(entries.dropFirst())
     count = entries.count
+    hasCarryingTracks = entries.contains { $0.track.carriesVelocity }
     self.timing = timing
   }
 
@@ -138,6 +177,9 @@ package final class TrackList: Sendable {
   @inline(__always)
   func apply(fraction: Double, progress: Double, to host: AnyObject) {
     guard count > 0 else { return }
+    guard !hasCarryingTracks else {
+      return applyCarrying(fraction: fraction, progress: progress, to: host)
+    }
     firstBody(
       host, .write,
       self.progress(
@@ -156,6 +198,50 @@ package final class TrackList: Sendable {
           entries[index].track.values.raw)
       }
     }
+  }
+}
+
+extension TrackList {
+  /// ``apply(fraction:progress:to:)`` for a list with tracks that carry a velocity: each track
+  /// adds its carried term, and the rest write as usual.
+  @inline(never)
+  fileprivate func applyCarrying(fraction: Double, progress: Double, to host: AnyObject) {
+    for entry in entries {
+      let trackProgress = self.progress(
+        startingAt: entry.startFraction, endingAt: entry.endFraction, fraction: fraction,
+        progress: progress)
+      let carry =
+        entry.track.carriesVelocity
+        ? timing.carry(at: fraction, progress: trackProgress) : 0
+      entry.track.write(progress: trackProgress, carry: carry, to: host)
+    }
+  }
+
+  /// The velocity of every track's property over `span` seconds, in which the time line moved
+  /// from `before` to `after`, keyed by the property; the last track of a property wins, as its
+  /// write does. Runs the values' blends: call it outside every lock.
+  func velocities(
+    from before: (fraction: Double, progress: Double),
+    to after: (fraction: Double, progress: Double), over span: Double, on host: AnyObject
+  ) -> [AnyKeyPath: TrackVelocity] {
+    var velocities: [AnyKeyPath: TrackVelocity] = [:]
+    for entry in entries {
+      func sample(_ moment: (fraction: Double, progress: Double)) -> (Double, Double) {
+        let progress = self.progress(
+          startingAt: entry.startFraction, endingAt: entry.endFraction,
+          fraction: moment.fraction, progress: moment.progress)
+        let carry =
+          entry.track.carriesVelocity ? timing.carry(at: moment.fraction, progress: progress) : 0
+        return (progress, carry)
+      }
+      let (progressBefore, carryBefore) = sample(before)
+      let (progressAfter, carryAfter) = sample(after)
+      let velocity = entry.track.velocity(
+        progressRate: (progressAfter - progressBefore) / span,
+        carryRate: (carryAfter - carryBefore) / span)
+      velocities[entry.track.identity(on: host)] = velocity
+    }
+    return velocities
   }
 }
 

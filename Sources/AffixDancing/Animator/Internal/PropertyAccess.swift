@@ -116,6 +116,28 @@ class TrackValues: @unchecked Sendable {
   func rereadingStart(through body: PropertyAccessBody, on host: AnyObject) -> TrackValues {
     self
   }
+
+  /// Whether the track adds a carried velocity to its motion (see `CarryingTrackEnds`).
+  var carriesVelocity: Bool { false }
+
+  /// The property's velocity when the track's progress changes by `progressRate` and its carry
+  /// by `carryRate` per second: two values whose difference is the change per second.
+  func velocity(progressRate: Double, carryRate: Double) -> TrackValues? {
+    nil
+  }
+
+  /// These values carrying `velocity` (made by `velocity(progressRate:carryRate:)` for a
+  /// property of the same type), or nil when the types differ.
+  func carrying(_ velocity: TrackValues) -> TrackValues? {
+    nil
+  }
+
+  /// Writes the value at `progress`, plus `carry` seconds of the carried velocity, into `host`.
+  func write(
+    through body: PropertyAccessBody, to host: AnyObject, progress: Double, carry: Double
+  ) {
+    body(host, .write, progress, address)
+  }
 }
 
 /// The start and end values of a track of `Value`s, which it owns.
@@ -139,5 +161,20 @@ final class TrackEnds<Value: Interpolatable>: TrackValues, @unchecked Sendable {
     defer { scratch.deallocate() }
     body(host, .read, 0, UnsafeMutableRawPointer(scratch))
     return TrackEnds(from: scratch.move(), to: address.assumingMemoryBound(to: Value.self)[1])
+  }
+
+  override func velocity(progressRate: Double, carryRate: Double) -> TrackValues? {
+    let values = address.assumingMemoryBound(to: Value.self)
+    return TrackEnds(
+      from: values[0],
+      to: Value.interpolate(from: values[0], to: values[1], fraction: progressRate))
+  }
+
+  override func carrying(_ velocity: TrackValues) -> TrackValues? {
+    guard let velocity = velocity as? TrackEnds<Value> else { return nil }
+    let values = address.assumingMemoryBound(to: Value.self)
+    let change = velocity.address.assumingMemoryBound(to: Value.self)
+    return CarryingTrackEnds(
+      from: values[0], to: values[1], velocityFrom: change[0], velocityTo: change[1])
   }
 }
