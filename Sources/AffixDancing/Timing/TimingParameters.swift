@@ -17,6 +17,7 @@ public struct TimingParameters: Sendable, Hashable, CustomStringConvertible {
     case bezier(CubicBezier)
     case spring(Spring)
     case fittedSpring(dampingRatio: Double, initialVelocity: Double)
+    case decay(DecelerationRate)
   }
 
   let kind: Kind
@@ -63,6 +64,12 @@ public struct TimingParameters: Sendable, Hashable, CustomStringConvertible {
         dampingRatio: ratio, initialVelocity: initialVelocity.isFinite ? initialVelocity : 0))
   }
 
+  /// A momentum decay at `rate`, cut at the animation's duration: progress
+  /// `1 - r^(1000 t)`, where 1 is the resting value (see ``Decay``). `Dance.decay` makes these.
+  static func decay(_ rate: DecelerationRate) -> TimingParameters {
+    TimingParameters(.decay(rate))
+  }
+
   /// UIKit's default curve.
   public static let easeInOut = curve(.easeInOut)
   /// Constant speed.
@@ -88,6 +95,7 @@ public struct TimingParameters: Sendable, Hashable, CustomStringConvertible {
     case .spring(let spring): "TimingParameters.spring(\(spring))"
     case .fittedSpring(let ratio, let velocity):
       "TimingParameters.spring(dampingRatio: \(ratio), initialVelocity: \(velocity))"
+    case .decay(let rate): "TimingParameters.decay(\(rate))"
     }
   }
 
@@ -104,6 +112,8 @@ public struct TimingParameters: Sendable, Hashable, CustomStringConvertible {
       return ResolvedTiming(
         duration: requested,
         curve: .spring(Self.spring(dampingRatio: ratio, velocity: velocity, settling: requested)))
+    case .decay(let rate):
+      return ResolvedTiming(duration: requested, curve: .decay(exponent: Decay.exponent(rate)))
     }
   }
 
@@ -135,6 +145,8 @@ struct ResolvedTiming: Sendable {
     case linear
     case bezier(CubicBezier)
     case spring(Spring)
+    /// Progress `1 - e^(exponent t)`, `exponent = 1000 ln r`.
+    case decay(exponent: Double)
   }
 
   let duration: Double
@@ -176,6 +188,7 @@ struct ResolvedTiming: Sendable {
     case .linear: return fraction
     case .bezier(let bezier): return bezier.value(at: fraction)
     case .spring(let spring): return spring.value(at: fraction * duration)
+    case .decay(let exponent): return -expm1(exponent * fraction * duration)
     }
   }
 
@@ -189,6 +202,7 @@ struct ResolvedTiming: Sendable {
     case .linear: return fraction
     case .bezier(let bezier): return bezier.value(at: fraction, cursor: &cursor)
     case .spring(let spring): return spring.value(at: fraction * duration)
+    case .decay(let exponent): return -expm1(exponent * fraction * duration)
     }
   }
 }

@@ -13,9 +13,14 @@ package struct AnimationTrack: Sendable {
 
   /// A track writing the property `access` reaches, from `from` at progress 0 to `to` at
   /// progress 1.
-  package init<Value>(_ access: PropertyAccess<Value>, from: Value, to: Value) {
+  ///
+  /// With `keepsDistance`, a start read again when the animation starts moves the target by
+  /// as much (see ``startingFromCurrentValue(on:)``).
+  package init<Value>(
+    _ access: PropertyAccess<Value>, from: Value, to: Value, keepsDistance: Bool = false
+  ) {
     body = access.body
-    owner = TrackEnds(from: from, to: to)
+    owner = TrackEnds(from: from, to: to, keepsDistance: keepsDistance)
     values = ValuesAddress(raw: owner.address)
   }
 

@@ -142,7 +142,12 @@ class TrackValues: @unchecked Sendable {
 
 /// The start and end values of a track of `Value`s, which it owns.
 final class TrackEnds<Value: Interpolatable>: TrackValues, @unchecked Sendable {
-  init(from: Value, to: Value) {
+  /// Whether reading the start again moves the target with it, keeping the distance between
+  /// them: a decay's target is where the motion from its start comes to rest.
+  private let keepsDistance: Bool
+
+  init(from: Value, to: Value, keepsDistance: Bool = false) {
+    self.keepsDistance = keepsDistance
     let values = UnsafeMutablePointer<Value>.allocate(capacity: 2)
     values.initialize(to: from)
     (values + 1).initialize(to: to)
@@ -160,7 +165,10 @@ final class TrackEnds<Value: Interpolatable>: TrackValues, @unchecked Sendable {
     let scratch = UnsafeMutablePointer<Value>.allocate(capacity: 1)
     defer { scratch.deallocate() }
     body(host, .read, 0, UnsafeMutableRawPointer(scratch))
-    return TrackEnds(from: scratch.move(), to: address.assumingMemoryBound(to: Value.self)[1])
+    let start = scratch.move()
+    let values = address.assumingMemoryBound(to: Value.self)
+    let target = keepsDistance ? values[1].offset(by: 1, along: values[0], start) : values[1]
+    return TrackEnds(from: start, to: target, keepsDistance: keepsDistance)
   }
 
   override func velocity(progressRate: Double, carryRate: Double) -> TrackValues? {

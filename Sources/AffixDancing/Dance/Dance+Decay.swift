@@ -1,0 +1,89 @@
+public import Foundation
+
+extension Dance {
+  /// Creates a momentum animation of `property`: it leaves at `velocity` and slows down at
+  /// `rate`, as a scroll view does after a flick, coming to rest at
+  /// `start + velocity / 1000 * r / (1 - r)` (``Decay/projectedDistance``). It waits for
+  /// ``start()``, like every animation, and has the same states, completions and `ended()`.
+  ///
+  /// ```swift
+  /// let landing = card.x + Decay(velocity: flingVelocity).projectedDistance  // known now
+  /// card.dance.decay(\.x, velocity: flingVelocity, rate: .normal)
+  ///   .addCompletion { _ in print("at rest at \(landing)") }
+  ///   .start()
+  /// ```
+  ///
+  /// The property follows `x(t) = x0 + d (1 - r^(1000 t))` (see ``Decay``) until it is within
+  /// ``Decay/restThreshold`` of its resting value, then is placed there and the animation
+  /// completes. Its start is read when it starts, and its resting value moves with it.
+  ///
+  /// - Parameters:
+  ///   - property: The property to move; any floating-point type.
+  ///   - velocity: In the property's units per second; one that is not finite is reported and
+  ///     taken as 0 (nothing moves).
+  ///   - rate: The fraction of the velocity kept each millisecond.
+  @discardableResult
+  public func decay<Value: BinaryFloatingPoint & Interpolatable>(
+    _ property: ReferenceWritableKeyPath<Host, Value>, velocity: Double,
+    rate: DecelerationRate = .normal
+  ) -> Dance<Host> {
+    let distance = Decay.projectedDistance(velocity: checked(velocity), rate: rate)
+    return decay(distances: [distance], rate: rate) { host in
+      let start = host[keyPath: property]
+      return AnimationTrack(
+        PropertyAccess(property), from: start, to: start + Value(distance), keepsDistance: true)
+    }
+  }
+
+  /// Creates a momentum animation of a point-valued `property`, such as a position after a
+  /// fling: each coordinate decays from its component of `velocity` at the same `rate`, so
+  /// the point glides along a straight line to rest.
+  ///
+  /// ```swift
+  /// card.dance.decay(\.center, velocity: CGPoint(x: 900, y: -400)).start()
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - property: The point to move.
+  ///   - velocity: In points per second; components that are not finite are reported and
+  ///     taken as 0.
+  ///   - rate: The fraction of the velocity kept each millisecond.
+  @discardableResult
+  public func decay(
+    _ property: ReferenceWritableKeyPath<Host, CGPoint>, velocity: CGPoint,
+    rate: DecelerationRate = .normal
+  ) -> Dance<Host> {
+    let distance = CGPoint(
+      x: Decay.projectedDistance(velocity: checked(Double(velocity.x)), rate: rate),
+      y: Decay.projectedDistance(velocity: checked(Double(velocity.y)), rate: rate))
+    return decay(distances: [Double(distance.x), Double(distance.y)], rate: rate) { host in
+      let start = host[keyPath: property]
+      let end = CGPoint(x: start.x + distance.x, y: start.y + distance.y)
+      return AnimationTrack(PropertyAccess(property), from: start, to: end, keepsDistance: true)
+    }
+  }
+
+  /// Installs a decay whose values move `distances` at most: it lasts until the longest comes
+  /// within the rest threshold.
+  private func decay(
+    distances: [Double], rate: DecelerationRate, track: @escaping (Host) -> AnimationTrack
+  ) -> Dance<Host> {
+    let duration =
+      distances.map {
+        Decay.restingTime(distance: $0, rate: rate, threshold: Decay.restThreshold)
+      }.max() ?? 0
+    dancer.animate(duration: duration, timing: .decay(rate)) { object in
+      guard let host = object as? Host else { return [] }
+      return [track(host)]
+    }
+    return self
+  }
+
+  private func checked(_ velocity: Double) -> Double {
+    guard velocity.isFinite else {
+      dancer.report("decay: velocity \(velocity) is not finite; using 0")
+      return 0
+    }
+    return velocity
+  }
+}
