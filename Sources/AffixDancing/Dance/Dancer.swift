@@ -159,12 +159,15 @@ public final class Dancer: Capability {
       return
     }
     let now = self.now
+    let reducesMotion = ReducedMotion.isEnabled
     let aftermath = state.withLock { state -> Aftermath in
       guard var engine = state.engine.take() else {
         var aftermath = Aftermath()
         aftermath.misuse = "\(call) ignored: there is no animation; call animate first"
         return aftermath
       }
+      // Decided as the animation starts: a call that activates it finds it inactive.
+      if engine.state == .inactive { engine.reducesMotion = reducesMotion }
       // Taken out and put back so that the engine's arrays stay uniquely referenced.
       do {
         let effects = try body(&engine, now)
@@ -291,6 +294,7 @@ public final class Dancer: Capability {
   /// Installs and starts a chained animation whose tracks were just recorded on `host`.
   func install(_ link: ChainLink.Settings, tracks: [AnimationTrack], on host: AnyObject) {
     let now = self.now
+    let reducesMotion = ReducedMotion.isEnabled
     let aftermath = state.withLock { state -> Aftermath in
       state.isBeginningLink = false
       guard !state.isDetached else { return Aftermath() }
@@ -299,6 +303,7 @@ public final class Dancer: Capability {
       try? engine.setRepeat(count: link.repeatCount, autoreverses: link.autoreverses)
       engine.pausesOnCompletion = link.pausesOnCompletion
       engine.scrubsLinearly = link.scrubsLinearly
+      engine.reducesMotion = reducesMotion
       // A completion of the animation that just ended, or this link's own block, declared a
       // new animation: as any new animation does, it replaces what was queued.
       guard state.engine == nil else {

@@ -14,6 +14,9 @@ import Synchronization
 /// ReducedMotion.isEnabled = true
 /// ```
 ///
+/// On Apple platforms, `ReducedMotion.followSystemSetting()` (main actor) sets it from the
+/// system's Reduce Motion setting and keeps it in step as that changes.
+///
 /// A test turns it on or off for its own task (and the tasks it creates) only, so that tests
 /// running in parallel do not see each other's choice:
 ///
@@ -42,7 +45,7 @@ public enum ReducedMotion {
   }
 
   /// Whether an environment value turns the switch on: `1`, `true` or `yes`.
-  static func isOn(_ value: String) -> Bool {
+  package static func isOn(_ value: String) -> Bool {
     ["1", "true", "yes"].contains(value.lowercased())
   }
 }

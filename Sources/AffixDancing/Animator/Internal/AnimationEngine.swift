@@ -85,6 +85,11 @@ package struct AnimationEngine: Sendable {
   }
   package private(set) var isReversed = false
   package var pausesOnCompletion = false
+  /// Whether the animation reaches its end at once, for people who ask for reduced motion:
+  /// every stretch of the time line then takes no time, so the first frame shows the end and
+  /// completes, as a frame past the end would. Its owner sets it while the animation is
+  /// inactive, so that it is decided when the animation starts.
+  package var reducesMotion = false
   package var scrubsLinearly = true
   package private(set) var repeatCount: Int? = 1
   package private(set) var autoreverses = false
@@ -171,6 +176,16 @@ package struct AnimationEngine: Sendable {
       }
     }
     if pausing { freeze() }
+    // An animation that repeats forever has no end to reach: with reduced motion it holds
+    // still at the end of a traversal instead of repeating it every frame.
+    if reducesMotion, state == .active, isRunning, traversalsLeft == nil {
+      freeze()
+      // The next traversal has begun where the last ended only if it turns round.
+      if !autoreverses {
+        fractionComplete = isReversed ? 0 : 1
+        progress = fractionComplete
+      }
+    }
     effects.values = values
     return effects
   }
@@ -546,7 +561,8 @@ package struct AnimationEngine: Sendable {
       startFraction: fractionComplete,
       endFraction: end,
       startProgress: progress,
-      length: timing.duration * abs(end - fractionComplete) * (continuation?.durationFactor ?? 1),
+      length: reducesMotion
+        ? 0 : timing.duration * abs(end - fractionComplete) * (continuation?.durationFactor ?? 1),
       retiming: continuation?.timing ?? (offCurve ? timing : nil))
   }
 
