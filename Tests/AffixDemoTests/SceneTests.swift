@@ -56,6 +56,10 @@ struct SceneTests {
       "animate(duration: 1.5, dampingRatio: 0.3)",
       "the spring's curve overshoots to x = -",
       "settled at x = 20.0 (state inactive)",
+      "animate(spring: .bouncy) { x → 20 } while moving right, at x = ",
+      "it kept its velocity: carried on to x = ",
+      "projected to rest at x = 79.9",
+      "the decay came to rest at x = 79.9 (state inactive)",
     ],
     "draggable": [
       "makeDraggable(damping: 0.35): the card rests at its snap point (60.0, 30.0)",

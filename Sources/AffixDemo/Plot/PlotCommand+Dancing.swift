@@ -1,4 +1,6 @@
 import AffixDancing
+import AffixScheduling
+import Foundation
 
 extension PlotCommand {
   /// The Bezier presets with a custom curve, and springs of several damping ratios, computed
@@ -49,5 +51,156 @@ extension PlotCommand {
         fileName: "springs.svg",
         caption: "springs of damping ratio 0.2 to 2 at the same stiffness", chart: springs),
     ]
+  }
+
+  /// A spring interrupted on its way and sent elsewhere: the position and velocity that
+  /// AffixDancing writes, sampled every 5 ms of virtual time, against what starting the new
+  /// spring from rest would have drawn.
+  static func retargetingPictures() -> [Picture] {
+    let retargetTime = 0.15
+    let run = RetargetRun(retargetAt: retargetTime)
+    var position = Chart(
+      title: "A spring retargeted at 0.15 s keeps its velocity", xLabel: "time (s)",
+      yLabel: "x", xRange: 0...1.2, yRange: -10...110)
+    position.guides = [100, 30]
+    position.series = [
+      Chart.Series(
+        name: "retargeted (velocity kept)", points: run.positions, colour: Chart.palette[0]),
+      Chart.Series(
+        name: "retargeted from rest", points: run.fromRest.positions, colour: Chart.palette[1],
+        dashed: true),
+      Chart.Series(
+        name: "not interrupted", points: run.uninterrupted, colour: Chart.palette[3],
+        dashed: true),
+    ]
+    position.markers = [Chart.Marker(label: "retarget to 30", point: run.retargetPoint)]
+    var velocity = Chart(
+      title: "Velocity through the retarget", xLabel: "time (s)", yLabel: "velocity (x per s)",
+      xRange: 0...1.2, yRange: -800...800)
+    velocity.guides = [0]
+    velocity.series = [
+      Chart.Series(name: "velocity kept", points: run.velocities, colour: Chart.palette[0]),
+      Chart.Series(
+        name: "from rest: a kink", points: run.fromRest.velocities, colour: Chart.palette[1],
+        dashed: true),
+    ]
+    velocity.markers = [
+      Chart.Marker(label: "retarget", point: (retargetTime, run.retargetVelocity))
+    ]
+    return [
+      Picture(
+        fileName: "retargeting.svg",
+        caption: "a snappy spring to 100 retargeted to 30 with a bouncy one, velocity kept",
+        chart: position),
+      Picture(
+        fileName: "retargeting-velocity.svg",
+        caption: "its velocity runs on through the retarget; from rest it would drop to 0",
+        chart: velocity),
+    ]
+  }
+
+  /// Decays at UIScrollView's two rates from the same flick, as AffixDancing animates them,
+  /// with the projected resting value known before they start.
+  static func decayPictures() -> [Picture] {
+    let velocity = 1000.0
+    var chart = Chart(
+      title: "Decay from 1000 points per second", xLabel: "time (s)", yLabel: "x (points)",
+      xRange: 0...4, yRange: 0...550)
+    var markers: [Chart.Marker] = []
+    for (index, (name, rate)) in [
+      ("normal (0.998)", DecelerationRate.normal), ("fast (0.99)", .fast),
+    ]
+    .enumerated() {
+      let decay = Decay(velocity: velocity, rate: rate)
+      chart.guides.append(decay.projectedDistance)
+      chart.series.append(
+        Chart.Series(
+          name: "rate \(name)", points: sampleDecay(velocity: velocity, rate: rate, until: 4),
+          colour: Chart.palette[index]))
+      markers.append(
+        Chart.Marker(
+          label:
+            "projection \(Int(decay.projectedDistance.rounded())), at rest \(String(format: "%.2f", decay.restingTime())) s",
+          point: (decay.restingTime(), decay.projectedDistance), colour: Chart.palette[index]))
+    }
+    chart.markers = markers
+    return [
+      Picture(
+        fileName: "decay.svg",
+        caption: "decays at the normal and fast rates, resting on their projections",
+        chart: chart)
+    ]
+  }
+
+  /// The x of a decay animated on a virtual clock at 200 frames a second, every frame.
+  private static func sampleDecay(velocity: Double, rate: DecelerationRate, until end: Double)
+    -> [(x: Double, y: Double)]
+  {
+    let scheduler = VirtualTimeScheduler()
+    let clock = FrameClock(scheduler: scheduler, framesPerSecond: 200)
+    let body = PlottedBody()
+    Dance.of(body, clock: clock).decay(\.x, velocity: velocity, rate: rate).start()
+    var points = [(x: 0.0, y: body.x)]
+    for frame in 1...Int(end * 200) {
+      scheduler.advance(by: .milliseconds(5))
+      points.append((Double(frame) / 200, body.x))
+    }
+    return points
+  }
+}
+
+/// What the plots animate.
+private final class PlottedBody {
+  var x = 0.0
+}
+
+/// A snappy spring from 0 to 100 retargeted to 30 with a bouncy spring, animated on a virtual
+/// clock at 200 frames a second, and the same retarget drawn from rest with the springs' own
+/// closed forms.
+private struct RetargetRun {
+  static let frame = 0.005
+  static let end = 1.2
+  var positions: [(x: Double, y: Double)] = []
+  var velocities: [(x: Double, y: Double)] = []
+  var uninterrupted: [(x: Double, y: Double)] = []
+  var fromRest: (positions: [(x: Double, y: Double)], velocities: [(x: Double, y: Double)]) = (
+    [], []
+  )
+  var retargetPoint = (x: 0.0, y: 0.0)
+  var retargetVelocity = 0.0
+
+  init(retargetAt retargetTime: Double) {
+    let scheduler = VirtualTimeScheduler()
+    let clock = FrameClock(scheduler: scheduler, framesPerSecond: 200)
+    let body = PlottedBody()
+    let dance = Dance.of(body, clock: clock)
+    dance.animate(spring: .snappy) { $0.x = 100 }.start()
+    let frames = Int((Self.end / Self.frame).rounded())
+    let retargetFrame = Int((retargetTime / Self.frame).rounded())
+    positions.append((0, body.x))
+    for frame in 1...frames {
+      if frame == retargetFrame + 1 {
+        dance.animate(spring: .bouncy) { $0.x = 30 }.start()
+      }
+      scheduler.advance(by: .milliseconds(5))
+      positions.append((Double(frame) * Self.frame, body.x))
+    }
+    velocities = Self.secants(positions)
+    retargetPoint = positions[retargetFrame]
+    retargetVelocity = velocities[retargetFrame - 1].y
+    uninterrupted = positions.map { ($0.x, 100 * Spring.snappy.value(at: $0.x)) }
+    let start = retargetPoint.y
+    let rest = positions.map { point in
+      point.x <= retargetTime
+        ? point : (point.x, start + (30 - start) * Spring.bouncy.value(at: point.x - retargetTime))
+    }
+    fromRest = (rest, Self.secants(rest))
+  }
+
+  /// The velocity over each frame, placed at the frame's middle.
+  private static func secants(_ points: [(x: Double, y: Double)]) -> [(x: Double, y: Double)] {
+    zip(points, points.dropFirst()).map { before, after in
+      ((before.x + after.x) / 2, (after.y - before.y) / (after.x - before.x))
+    }
   }
 }

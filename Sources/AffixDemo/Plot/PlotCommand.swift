@@ -19,6 +19,7 @@ enum PlotCommand {
   /// Every picture, in the order they are written.
   static func pictures() -> [Picture] {
     timingCurvePictures() + dragPictures() + benchmarkPictures()
+      + retargetingPictures() + decayPictures()
   }
 
   /// Writes every picture into `directory`, creating it if needed; returns whether all were

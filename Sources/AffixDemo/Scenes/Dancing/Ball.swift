@@ -41,6 +41,7 @@ final class BallTrack: Sendable {
   private let dance: Dance<Ball>
   private let screen: Screen
   private let lowest = Mutex(Double.infinity)
+  private let highest = Mutex(-Double.infinity)
 
   init(ball: Ball, dance: Dance<Ball>, screen: Screen) {
     self.ball = ball
@@ -58,14 +59,19 @@ final class BallTrack: Sendable {
   /// The lowest x since ``startMeasuringOvershoot()``.
   var lowestX: Double { lowest.withLock { $0 } }
 
+  /// The highest x since ``startMeasuringOvershoot()``.
+  var highestX: Double { highest.withLock { $0 } }
+
   func startMeasuringOvershoot() {
     lowest.withLock { $0 = .infinity }
+    highest.withLock { $0 = -.infinity }
   }
 
   /// Called at every frame.
   func draw() {
     let x = Double(ball.position.x)
     lowest.withLock { $0 = min($0, x) }
+    highest.withLock { $0 = max($0, x) }
     guard screen.mode == .ansi else { return }
     let column = min(max(Int((x / 100 * Double(Self.width - 1)).rounded()), 0), Self.width - 1)
     let opacity = ball.opacity

@@ -1,9 +1,11 @@
 import AffixDancing
 import AffixScheduling
 import Foundation
+import Synchronization
 
 /// A ball animated across the terminal with an easing curve, then paused, scrubbed, reversed,
-/// stopped and finished, with its progress and state live; then a spring.
+/// stopped and finished, with its progress and state live; then a spring, a spring interrupted
+/// on its way that keeps its velocity, and a decay.
 enum DancingScene {
   static func play(on stage: Stage) {
     let screen = stage.screen
@@ -74,7 +76,44 @@ enum DancingScene {
         + "x = \(decimal(track.lowestX))) and settled at "
         + "x = \(decimal(ball.position.x)) (state \(dance.state))")
     stage.pause(.milliseconds(300))
+
+    interruptAndGlide(ball: ball, track: track, on: stage)
     drawing.cancel()
     screen.clearLive()
+  }
+
+  /// A spring sent elsewhere while it moves: the new spring starts with the ball's velocity,
+  /// so the ball carries on a little before it turns, with no kink. Then a flick that decays
+  /// to the resting value projected before it starts.
+  private static func interruptAndGlide(ball: Ball, track: BallTrack, on stage: Stage) {
+    let screen = stage.screen
+    let dance = ball.dance
+    track.startMeasuringOvershoot()
+    stage.run {
+      dance.animate(spring: .snappy) { $0.position = CGPoint(x: 90, y: 0) }.start()
+    }
+    screen.step("animate(spring: .snappy) { x 20 → 90 }.start(): on its way…")
+    let retargetX = Mutex(0.0)
+    stage.run(after: .milliseconds(120)) {
+      retargetX.withLock { $0 = Double(ball.position.x) }
+      dance.animate(spring: .bouncy) { $0.position = CGPoint(x: 20, y: 0) }.start()
+    }
+    let interruptedAt = retargetX.withLock { $0 }
+    screen.step(
+      "animate(spring: .bouncy) { x → 20 } while moving right, at x = \(decimal(interruptedAt))")
+    stage.wait(upTo: .seconds(4)) { !dance.hasAnimation }
+    screen.step(
+      "it kept its velocity: carried on to x = \(decimal(track.highestX)) before turning back, "
+        + "no kink, and settled at x = \(decimal(ball.position.x))")
+    stage.pause(.milliseconds(300))
+
+    let flick = Decay(velocity: 120, rate: .normal)
+    let landing = Double(ball.position.x) + flick.projectedDistance
+    stage.run { dance.decay(\.position, velocity: CGPoint(x: 120, y: 0)).start() }
+    screen.step(
+      "decay(\\.position, velocity: 120 points/s): projected to rest at x = \(decimal(landing))")
+    stage.wait(upTo: .seconds(5)) { !dance.hasAnimation }
+    screen.step("the decay came to rest at x = \(decimal(ball.position.x)) (state \(dance.state))")
+    stage.pause(.milliseconds(300))
   }
 }
