@@ -4,24 +4,8 @@ import AffixScheduling
 import Foundation
 import Testing
 
-/// A host on a virtual clock at 1000 frames a second: every frame falls on a whole
-/// millisecond, where the decay's closed form is the stepped sum.
-private struct MillisecondStage {
-  let scheduler = VirtualTimeScheduler()
-  let clock: FrameClock
-  let box = Box()
-
-  init() {
-    clock = FrameClock(scheduler: scheduler, framesPerSecond: 1000)
-  }
-
-  var dance: Dance<Box> { Dance.of(box, clock: clock) }
-
-  func advance(milliseconds: Int) {
-    scheduler.advance(by: .milliseconds(milliseconds))
-  }
-}
-
+/// Every frame of a clock at 1000 frames a second falls on a whole millisecond, where the
+/// decay's closed form is the stepped sum.
 struct DecayTests {
   @Test func theProjectionIsApplesFormula() {
     #expect(
@@ -58,7 +42,7 @@ struct DecayTests {
   }
 
   @Test func aDecayFollowsTheClosedFormOnTheClockAndRestsAtTheProjection() async {
-    let stage = MillisecondStage()
+    let stage = ClockedBox(framesPerSecond: 1000)
     stage.box.x = 20
     let decay = Decay(velocity: 1000, rate: .normal)
     let landing = 20 + decay.projectedDistance
@@ -86,7 +70,7 @@ struct DecayTests {
   }
 
   @Test func aDecayHasTheSameStateMachineAsAnyAnimation() async {
-    let stage = MillisecondStage()
+    let stage = ClockedBox(framesPerSecond: 1000)
     let dance = stage.dance.decay(\.x, velocity: -800, rate: .fast)
     #expect(dance.state == .inactive && dance.hasAnimation && stage.box.x == 0)
     dance.start()
@@ -115,7 +99,7 @@ struct DecayTests {
   }
 
   @Test func aPointDecaysAlongAStraightLine() {
-    let stage = MillisecondStage()
+    let stage = ClockedBox(framesPerSecond: 1000)
     stage.box.center = CGPoint(x: 10, y: 10)
     stage.dance.decay(\.center, velocity: CGPoint(x: 600, y: -300)).start()
     stage.advance(milliseconds: 200)
@@ -128,7 +112,7 @@ struct DecayTests {
   }
 
   @Test func theRestingValueMovesWithTheStartReadWhenItStarts() {
-    let stage = MillisecondStage()
+    let stage = ClockedBox(framesPerSecond: 1000)
     let dance = stage.dance.decay(\.x, velocity: 100)
     stage.box.x = 50
     dance.start()
@@ -137,7 +121,7 @@ struct DecayTests {
   }
 
   @Test func aNonFiniteVelocityIsReportedAndMovesNothing() {
-    let stage = MillisecondStage()
+    let stage = ClockedBox(framesPerSecond: 1000)
     stage.box.x = 3
     let reports = Recorder<String>()
     _ = Diagnostics.withHandler(
@@ -149,7 +133,7 @@ struct DecayTests {
   }
 
   @Test func aSpringReplacingADecayKeepsItsVelocity() {
-    let stage = MillisecondStage()
+    let stage = ClockedBox(framesPerSecond: 1000)
     stage.dance.decay(\.x, velocity: 2000).start()
     stage.advance(milliseconds: 99)
     let before = [

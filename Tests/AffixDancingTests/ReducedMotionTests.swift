@@ -6,20 +6,8 @@ import Testing
 /// Every test sets the switch for its own task only, with `ReducedMotion.$override`: tests run
 /// in parallel, and the process-wide switch would reach them all.
 struct ReducedMotionTests {
-  private struct Stage {
-    let scheduler = VirtualTimeScheduler()
-    let clock: FrameClock
-    let box = Box()
-
-    init() {
-      clock = FrameClock(scheduler: scheduler, framesPerSecond: 100)
-    }
-
-    var dance: Dance<Box> { Dance.of(box, clock: clock) }
-  }
-
   @Test func withReducedMotionAnAnimationAndItsChainEndAtOnceWithCompletionsInOrder() {
-    let stage = Stage()
+    let stage = ClockedBox(framesPerSecond: 100)
     let events = Recorder<String>()
     ReducedMotion.$override.withValue(true) {
       stage.dance.animate(duration: 1) { $0.x = 100 }
@@ -39,7 +27,7 @@ struct ReducedMotionTests {
   }
 
   @Test func withoutItTheSameAnimationMoves() {
-    let stage = Stage()
+    let stage = ClockedBox(framesPerSecond: 100)
     let events = Recorder<AnimatingPosition>()
     ReducedMotion.$override.withValue(false) {
       stage.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }
@@ -54,7 +42,7 @@ struct ReducedMotionTests {
   }
 
   @Test func theChoiceIsMadeWhenTheAnimationStarts() {
-    let stage = Stage()
+    let stage = ClockedBox(framesPerSecond: 100)
     // Declared with motion, started without: it jumps.
     let dance = ReducedMotion.$override.withValue(false) {
       stage.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }
@@ -73,7 +61,7 @@ struct ReducedMotionTests {
   }
 
   @Test func aStartDelayIsKeptAndTheEndComesWhenItIsOver() {
-    let stage = Stage()
+    let stage = ClockedBox(framesPerSecond: 100)
     ReducedMotion.$override.withValue(true) {
       stage.dance.animate(duration: 1) { $0.x = 100 }.start(after: 0.5)
     }
@@ -84,7 +72,7 @@ struct ReducedMotionTests {
   }
 
   @Test func anAnimationRepeatingForeverHoldsStillAtItsEndAndStopsTheClock() {
-    let stage = Stage()
+    let stage = ClockedBox(framesPerSecond: 100)
     ReducedMotion.$override.withValue(true) {
       stage.dance.animate(duration: 1) { $0.x = 100 }.repeatingForever().start()
     }
@@ -95,7 +83,7 @@ struct ReducedMotionTests {
   }
 
   @Test func aDecayAndASpringReachTheirRestingValuesOnTheFirstFrame() async {
-    let stage = Stage()
+    let stage = ClockedBox(framesPerSecond: 100)
     ReducedMotion.$override.withValue(true) {
       stage.dance.decay(\.x, velocity: 1000, rate: .fast).start()
     }

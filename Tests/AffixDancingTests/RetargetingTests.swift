@@ -3,22 +3,17 @@ import AffixScheduling
 import Foundation
 import Testing
 
-/// A host on a virtual clock at 1000 frames a second, so that a frame's secant is close to the
-/// velocity it measures.
-private struct FineStage {
-  let scheduler = VirtualTimeScheduler()
-  let clock: FrameClock
-  let box = Box()
+/// A clock at 1000 frames a second, so that a frame's secant is close to the velocity it
+/// measures.
+extension ClockedBox {
   static let frame = 0.001
 
-  init() {
-    clock = FrameClock(scheduler: scheduler, framesPerSecond: 1000)
+  static func fine() -> ClockedBox {
+    ClockedBox(framesPerSecond: 1000)
   }
 
-  var dance: Dance<Box> { Dance.of(box, clock: clock) }
-
   func advance(frames: Int) {
-    scheduler.advance(by: .milliseconds(frames))
+    advance(milliseconds: frames)
   }
 
   /// The values of `read` over the next `frames` frames, starting with the current one.
@@ -40,20 +35,20 @@ private struct FineStage {
 private func secantTolerance(spring: Spring, distance: Double, speed: Double) -> Double {
   let w0 = spring.naturalFrequency
   let acceleration = w0 * w0 * abs(distance) * 1.1 + 2 * spring.dampingRatio * w0 * speed * 1.1
-  return 2 * FineStage.frame * acceleration
+  return 2 * ClockedBox.frame * acceleration
 }
 
 struct RetargetingTests {
   @Test func aRetargetedSpringKeepsItsVelocityWithNoKink() {
-    let stage = FineStage()
+    let stage = ClockedBox.fine()
     stage.dance.animate(spring: .snappy) { $0.x = 100 }.start()
     stage.advance(frames: 99)
     let before = stage.samples(frames: 1) { $0.x }
     stage.dance.animate(spring: .bouncy) { $0.x = 40 }.start()
     let after = stage.samples(frames: 1) { $0.x }
     #expect(after[0] == before[1], "the retarget starts where the motion is")
-    let velocityBefore = (before[1] - before[0]) / FineStage.frame
-    let velocityAfter = (after[1] - after[0]) / FineStage.frame
+    let velocityBefore = (before[1] - before[0]) / ClockedBox.frame
+    let velocityAfter = (after[1] - after[0]) / ClockedBox.frame
     let tolerance = max(
       secantTolerance(spring: .snappy, distance: 100 - before[1], speed: velocityBefore),
       secantTolerance(spring: .bouncy, distance: 40 - before[1], speed: velocityBefore))
@@ -68,7 +63,7 @@ struct RetargetingTests {
   }
 
   @Test func aVelocityAcrossTheNewDirectionIsKeptToo() {
-    let stage = FineStage()
+    let stage = ClockedBox.fine()
     stage.dance.animate(duration: 1, curve: .linear) { $0.center = CGPoint(x: 100, y: 0) }
       .start()
     stage.advance(frames: 500)
@@ -76,10 +71,10 @@ struct RetargetingTests {
     // Turned a right angle: the new target lies straight up from where the box is.
     stage.dance.animate(spring: .smooth) { $0.center = CGPoint(x: 50, y: 80) }.start()
     let after = stage.samples(frames: 1) { $0.center }
-    let velocityBefore = (before[1].x - before[0].x) / FineStage.frame
+    let velocityBefore = (before[1].x - before[0].x) / ClockedBox.frame
     let velocityAfter = (
-      x: (after[1].x - after[0].x) / FineStage.frame,
-      y: (after[1].y - after[0].y) / FineStage.frame
+      x: (after[1].x - after[0].x) / ClockedBox.frame,
+      y: (after[1].y - after[0].y) / ClockedBox.frame
     )
     #expect(abs(velocityBefore - 100) < 1e-6)
     let tolerance = secantTolerance(spring: .smooth, distance: 80, speed: 100)
@@ -91,7 +86,7 @@ struct RetargetingTests {
   }
 
   @Test func retargetingARetargetedMotionKeepsItsVelocityAgain() {
-    let stage = FineStage()
+    let stage = ClockedBox.fine()
     stage.dance.animate(spring: .snappy) { $0.x = 100 }.start()
     stage.advance(frames: 60)
     stage.dance.animate(spring: .bouncy) { $0.x = -50 }.start()
@@ -99,8 +94,8 @@ struct RetargetingTests {
     let before = stage.samples(frames: 1) { $0.x }
     stage.dance.animate(spring: .snappy) { $0.x = 200 }.start()
     let after = stage.samples(frames: 1) { $0.x }
-    let velocityBefore = (before[1] - before[0]) / FineStage.frame
-    let velocityAfter = (after[1] - after[0]) / FineStage.frame
+    let velocityBefore = (before[1] - before[0]) / ClockedBox.frame
+    let velocityAfter = (after[1] - after[0]) / ClockedBox.frame
     let tolerance = max(
       secantTolerance(spring: .bouncy, distance: -50 - before[1], speed: abs(velocityBefore)),
       secantTolerance(spring: .snappy, distance: 200 - before[1], speed: abs(velocityBefore)))
@@ -109,7 +104,7 @@ struct RetargetingTests {
   }
 
   @Test func aBezierCurveStartsFromRest() {
-    let stage = FineStage()
+    let stage = ClockedBox.fine()
     stage.dance.animate(spring: .snappy) { $0.x = 100 }.start()
     stage.advance(frames: 100)
     let before = stage.samples(frames: 0) { $0.x }
@@ -117,11 +112,11 @@ struct RetargetingTests {
     let after = stage.samples(frames: 1) { $0.x }
     #expect(after[0] == before[0])
     // easeInOut leaves at rest: the first frame barely moves.
-    #expect(abs(after[1] - after[0]) / FineStage.frame < 5)
+    #expect(abs(after[1] - after[0]) / ClockedBox.frame < 5)
   }
 
   @Test func aSpringWithAVelocityOfItsOwnIgnoresTheMotionItReplaces() {
-    let stage = FineStage()
+    let stage = ClockedBox.fine()
     stage.dance.animate(spring: .snappy) { $0.x = 100 }.start()
     stage.advance(frames: 100)
     let start = stage.box.x
@@ -131,12 +126,12 @@ struct RetargetingTests {
     // -2 of a distance of 10 per second: -20 units per second, whatever it moved at before.
     // The secant over the first frame is the velocity half a frame in: the spring's
     // acceleration, about w0^2 * 10 + 2 w0 * 20 = 2080 per second squared, moves it by about 1.
-    #expect(abs((after[1] - after[0]) / FineStage.frame + 20) < 2)
+    #expect(abs((after[1] - after[0]) / ClockedBox.frame + 20) < 2)
   }
 
   @Test func aLaterOrDelayedStartHasNoVelocityToKeep() {
     for delayed in [false, true] {
-      let stage = FineStage()
+      let stage = ClockedBox.fine()
       stage.dance.animate(spring: .snappy) { $0.x = 100 }.start()
       stage.advance(frames: 100)
       let dance = stage.dance.animate(spring: .smooth) { $0.x = 0 }
@@ -149,18 +144,18 @@ struct RetargetingTests {
       }
       let after = stage.samples(frames: 1) { $0.x }
       // From rest, a smooth spring's first millisecond covers a hair of its distance.
-      #expect(abs(after[1] - after[0]) / FineStage.frame < 10, "delayed: \(delayed)")
+      #expect(abs(after[1] - after[0]) / ClockedBox.frame < 10, "delayed: \(delayed)")
     }
   }
 
   @Test func aPausedMotionHasNoVelocityToKeep() {
-    let stage = FineStage()
+    let stage = ClockedBox.fine()
     stage.dance.animate(spring: .snappy) { $0.x = 100 }.start()
     stage.advance(frames: 100)
     stage.dance.pause()
     stage.dance.animate(spring: .smooth) { $0.x = 0 }.start()
     let after = stage.samples(frames: 1) { $0.x }
-    #expect(abs(after[1] - after[0]) / FineStage.frame < 10)
+    #expect(abs(after[1] - after[0]) / ClockedBox.frame < 10)
   }
 
   @Test func springVelocityIsTheDerivativeOfItsValue() {

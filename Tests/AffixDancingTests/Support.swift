@@ -1,4 +1,5 @@
 import AffixDancing
+import AffixScheduling
 import Foundation
 import Synchronization
 
@@ -25,4 +26,21 @@ final class Recorder<Value: Sendable>: Sendable {
   }
 
   var values: [Value] { storage.withLock { $0 } }
+}
+
+/// A ``Box`` on a frame clock driven by virtual time.
+struct ClockedBox {
+  let scheduler = VirtualTimeScheduler()
+  let clock: FrameClock
+  let box = Box()
+
+  init(framesPerSecond: Int) {
+    clock = FrameClock(scheduler: scheduler, framesPerSecond: framesPerSecond)
+  }
+
+  var dance: Dance<Box> { Dance.of(box, clock: clock) }
+
+  func advance(milliseconds: Int) {
+    scheduler.advance(by: .milliseconds(milliseconds))
+  }
 }

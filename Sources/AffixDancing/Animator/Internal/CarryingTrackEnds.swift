@@ -36,14 +36,6 @@ final class CarryingTrackEnds<Value: Interpolatable>: TrackValues, @unchecked Se
       from: values[0], to: along.offset(by: carryRate, along: values[2], values[3]))
   }
 
-  override func carrying(_ velocity: TrackValues) -> TrackValues? {
-    guard let velocity = velocity as? TrackEnds<Value> else { return nil }
-    let values = address.assumingMemoryBound(to: Value.self)
-    let change = velocity.address.assumingMemoryBound(to: Value.self)
-    return CarryingTrackEnds(
-      from: values[0], to: values[1], velocityFrom: change[0], velocityTo: change[1])
-  }
-
   override func write(
     through body: PropertyAccessBody, to host: AnyObject, progress: Double, carry: Double
   ) {
