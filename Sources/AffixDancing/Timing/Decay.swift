@@ -74,8 +74,9 @@ public struct Decay: Sendable, Hashable, CustomStringConvertible {
     Self.projectedDistance(velocity: velocity, rate: rate)
   }
 
-  /// Where a value at `value` moving at `velocity` comes to rest: `value + v / 1000 * r / (1 - r)`.
-  /// What a release uses to pick its destination before any motion starts.
+  /// How far a motion leaving at `velocity` goes before it stops: `v / 1000 * r / (1 - r)`,
+  /// 0 for a velocity that is not finite. What a release adds to its position to pick its
+  /// destination before any motion starts.
   public static func projectedDistance(velocity: Double, rate: DecelerationRate = .normal)
     -> Double
   {
