@@ -166,18 +166,6 @@ struct ResolvedTiming: Sendable {
     return false
   }
 
-  /// How many seconds' worth of a carried velocity a track adds at `fraction` of the time line
-  /// when it shows `progress`: the spring's response to the velocity, `h(t)`, less `h` at the
-  /// end scaled by the progress, so that the term starts at 0 with slope 1 and is exactly 0 at
-  /// the end, where the animation lands on its target. The correction is tiny: the spring has
-  /// settled by then. 0 for timing that carries no velocity.
-  @inline(__always)
-  func carry(at fraction: Double, progress: Double) -> Double {
-    guard case .spring(let spring) = curve, fraction > 0, fraction < 1 else { return 0 }
-    return spring.impulseResponse(at: fraction * duration)
-      - spring.impulseResponse(at: duration) * progress
-  }
-
   /// Exactly 0 at or before the start and exactly 1 at or after the end, so that an animation
   /// always lands on its target values.
   @inline(__always)

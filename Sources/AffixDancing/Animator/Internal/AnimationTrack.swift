@@ -133,6 +133,9 @@ package final class TrackList: Sendable {
   /// Whether a track keeps a carried velocity: those are written through their values, which
   /// add it.
   private let hasCarryingTracks: Bool
+  /// The spring's response to a unit of velocity at its end, `h(duration)`, for the carried
+  /// term; 0 without carrying tracks.
+  private let endResponse: Double
   let timing: ResolvedTiming
   /// Owns the first track's closure context and values.
   private let first: TrackEntry?
@@ -155,6 +158,11 @@ package final class TrackList: Sendable {
     rest = Array(entries.dropFirst())
     count = entries.count
     hasCarryingTracks = entries.contains { $0.track.carriesVelocity }
+    if hasCarryingTracks, case .spring(let spring) = timing.curve {
+      endResponse = spring.impulseResponse(at: timing.duration)
+    } else {
+      endResponse = 0
+    }
     self.timing = timing
   }
 
@@ -207,19 +215,31 @@ package final class TrackList: Sendable {
 }
 
 extension TrackList {
+  /// How many seconds' worth of a carried velocity a track adds at `fraction` of the time line
+  /// when it shows `progress`: the spring's response to the velocity, `h(t)`, less `h` at the
+  /// end scaled by the progress, so that the term starts at 0 with slope 1 and is exactly 0 at
+  /// the end, where the animation lands on its target. The correction is tiny: the spring has
+  /// settled by then. 0 for timing that carries no velocity.
+  @inline(__always)
+  func carry(at fraction: Double, progress: Double) -> Double {
+    guard case .spring(let spring) = timing.curve, fraction > 0, fraction < 1 else { return 0 }
+    return spring.impulseResponse(at: fraction * timing.duration) - endResponse * progress
+  }
+
   /// ``apply(fraction:progress:to:)`` for a list with tracks that carry a velocity: each track
   /// adds its carried term, and the rest write as usual.
   @inline(never)
   fileprivate func applyCarrying(fraction: Double, progress: Double, to host: AnyObject) {
-    for entry in entries {
+    func write(_ entry: TrackEntry) {
       let trackProgress = self.progress(
         startingAt: entry.startFraction, endingAt: entry.endFraction, fraction: fraction,
         progress: progress)
       let carry =
-        entry.track.carriesVelocity
-        ? timing.carry(at: fraction, progress: trackProgress) : 0
+        entry.track.carriesVelocity ? self.carry(at: fraction, progress: trackProgress) : 0
       entry.track.write(progress: trackProgress, carry: carry, to: host)
     }
+    if let first { write(first) }
+    for entry in rest { write(entry) }
   }
 
   /// The velocity of every track's property over `span` seconds, in which the time line moved
@@ -236,7 +256,7 @@ extension TrackList {
           startingAt: entry.startFraction, endingAt: entry.endFraction,
           fraction: moment.fraction, progress: moment.progress)
         let carry =
-          entry.track.carriesVelocity ? timing.carry(at: moment.fraction, progress: progress) : 0
+          entry.track.carriesVelocity ? self.carry(at: moment.fraction, progress: progress) : 0
         return (progress, carry)
       }
       let (progressBefore, carryBefore) = sample(before)
