@@ -195,6 +195,8 @@ public final class Dancer: Capability {
     case .none:
       state.engine = engine
     case .completed(let position, let completions):
+      // Velocities kept for an animation that ended before it started have nowhere to go.
+      state.carried = nil
       aftermath.completed = (position, completions)
       if chaining, !state.chain.isEmpty {
         aftermath.next = state.chain.removeFirst()
@@ -205,6 +207,7 @@ public final class Dancer: Capability {
         state.waiters = []
       }
     case .abandoned:
+      state.carried = nil
       aftermath.waiters = state.waiters
       state.waiters = []
       state.chain = []
