@@ -62,6 +62,33 @@ struct RetargetingTests {
     #expect(stage.box.x == 40 && !stage.dance.hasAnimation)
   }
 
+  /// Along a line, keeping a velocity `V` is a spring released with the unit-space velocity
+  /// `V / distance`, up to the term that lands it exactly, `V h(settling time)` times the
+  /// progress.
+  @Test func alongALineTheMotionIsTheSpringReleasedWithTheUnitVelocity() {
+    let stage = ClockedBox.fine()
+    stage.dance.animate(duration: 1, curve: .linear) { $0.x = 300 }.start()
+    stage.advance(frames: 400)
+    let start = stage.box.x
+    stage.dance.animate(spring: .snappy) { $0.x = 0 }.start()
+    let path = stage.samples(frames: 800) { $0.x }
+    let velocity = 300.0  // the linear animation's, exactly
+    let released = Spring.snappy.withInitialVelocity(
+      Spring.unitVelocity(pointsPerSecond: velocity, distance: 0 - start))
+    let landing = abs(velocity * Spring.snappy.impulseResponse(at: Spring.snappy.settlingDuration))
+    // Below the settling tolerance of the distance: the correction cannot be seen.
+    #expect(landing < Spring.settlingTolerance * abs(start))
+    // Up to the end: there every spring animation is placed on its target, within the
+    // settling tolerance of where the closed form is.
+    let end = Int(Spring.snappy.settlingDuration / ClockedBox.frame)
+    #expect(path.count > end && path.last == 0)
+    for (frame, x) in path.enumerated() where frame <= end {
+      let expected = start + (0 - start) * released.value(at: Double(frame) * ClockedBox.frame)
+      // The landing term is scaled by the progress, which this spring overshoots by 2%.
+      #expect(abs(x - expected) <= landing * 1.05 + 1e-9, "frame \(frame)")
+    }
+  }
+
   @Test func aVelocityAcrossTheNewDirectionIsKeptToo() {
     let stage = ClockedBox.fine()
     stage.dance.animate(duration: 1, curve: .linear) { $0.center = CGPoint(x: 100, y: 0) }
