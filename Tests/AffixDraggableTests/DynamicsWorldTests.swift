@@ -222,3 +222,17 @@ final class Reports: Sendable {
   var count: Int { positions.withLock { $0.count } }
   var last: CGPoint? { positions.withLock { $0.last } }
 }
+
+@Test("A resting body told to snap outside its bounds still moves, to the nearest point inside")
+func restingBodySnapsOutsideBounds() {
+  let world = DynamicsWorld(clock: nil)
+  let body = world.makeBody(
+    at: CGPoint(x: 50, y: 50), bounds: CGRect(x: 0, y: 0, width: 100, height: 100))
+  while world.needsFrames { world.advance(by: world.timeStep) }
+  #expect(body.isResting)
+  let log = DiagnosticLog.capture { body.snap(Snap(to: CGPoint(x: 300, y: -20))) }
+  #expect(log.messages.count == 1)
+  #expect(world.needsFrames, "the snap woke the body")
+  while world.needsFrames { world.advance(by: world.timeStep) }
+  #expect(body.position == CGPoint(x: 100, y: 0))
+}

@@ -1,4 +1,5 @@
 public import Affix
+import AffixScheduling
 public import Foundation
 
 /// The drag state of one object: its body in a ``DynamicsWorld``, where it snaps back to,
@@ -23,9 +24,27 @@ public final class DragController: Capability, CustomStringConvertible {
 
   private struct State {
     var isDragging = false
+    var snapPoints: [CGPoint]
+    /// The snap point the object rests at or heads for.
     var snapPoint: CGPoint
     var damping: Double
     var attachment: DynamicsSpring
+    var decelerationRate = DecelerationRate.normal
+    var releaseHandler: ReleaseHandler?
+    var lastRelease: DragRelease?
+    /// Drags begun so far, so that a decision that arrives after the next drag began is
+    /// dropped.
+    var drags = 0
+  }
+
+  /// What a drag that ends hands to ``DragController/release(_:_:from:)``.
+  private struct Ending {
+    var snapPoints: [CGPoint]
+    var previous: CGPoint
+    var damping: Double
+    var rate: DecelerationRate
+    var handler: ReleaseHandler?
+    var drag: Int
   }
 
   /// The body that moves the object.
@@ -55,6 +74,7 @@ public final class DragController: Capability, CustomStringConvertible {
   ///   - snapPoint: Where the object comes to rest; its current position if `nil`.
   ///   - damping: The snap damping, 0...1 (see ``Snap``).
   ///   - bounds: A rectangle the centre may not leave, or `nil`.
+  ///   - rubberBand: The resistance past the bounds, or `nil` for walls (see ``RubberBand``).
   ///   - attachment: The spring tying the object to the finger; rigid by default.
   ///   - world: The dynamics world that moves the object.
   /// - Returns: The controller now attached to `host`.
@@ -62,21 +82,54 @@ public final class DragController: Capability, CustomStringConvertible {
   public static func attach<Host: AnyObject>(
     to host: Host, position: consuming any ReferenceWritableKeyPath<Host, CGPoint> & Sendable,
     snapPoint: CGPoint? = nil, damping: Double = Snap.defaultDamping, bounds: CGRect? = nil,
-    attachment: DynamicsSpring = .rigid, world: DynamicsWorld = .shared
+    rubberBand: RubberBand? = nil, attachment: DynamicsSpring = .rigid,
+    world: DynamicsWorld = .shared
   ) -> DragController {
     // Inlined where the key path is written, and handing it on without keeping a reference of
     // its own: see `PositionAccess`. Everything else happens out of line.
     attach(
-      to: host, position: PositionAccess(position), snapPoint: snapPoint, damping: damping,
-      bounds: bounds, attachment: attachment, world: world)
+      to: host, position: PositionAccess(position), snapPoints: snapPoint.map { [$0] },
+      damping: damping, bounds: bounds, rubberBand: rubberBand, attachment: attachment,
+      world: world)
   }
 
-  /// ``attach(to:position:snapPoint:damping:bounds:attachment:world:)`` with the position
-  /// reached through `position`.
+  /// Makes any object draggable between detents, given a key path to its centre, and stores
+  /// the controller in its associated storage (replacing an earlier one).
+  ///
+  /// When let go, the object snaps to the snap point nearest where its fling would carry it
+  /// (see ``DragRelease``), unless a handler given to ``onRelease(isolation:_:)`` decides
+  /// otherwise.
+  ///
+  /// - Parameters:
+  ///   - host: The object; it is held weakly.
+  ///   - position: The key path to the object's centre, written on the world's frame clock
+  ///     context.
+  ///   - snapPoints: The detents. Non-finite points are reported and left out; with none
+  ///     left, the object's current position is the only one.
+  ///   - damping: The snap damping, 0...1 (see ``Snap``).
+  ///   - bounds: A rectangle the centre may not leave, or `nil`.
+  ///   - rubberBand: The resistance past the bounds, or `nil` for walls (see ``RubberBand``).
+  ///   - attachment: The spring tying the object to the finger; rigid by default.
+  ///   - world: The dynamics world that moves the object.
+  /// - Returns: The controller now attached to `host`.
+  @inlinable @discardableResult
+  public static func attach<Host: AnyObject>(
+    to host: Host, position: consuming any ReferenceWritableKeyPath<Host, CGPoint> & Sendable,
+    snapPoints: [CGPoint], damping: Double = Snap.defaultDamping, bounds: CGRect? = nil,
+    rubberBand: RubberBand? = nil, attachment: DynamicsSpring = .rigid,
+    world: DynamicsWorld = .shared
+  ) -> DragController {
+    attach(
+      to: host, position: PositionAccess(position), snapPoints: snapPoints, damping: damping,
+      bounds: bounds, rubberBand: rubberBand, attachment: attachment, world: world)
+  }
+
+  /// ``attach(to:position:snapPoints:damping:bounds:rubberBand:attachment:world:)`` with the
+  /// position reached through `position`; `nil` snap points snap to the start.
   @usableFromInline
   static func attach(
-    to host: AnyObject, position: PositionAccess, snapPoint: CGPoint?, damping: Double,
-    bounds: CGRect?, attachment: DynamicsSpring, world: DynamicsWorld
+    to host: AnyObject, position: PositionAccess, snapPoints: [CGPoint]?, damping: Double,
+    bounds: CGRect?, rubberBand: RubberBand?, attachment: DynamicsSpring, world: DynamicsWorld
   ) -> DragController {
     let reference = AnyWeakReference(host)
     let start = position.read(from: host)
@@ -87,17 +140,23 @@ public final class DragController: Capability, CustomStringConvertible {
         position.write(point, to: host)
         return true
       })
-    var snap = Snap(to: snapPoint ?? start, damping: damping)
-    if !snap.point.isFinite {
-      Diagnostics.report(
-        subsystem, "snap point \(snap.point) is not finite; snapping to \(start) instead")
-      snap.point = start
+    if let rubberBand { body.rubberBand = rubberBand }
+    var points = (snapPoints ?? [start]).filter { point in
+      guard point.isFinite else {
+        Diagnostics.report(subsystem, "snap point \(point) is not finite; left out")
+        return false
+      }
+      return true
     }
-    snap = snap.validated()
+    if points.isEmpty {
+      Diagnostics.report(subsystem, "no usable snap points; snapping to \(start)")
+      points = [start]
+    }
+    let snap = Snap(to: .zero, damping: damping).validated()
     let controller = DragController(
       body: body,
       state: State(
-        snapPoint: snap.point, damping: snap.damping,
+        snapPoints: points, snapPoint: nearest(to: start, in: points), damping: snap.damping,
         attachment: attachment.validated("attachment")),
       hostName: "\(type(of: host))",
       readPosition: { reference.object.map(position.read(from:)) })
@@ -107,18 +166,42 @@ public final class DragController: Capability, CustomStringConvertible {
   /// Whether a finger holds the object.
   public var isDragging: Bool { state.withLock { $0.isDragging } }
 
-  /// Where the object snaps back to. Setting it while the object snaps sends it to the new
-  /// point; a non-finite point is reported and ignored.
+  /// The snap point the object rests at or heads for: one of ``snapPoints``.
+  ///
+  /// Setting it makes it the only snap point; while the object snaps, it goes there instead,
+  /// keeping its velocity. A non-finite point is reported and ignored.
   public var snapPoint: CGPoint {
     get { state.withLock { $0.snapPoint } }
+    set { snapPoints = [newValue] }
+  }
+
+  /// The detents: the points the object may come to rest at when let go.
+  ///
+  /// Setting them while the object snaps sends it to the new point nearest its target,
+  /// keeping its velocity. Non-finite points are reported and left out; an empty list is
+  /// reported and ignored.
+  ///
+  /// ```swift
+  /// sheet.dragController?.snapPoints = [collapsed, half, full]
+  /// ```
+  public var snapPoints: [CGPoint] {
+    get { state.withLock { $0.snapPoints } }
     set {
-      guard newValue.isFinite else {
-        Diagnostics.report(Self.subsystem, "snap point \(newValue) is not finite; ignored")
+      let points = newValue.filter { point in
+        guard point.isFinite else {
+          report("snap point \(point) is not finite; left out")
+          return false
+        }
+        return true
+      }
+      guard !points.isEmpty else {
+        report("no usable snap points in \(newValue); ignored")
         return
       }
       let snap = state.withLock { state -> Snap? in
-        state.snapPoint = newValue
-        return state.isDragging ? nil : Snap(to: newValue, damping: state.damping)
+        state.snapPoints = points
+        state.snapPoint = Self.nearest(to: state.snapPoint, in: points)
+        return state.isDragging ? nil : Snap(to: state.snapPoint, damping: state.damping)
       }
       if let snap, case .snap = body.behavior { body.snap(snap) }
     }
@@ -138,6 +221,63 @@ public final class DragController: Capability, CustomStringConvertible {
     }
   }
 
+  /// How fast a fling is taken to slow down when projecting where it would carry the object
+  /// (see ``DragRelease``); UIScrollView's `.normal` by default. A rate outside 0..<1 is
+  /// reported and ignored.
+  public var decelerationRate: DecelerationRate {
+    get { state.withLock { $0.decelerationRate } }
+    set {
+      guard newValue.isValid else {
+        report("deceleration rate \(newValue.rawValue) is not in 0..<1; ignored")
+        return
+      }
+      state.withLock { $0.decelerationRate = newValue }
+    }
+  }
+
+  /// The last time a finger let go with a fling: where, how fast (in points per second), and
+  /// where the fling was projected to carry the object; `nil` before the first.
+  ///
+  /// What a hand-off needs to continue the throw with an animation (see
+  /// ``DragRelease/Decision/handOff``).
+  public var lastRelease: DragRelease? { state.withLock { $0.lastRelease } }
+
+  /// Decides what happens to the object each time a finger lets go with a fling, replacing
+  /// an earlier handler: snap to the nearest snap point (the default), to another point (throw
+  /// to dismiss), back to where it was (a veto), or hand the object off to the app.
+  ///
+  /// The handler runs as the drag ends, before ``handle(_:isolation:)`` returns, when it can
+  /// run there: written in nonisolated code, or in the isolation the drag events come from
+  /// (a main-actor view's gesture handler). Otherwise it runs later on its actor, and the
+  /// object holds still where it was let go until it has decided. Cancelled and failed
+  /// gestures snap back without asking it.
+  ///
+  /// ```swift
+  /// card.makeDraggable(snapPoints: [home])
+  ///   .onRelease { release in
+  ///     release.projectedPosition.y > 600 ? .snap(to: CGPoint(x: 160, y: 1_200)) : .snapToNearest
+  ///   }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - isolation: Where `decide` runs; the caller's isolation unless given.
+  ///   - decide: Told of the release; returns what to do.
+  /// - Returns: The controller, for chaining.
+  @discardableResult
+  public func onRelease(
+    isolation: isolated (any Actor)? = #isolation,
+    _ decide: @escaping (DragRelease) -> DragRelease.Decision
+  ) -> DragController {
+    let handler = ReleaseHandler(isolation: isolation, decide: decide)
+    let replaced = state.withLock { state in
+      defer { state.releaseHandler = handler }
+      return state.releaseHandler
+    }
+    // The replaced handler, and what it captures, are released here, outside the lock.
+    withExtendedLifetime(replaced) {}
+    return self
+  }
+
   /// Waits until the object rests (let go and snapped home, or held still), its body left the
   /// world, or the task is cancelled.
   ///
@@ -155,7 +295,12 @@ public final class DragController: Capability, CustomStringConvertible {
   /// and events for an object that has died are reported as diagnostics. A second `began`
   /// restarts the drag at the new location; an `ended` with a non-finite velocity ends the
   /// drag without a fling.
-  public func handle(_ event: DragEvent) {
+  ///
+  /// - Parameters:
+  ///   - event: The gesture's event.
+  ///   - isolation: Where the events come from; the caller's isolation unless given. A
+  ///     release handler written there runs before this returns.
+  public func handle(_ event: DragEvent, isolation: isolated (any Actor)? = #isolation) {
     guard !body.isRemoved else {
       report("\(event): the drag was removed; ignored")
       return
@@ -173,15 +318,15 @@ public final class DragController: Capability, CustomStringConvertible {
       guard isFinite(location, in: event), isDraggingOrReport(event) else { return }
       body.moveAnchor(to: location)
     case .ended(var velocity):
-      guard let snap = endDrag(event) else { return }
+      guard let ending = endDrag(event) else { return }
       if !velocity.isFinite {
         report("\(event): the release velocity is not finite; snapping back without a fling")
         velocity = .zero
       }
-      letGo(velocity: velocity, snap: snap)
+      release(velocity, ending, from: isolation)
     case .cancelled, .failed:
-      guard let snap = endDrag(event) else { return }
-      letGo(velocity: .zero, snap: snap)
+      guard let ending = endDrag(event) else { return }
+      snap(to: ending.previous, velocity: .zero, drag: ending.drag)
     }
   }
 
@@ -200,32 +345,101 @@ public final class DragController: Capability, CustomStringConvertible {
     let event = DragEvent.began(at: location)
     guard isFinite(location, in: event) else { return }
     let (wasDragging, spring) = state.withLock { state in
-      defer { state.isDragging = true }
+      defer {
+        state.isDragging = true
+        state.drags += 1
+      }
       return (state.isDragging, state.attachment)
     }
     if wasDragging {
       report("\(event) while a drag is in progress; restarting the drag there")
     }
-    // The object is authoritative: other code may have moved it since the last frame.
-    body.position = centre
-    let grabbed = body.position
-    body.attach(Attachment(offset: location - grabbed, anchor: location, spring: spring))
+    // The object is authoritative: other code may have moved it since the last frame. Set
+    // only when it did, as setting pulls a body stretched past its bounds back inside.
+    if body.position != centre { body.position = centre }
+    // Grabbed while stretched past its bounds, the body stays where it shows: the finger
+    // holds it where the band shows it there.
+    let held = body.unbanded(body.position)
+    body.attach(Attachment(offset: location - held, anchor: location, spring: spring))
   }
 
-  private func letGo(velocity: Vector2D, snap: Snap) {
+  /// Lets go with a fling: projects it, asks the handler if there is one, and acts.
+  private func release(_ velocity: Vector2D, _ ending: Ending, from caller: (any Actor)?) {
+    let position = body.position
+    let projected = position + ending.rate.projection(of: velocity)
+    let release = DragRelease(
+      position: position, velocity: velocity, projectedPosition: projected,
+      nearestSnapPoint: Self.nearest(to: projected, in: ending.snapPoints),
+      previousSnapPoint: ending.previous)
+    state.withLock { $0.lastRelease = release }
+    guard let handler = ending.handler else {
+      return snap(to: release.nearestSnapPoint, velocity: velocity, drag: ending.drag)
+    }
+    if handler.runsInline(from: caller) {
+      return act(on: handler.decide(release), release, drag: ending.drag)
+    }
+    // Held where it was let go until the handler has decided on its actor.
+    body.removeBehavior()
+    handler.later(release) { [self] decision in act(on: decision, release, drag: ending.drag) }
+  }
+
+  private func act(on decision: DragRelease.Decision, _ release: DragRelease, drag: Int) {
+    switch decision {
+    case .snapToNearest:
+      snap(to: release.nearestSnapPoint, velocity: release.velocity, drag: drag)
+    case .snap(let point):
+      guard point.isFinite else {
+        report(".snap(to: \(point)): the point is not finite; snapping to the nearest snap point")
+        return snap(to: release.nearestSnapPoint, velocity: release.velocity, drag: drag)
+      }
+      snap(to: point, velocity: release.velocity, drag: drag)
+    case .snapBack:
+      snap(to: release.previousSnapPoint, velocity: release.velocity, drag: drag)
+    case .handOff:
+      guard isCurrent(drag) else { return }
+      body.removeBehavior()
+    }
+  }
+
+  /// Snaps to `point` from `velocity`, unless drag `drag` is over (a later drag began).
+  private func snap(to point: CGPoint, velocity: Vector2D, drag: Int) {
+    let damping = state.withLock { state -> Double? in
+      guard state.drags == drag, !state.isDragging else { return nil }
+      state.snapPoint = point
+      return state.damping
+    }
+    guard let damping else { return }
     body.velocity = velocity
-    body.snap(snap)
+    body.snap(Snap(to: point, damping: damping))
   }
 
-  /// Ends the drag; returns the snap to perform, or `nil` (reported) with no drag in progress.
-  private func endDrag(_ event: DragEvent) -> Snap? {
-    let snap = state.withLock { state -> Snap? in
+  private func isCurrent(_ drag: Int) -> Bool {
+    state.withLock { $0.drags == drag && !$0.isDragging }
+  }
+
+  /// Ends the drag; returns what the release needs, or `nil` (reported) with no drag in
+  /// progress.
+  private func endDrag(_ event: DragEvent) -> Ending? {
+    let ending = state.withLock { state -> Ending? in
       guard state.isDragging else { return nil }
       state.isDragging = false
-      return Snap(to: state.snapPoint, damping: state.damping)
+      return Ending(
+        snapPoints: state.snapPoints, previous: state.snapPoint, damping: state.damping,
+        rate: state.decelerationRate, handler: state.releaseHandler, drag: state.drags)
     }
-    if snap == nil { report("\(event) with no drag in progress; ignored") }
-    return snap
+    if ending == nil { report("\(event) with no drag in progress; ignored") }
+    return ending
+  }
+
+  /// The point of `points` (not empty) nearest `target`; the first of equally near ones.
+  static func nearest(to target: CGPoint, in points: [CGPoint]) -> CGPoint {
+    var best = points[0]
+    var bestDistance = best.distance(to: target)
+    for point in points.dropFirst() {
+      let distance = point.distance(to: target)
+      if distance < bestDistance { (best, bestDistance) = (point, distance) }
+    }
+    return best
   }
 
   private func isDraggingOrReport(_ event: DragEvent) -> Bool {
@@ -249,11 +463,47 @@ public final class DragController: Capability, CustomStringConvertible {
   }
 }
 
+/// A release handler and the isolation it was written in.
+///
+/// `@unchecked Sendable`: `decide` is only called on its isolation, directly when the caller is
+/// there (``runsInline(from:)``), otherwise through `IsolatedCallback`.
+private final class ReleaseHandler: @unchecked Sendable {
+  let isolation: (any Actor)?
+  private let body: (DragRelease) -> DragRelease.Decision
+
+  init(isolation: (any Actor)?, decide: @escaping (DragRelease) -> DragRelease.Decision) {
+    self.isolation = isolation
+    self.body = decide
+  }
+
+  /// Whether a caller in `caller`'s isolation may call ``decide(_:)`` directly.
+  func runsInline(from caller: (any Actor)?) -> Bool {
+    guard let isolation else { return true }
+    if let caller, caller === isolation { return true }
+    return IsolatedCallback<Void>(isolation: isolation) {}.runsInline
+  }
+
+  /// Decides at once; only where ``runsInline(from:)`` says so.
+  func decide(_ release: DragRelease) -> DragRelease.Decision {
+    body(release)
+  }
+
+  /// Decides on the handler's isolation, then hands the decision to `act` there.
+  func later(
+    _ release: DragRelease, _ act: @escaping @Sendable (DragRelease.Decision) -> Void
+  ) {
+    IsolatedCallback<DragRelease>(isolation: isolation) { [body] release in
+      act(body(release))
+    }(release)
+  }
+}
+
 /// The position property of a host, read and written through a closure that captures the key
 /// path and nothing else.
 ///
 /// Made where the caller writes the key path, since
-/// ``DragController/attach(to:position:snapPoint:damping:bounds:attachment:world:)`` is inlined
+/// ``DragController/attach(to:position:snapPoint:damping:bounds:rubberBand:attachment:world:)``
+/// is inlined
 /// there and hands the key path on without keeping a reference of its own. The closure is then
 /// the key path's only user, and the optimizer specializes it on the literal key path: its reads
 /// and writes become calls of the property's accessors, a few nanoseconds a frame instead of the

@@ -20,7 +20,7 @@ public import Foundation
 ///
 /// The drag state lives in the object's associated storage as a ``DragController``; an object
 /// that does not conform can be made draggable with
-/// ``DragController/attach(to:position:snapPoint:damping:bounds:attachment:world:)``.
+/// ``DragController/attach(to:position:snapPoint:damping:bounds:rubberBand:attachment:world:)``.
 /// The world writes `position` on its frame clock's context (the main queue for
 /// ``DynamicsWorld/shared``): touch the object there. A main-actor view conforms for the main
 /// actor alone, with an isolated conformance: `extension CardView: @MainActor Draggable {}`.
@@ -39,17 +39,55 @@ extension Draggable {
   ///   - snapPoint: Where the object comes to rest; its current position if `nil`.
   ///   - damping: The snap damping, 0...1, as `UISnapBehavior`'s (see ``Snap``).
   ///   - bounds: A rectangle the object's centre may not leave, or `nil`.
+  ///   - rubberBand: How the object resists being dragged past `bounds`, as a scroll view's
+  ///     content does, and springs back when let go; `nil` for walls that stop it dead.
   ///   - attachment: The spring tying the object to the finger; rigid by default.
   ///   - world: The dynamics world that moves the object.
   /// - Returns: The controller holding the drag state, also reachable as ``dragController``.
   @discardableResult
   public func makeDraggable(
     snapPoint: CGPoint? = nil, damping: Double = Snap.defaultDamping, bounds: CGRect? = nil,
-    attachment: DynamicsSpring = .rigid, world: DynamicsWorld = .shared
+    rubberBand: RubberBand? = nil, attachment: DynamicsSpring = .rigid,
+    world: DynamicsWorld = .shared
   ) -> DragController {
     DragController.attach(
       to: self, position: \Self.position, snapPoint: snapPoint, damping: damping,
-      bounds: bounds, attachment: attachment, world: world)
+      bounds: bounds, rubberBand: rubberBand, attachment: attachment, world: world)
+  }
+
+  /// Makes the object draggable between detents: when let go, it snaps to the snap point
+  /// nearest where its fling would carry it, starting with the release velocity.
+  ///
+  /// The fling is projected as UIScrollView projects a scroll (see ``DragRelease``), so a
+  /// flick carries the object to the next detent and a slow drop keeps the nearest. A handler
+  /// given to ``DragController/onRelease(isolation:_:)`` can choose another target, refuse
+  /// the move, or take the object over. Calling it again replaces the previous configuration
+  /// (and ends a drag in progress).
+  ///
+  /// ```swift
+  /// sheet.makeDraggable(
+  ///   snapPoints: [CGPoint(x: 160, y: 100), CGPoint(x: 160, y: 400), CGPoint(x: 160, y: 700)],
+  ///   bounds: CGRect(x: 160, y: 100, width: 0, height: 600), rubberBand: .standard)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - snapPoints: The detents. Non-finite points are reported and left out; with none left,
+  ///     the object's current position is the only one.
+  ///   - damping: The snap damping, 0...1, as `UISnapBehavior`'s (see ``Snap``).
+  ///   - bounds: A rectangle the object's centre may not leave, or `nil`.
+  ///   - rubberBand: How the object resists being dragged past `bounds`; `nil` for walls.
+  ///   - attachment: The spring tying the object to the finger; rigid by default.
+  ///   - world: The dynamics world that moves the object.
+  /// - Returns: The controller holding the drag state, also reachable as ``dragController``.
+  @discardableResult
+  public func makeDraggable(
+    snapPoints: [CGPoint], damping: Double = Snap.defaultDamping, bounds: CGRect? = nil,
+    rubberBand: RubberBand? = nil, attachment: DynamicsSpring = .rigid,
+    world: DynamicsWorld = .shared
+  ) -> DragController {
+    DragController.attach(
+      to: self, position: \Self.position, snapPoints: snapPoints, damping: damping,
+      bounds: bounds, rubberBand: rubberBand, attachment: attachment, world: world)
   }
 
   /// Stops the object being draggable: its body leaves the world where it is, and drag
@@ -64,14 +102,19 @@ extension Draggable {
   /// Handles one event of a pan gesture (see ``DragEvent``), as the seed's gesture handler.
   ///
   /// Reported as a diagnostic, and ignored, if the object is not draggable.
-  public func drag(_ event: DragEvent) {
+  ///
+  /// - Parameters:
+  ///   - event: The gesture's event.
+  ///   - isolation: Where the events come from; the caller's isolation unless given. A
+  ///     release handler written there runs before this returns.
+  public func drag(_ event: DragEvent, isolation: isolated (any Actor)? = #isolation) {
     guard let controller = dragController else {
       Diagnostics.report(
         DragController.subsystem,
         "drag(\(event)): \(Self.self) is not draggable; call makeDraggable() first")
       return
     }
-    controller.handle(event)
+    controller.handle(event, isolation: isolation)
   }
 
   /// The drag state of the object, if it is draggable.

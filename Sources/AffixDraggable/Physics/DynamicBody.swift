@@ -1,3 +1,4 @@
+import AffixScheduling
 public import Foundation
 
 /// A handle on one body of a ``DynamicsWorld``: its position and velocity, and the behaviour
@@ -96,6 +97,7 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
       update("set the bounds") { body in
         guard let rect = newValue?.standardized else {
           body.hasBounds = false
+          body.updateBand()
           return nil
         }
         body.hasBounds = true
@@ -103,9 +105,41 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
         (body.maxX, body.maxY) = (Double(rect.maxX), Double(rect.maxY))
         body.x = min(max(body.x, body.minX), body.maxX)
         body.y = min(max(body.y, body.minY), body.maxY)
+        body.updateBand()
         return nil
       }
     }
+  }
+
+  /// The resistance the body meets when an attachment pulls it past its ``bounds``, or `nil`
+  /// for walls that stop it dead (the default).
+  ///
+  /// With a band, an anchor outside the bounds holds the body past the edge by the band's
+  /// offset (see ``RubberBand``) rather than on it, and the walls no longer stop the body: a
+  /// snap springs it back inside from where it was let go, and may carry it out again as it
+  /// overshoots. Without bounds the band does nothing. Unusable values are reported and
+  /// replaced (see ``RubberBand/init(coefficient:dimensions:)``).
+  ///
+  /// ```swift
+  /// body.bounds = CGRect(x: 0, y: 0, width: 320, height: 0)  // a horizontal track
+  /// body.rubberBand = .standard
+  /// ```
+  public var rubberBand: RubberBand? {
+    get { read { $0.rubberBand } }
+    set {
+      let band = newValue?.validated()
+      update("set the rubber band") { body in
+        body.rubberBand = band
+        body.updateBand()
+        return nil
+      }
+    }
+  }
+
+  /// Where an attachment must hold the centre for the body to show at `point`, the inverse of
+  /// the rubber band; `point` itself when nothing stretches it.
+  func unbanded(_ point: CGPoint) -> CGPoint {
+    read { $0.unbanded(point) }
   }
 
   /// The behaviour moving the body, if any.
@@ -175,6 +209,10 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
   /// Makes the body snap to a point, replacing its behaviour. The body starts from its current
   /// velocity, so set ``velocity`` first for a fling.
   ///
+  /// While `ReducedMotion.isEnabled`, the body is placed on the point at once, at rest from
+  /// the next frame, which writes it to the host and announces the rest (see
+  /// ``onRest(isolation:_:)``) as a snap that moved would.
+  ///
   /// A non-finite point is reported and the call ignored; see ``Snap`` for its other values.
   /// A point outside the bounds is reported and the body snaps to the nearest point inside.
   public func snap(_ snap: Snap) {
@@ -185,6 +223,8 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
     let snap = snap.validated()
     let spring = snap.spring
     let transition = SpringTransition(spring: spring, dt: world.dt)
+    let isReduced = ReducedMotion.isEnabled
+    var isOutside = false
     update("snap") { body in
       body.kind = .snap
       body.isRigid = false
@@ -193,14 +233,19 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
       body.snapDamping = snap.damping
       (body.targetX, body.targetY) = (Double(snap.point.x), Double(snap.point.y))
       (body.offsetX, body.offsetY, body.length) = (0, 0, 0)
-      if body.hasBounds,
-        body.targetX < body.minX || body.targetX > body.maxX || body.targetY < body.minY
-          || body.targetY > body.maxY
-      {
-        return
-          "snap point \(snap.point) is outside the bounds; snapping to the nearest point inside"
+      isOutside =
+        body.hasBounds
+        && (body.targetX < body.minX || body.targetX > body.maxX || body.targetY < body.minY
+          || body.targetY > body.maxY)
+      if isReduced {
+        (body.x, body.y) = body.target()
+        (body.vx, body.vy) = (0, 0)
       }
       return nil
+    }
+    if isOutside {
+      diagnose(
+        "snap point \(snap.point) is outside the bounds; snapping to the nearest point inside")
     }
   }
 
@@ -244,19 +289,26 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
   /// Applies `change` and wakes the body; `change` returns a problem to report instead of
   /// reporting it, as diagnostics run user code and must not run under the world's lock.
   private func update(_ action: String, _ change: (inout BodyState) -> String?) {
-    let problem = world.state.withLock { state -> String? in
+    let outcome = world.state.withLock { state -> Result<[RestObserver], Problem> in
       guard let index = state.slots[id] else {
-        return "cannot \(action): the body has left its world"
+        return .failure(Problem("cannot \(action): the body has left its world"))
       }
-      if let problem = change(&state.bodies[index]) { return problem }
+      if let problem = change(&state.bodies[index]) { return .failure(Problem(problem)) }
       state.bodies[index].hasMoved = true
       state.wake(index: index)
-      return nil
+      return .success(state.takeAnnouncements(continuing: false))
     }
-    if let problem {
-      diagnose(problem)
-    } else {
+    switch outcome {
+    case .failure(let problem):
+      diagnose(problem.message)
+    case .success(let announcements):
       world.bodyDidWake()
+      world.announce(announcements)
     }
+  }
+
+  private struct Problem: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
   }
 }

@@ -147,9 +147,10 @@ public final class DynamicsWorld: Sendable {
       self.timeStep, self.maximumAdvance, self.dt, restThreshold
     )
     typealias Outcome = (
-      moved: [MovedBody], idleSubscription: CancellationToken?, settled: [WorldState.RestWaiter]
+      moved: [MovedBody], idleSubscription: CancellationToken?, settled: [WorldState.RestWaiter],
+      announcements: [RestObserver]
     )
-    let (moved, idleSubscription, settled) = state.withLock { state -> Outcome in
+    let (moved, idleSubscription, settled, announcements) = state.withLock { state -> Outcome in
       if state.movingCount > 0 {
         state.accumulator += min(elapsed, maximumAdvance)
         while state.accumulator >= timeStep && state.movingCount > 0 {
@@ -158,12 +159,13 @@ public final class DynamicsWorld: Sendable {
         }
       }
       let settled = state.takeSettledWaiters()
+      let announcements = state.takeAnnouncements(continuing: false)
       guard state.movingCount == 0 else {
-        return (state.collectMoved(), nil as CancellationToken?, settled)
+        return (state.collectMoved(), nil as CancellationToken?, settled, announcements)
       }
       state.accumulator = .zero
       // Everything rests: stop the frames (cancelled outside the lock).
-      return (state.collectMoved(), state.takeSubscription(), settled)
+      return (state.collectMoved(), state.takeSubscription(), settled, announcements)
     }
     idleSubscription?.cancel()
     var abandoned: [Int] = []
@@ -171,8 +173,24 @@ public final class DynamicsWorld: Sendable {
       abandoned.append(body.id)
     }
     if !abandoned.isEmpty { removeBodies(abandoned) }
-    // After the last positions were handed over: a waiter sees the body where it rests.
+    // After the last positions were handed over: a handler or a waiter sees the body where it
+    // rests.
+    announce(announcements)
     for waiter in settled { waiter.continuation.resume() }
+  }
+
+  /// Delivers `first`, taken with `takeAnnouncements(continuing: false)`, and whatever is
+  /// announced meanwhile, outside the lock, until nothing is left.
+  ///
+  /// One thread delivers at a time: another that announces meanwhile leaves its announcements
+  /// to it, so handlers hear the changes in the order they happened, and a handler that wakes
+  /// its body hears of it after it returns.
+  func announce(_ first: [RestObserver]) {
+    var batch = first
+    while !batch.isEmpty {
+      for announcement in batch { announcement.handler(()) }
+      batch = state.withLock { $0.takeAnnouncements(continuing: true) }
+    }
   }
 
   /// Waits until the body `id` rests or leaves the world, or the task is cancelled.

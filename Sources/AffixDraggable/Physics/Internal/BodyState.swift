@@ -33,6 +33,14 @@ struct BodyState {
   var minY = 0.0
   var maxX = 0.0
   var maxY = 0.0
+  /// Whether an attachment pulls the body past the bounds against a rubber band, which also
+  /// lifts the walls so that the body can spring back from outside.
+  var isBanded = false
+  var bandCoefficient = 0.0
+  var bandWidth = 0.0
+  var bandHeight = 0.0
+  /// The band as given, validated; it acts only while there are bounds.
+  var rubberBand: RubberBand?
 
   var isMoving = false
   /// Whether the position changed since the host was last told.
@@ -80,10 +88,39 @@ struct BodyState {
       }
     }
     if hasBounds {
-      tx = min(max(tx, minX), maxX)
-      ty = min(max(ty, minY), maxY)
+      if isBanded && kind == .attachment {
+        tx = RubberBand.band(tx, minX, maxX, c: bandCoefficient, d: bandWidth)
+        ty = RubberBand.band(ty, minY, maxY, c: bandCoefficient, d: bandHeight)
+      } else {
+        tx = min(max(tx, minX), maxX)
+        ty = min(max(ty, minY), maxY)
+      }
     }
     return (tx, ty)
+  }
+
+  /// Recomputes the band's figures after the bounds or the band changed.
+  mutating func updateBand() {
+    guard hasBounds, let band = rubberBand else {
+      isBanded = false
+      return
+    }
+    isBanded = true
+    bandCoefficient = band.coefficient
+    bandWidth = band.dimensions.map { Double($0.width) } ?? maxX - minX
+    bandHeight = band.dimensions.map { Double($0.height) } ?? maxY - minY
+  }
+
+  /// Where an attachment must hold the centre for the body to show at `point`: the point
+  /// itself, unless the band stretches it past the bounds.
+  func unbanded(_ point: CGPoint) -> CGPoint {
+    guard isBanded else { return point }
+    let held = CGPoint(
+      RubberBand.unband(Double(point.x), minX, maxX, c: bandCoefficient, d: bandWidth),
+      RubberBand.unband(Double(point.y), minY, maxY, c: bandCoefficient, d: bandHeight))
+    // A fling may carry the body farther out than any stretch shows; grabbed there, it is
+    // pulled in to the band rather than held at an infinite overshoot.
+    return held.isFinite ? held : point
   }
 
   /// Advances the body by one step of `dt` seconds; returns whether it came to rest.
@@ -108,7 +145,7 @@ struct BodyState {
       y = ty + m.uu * uy + m.uv * vy
       vy = m.vu * uy + m.vv * vy
     }
-    if hasBounds {
+    if hasBounds && !isBanded {
       // Walls stop the body: it keeps sliding along them but loses the speed into them.
       if x < minX {
         x = minX

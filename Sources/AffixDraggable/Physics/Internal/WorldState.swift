@@ -1,4 +1,5 @@
 import Affix
+import AffixScheduling
 import Foundation
 
 /// Everything a world guards with its lock.
@@ -20,6 +21,15 @@ struct WorldState {
   /// Tasks waiting for a body to come to rest.
   var restWaiters: [RestWaiter] = []
   var nextWaiterID: UInt64 = 0
+  /// Handlers told when a body comes to rest or leaves it.
+  var restObservers: [RestObserver] = []
+  /// How many observers each observed body has, so that a step asks only when one rests.
+  var observedBodies: [Int: Int] = [:]
+  /// Announcements made and not yet delivered, in the order the changes happened.
+  var pendingAnnouncements: [RestObserver] = []
+  /// Set while one thread delivers announcements, so that they go out one at a time, in order.
+  var isAnnouncing = false
+  var nextObserverID: UInt64 = 0
 
   /// A task waiting in `DynamicBody.settled()`.
   struct RestWaiter {
@@ -62,6 +72,9 @@ struct WorldState {
       slots[last.id] = index
     }
     if removed.isMoving { movingCount -= 1 }
+    if observedBodies.removeValue(forKey: id) != nil {
+      restObservers.removeAll { $0.body == id }
+    }
     var final = removed
     final.onMove = nil
     final.isMoving = false
@@ -78,6 +91,7 @@ struct WorldState {
     if !bodies[index].isMoving {
       bodies[index].isMoving = true
       movingCount += 1
+      if !observedBodies.isEmpty { announce(.wake, of: bodies[index].id) }
     }
   }
 
@@ -85,14 +99,74 @@ struct WorldState {
   mutating func stepAll(dt: Double, threshold: RestThreshold) {
     let (restDistance, restSpeed) = (threshold.distance, threshold.speed)
     var cameToRest = 0
+    var rested: [Int] = []
+    let isObserved = !observedBodies.isEmpty
     bodies.withUnsafeMutableBufferPointer { bodies in
       for index in bodies.indices where bodies[index].isMoving {
         if bodies[index].step(dt: dt, restDistance: restDistance, restSpeed: restSpeed) {
           cameToRest += 1
+          if isObserved { rested.append(bodies[index].id) }
         }
       }
     }
+    for id in rested { announce(.rest, of: id) }
     movingCount -= cameToRest
     steps += 1
+  }
+}
+
+/// A handler told when one body comes to rest, or when it leaves rest.
+struct RestObserver {
+  enum Change {
+    case rest
+    case wake
+  }
+
+  let id: UInt64
+  let body: Int
+  let change: Change
+  let handler: IsolatedCallback<Void>
+}
+
+extension WorldState {
+  mutating func addRestObserver(
+    body: Int, change: RestObserver.Change, handler: IsolatedCallback<Void>
+  ) -> UInt64? {
+    guard slots[body] != nil else { return nil }
+    defer { nextObserverID += 1 }
+    restObservers.append(
+      RestObserver(id: nextObserverID, body: body, change: change, handler: handler))
+    observedBodies[body, default: 0] += 1
+    return nextObserverID
+  }
+
+  /// Removes an observer; returns it so that its handler is released after unlocking.
+  mutating func removeRestObserver(_ id: UInt64) -> RestObserver? {
+    guard let index = restObservers.firstIndex(where: { $0.id == id }) else { return nil }
+    let observer = restObservers.remove(at: index)
+    if let count = observedBodies[observer.body] {
+      observedBodies[observer.body] = count > 1 ? count - 1 : nil
+    }
+    return observer
+  }
+
+  /// Queues the announcement of `change` of body `id` to its observers.
+  mutating func announce(_ change: RestObserver.Change, of id: Int) {
+    guard observedBodies[id] != nil else { return }
+    for observer in restObservers where observer.body == id && observer.change == change {
+      pendingAnnouncements.append(observer)
+    }
+  }
+
+  /// The announcements to deliver now, if no other thread is delivering; those whose observer
+  /// was cancelled since are dropped. Ends the delivery when there are none.
+  mutating func takeAnnouncements(continuing: Bool) -> [RestObserver] {
+    guard continuing || !isAnnouncing else { return [] }
+    let pending = pendingAnnouncements.filter { announcement in
+      restObservers.contains { $0.id == announcement.id }
+    }
+    pendingAnnouncements = []
+    isAnnouncing = !pending.isEmpty
+    return pending
   }
 }

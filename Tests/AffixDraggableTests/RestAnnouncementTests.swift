@@ -1,0 +1,112 @@
+import Affix
+import AffixDraggable
+import AffixScheduling
+import Foundation
+import Synchronization
+import Testing
+
+/// Collects announcements in order across the `@Sendable` boundary.
+private final class Journal: Sendable {
+  private let entries = Mutex<[String]>([])
+  func note(_ entry: String) { entries.withLock { $0.append(entry) } }
+  var all: [String] { entries.withLock { $0 } }
+}
+
+@Test("A body announces leaving rest and coming to rest, in order, over a drag and a snap")
+func restAndWakeAreAnnounced() throws {
+  let virtual = VirtualWorld()
+  let card = Card(at: .zero)
+  let body = card.makeDraggable(world: virtual.world).body
+  let journal = Journal()
+  let resting = body.onRest { journal.note("rest at \(card.position.x)") }
+  let waking = body.onWake { journal.note("wake") }
+  card.drag(.began(at: .zero))
+  #expect(journal.all == ["wake"], "announced before drag(_:) returned")
+  card.drag(.changed(to: CGPoint(x: 100, y: 0)))
+  virtual.frames(3)
+  #expect(journal.all == ["wake", "rest at 100.0"], "held still, the body rests")
+  card.drag(.ended(velocity: Vector2D(dx: 400, dy: 0)))
+  virtual.settle()
+  #expect(journal.all == ["wake", "rest at 100.0", "wake", "rest at 0.0"])
+  withExtendedLifetime((resting, waking)) {}
+}
+
+@Test("Cancelling or dropping the token stops the announcements")
+func cancelledRegistrationsAreSilent() {
+  let virtual = VirtualWorld()
+  let body = virtual.world.makeBody(at: .zero)
+  let journal = Journal()
+  let cancelled = body.onRest { journal.note("cancelled") }
+  cancelled.cancel()
+  _ = body.onRest { journal.note("dropped") }
+  let kept = body.onRest { journal.note("kept") }
+  body.snap(Snap(to: CGPoint(x: 50, y: 0)))
+  virtual.settle()
+  #expect(journal.all == ["kept"])
+  withExtendedLifetime(kept) {}
+}
+
+@Test("A rest handler that wakes its body hears of it after it returns, not inside")
+func wakingFromARestHandlerIsAnnouncedAfter() {
+  let virtual = VirtualWorld()
+  let body = virtual.world.makeBody(at: .zero)
+  let journal = Journal()
+  let waking = body.onWake { journal.note("wake") }
+  let resting = body.onRest {
+    journal.note("rest begins")
+    if journal.all.filter({ $0 == "rest begins" }).count == 1 {
+      body.snap(Snap(to: .zero))
+    }
+    journal.note("rest ends")
+  }
+  body.snap(Snap(to: CGPoint(x: 50, y: 0)))
+  virtual.settle()
+  #expect(journal.all == ["wake", "rest begins", "rest ends", "wake", "rest begins", "rest ends"])
+  withExtendedLifetime((waking, resting)) {}
+}
+
+@Test("Observing a body that left its world is reported and gives a cancelled token")
+func observingARemovedBodyIsReported() {
+  let virtual = VirtualWorld()
+  let body = virtual.world.makeBody(at: .zero)
+  body.remove()
+  var token: CancellationToken?
+  let log = DiagnosticLog.capture { token = body.onRest {} }
+  #expect(log.messages.count == 1)
+  #expect(token?.isCancelled == true)
+}
+
+@Test("Removing a body drops its handlers and what they capture")
+func removalReleasesHandlers() {
+  let virtual = VirtualWorld()
+  let body = virtual.world.makeBody(at: .zero)
+  final class Captured: Sendable {}
+  weak var weakCaptured: Captured?
+  var token: CancellationToken?
+  do {
+    let captured = Captured()
+    weakCaptured = captured
+    token = body.onRest { withExtendedLifetime(captured) {} }
+  }
+  #expect(weakCaptured != nil)
+  body.remove()
+  #expect(weakCaptured == nil)
+  token?.cancel()
+}
+
+@Test("A handler written on the main actor runs on the main actor")
+@MainActor
+func mainActorRestHandler() async {
+  let virtual = VirtualWorld()
+  let body = virtual.world.makeBody(at: .zero)
+  var heard = 0  // main-actor state, touched only there
+  let token = body.onRest {
+    MainActor.assertIsolated()
+    heard += 1
+  }
+  body.snap(Snap(to: CGPoint(x: 10, y: 0)))
+  _ = await Task.detached { virtual.settle() }.value
+  while heard == 0 { await Task.yield() }
+  #expect(heard == 1)
+  withExtendedLifetime(token) {}
+}
