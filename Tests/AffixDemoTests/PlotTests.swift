@@ -9,7 +9,8 @@ import Testing
 struct PlotTests {
   static let pictures = [
     "timing-curves.svg", "springs.svg", "draggable-trajectory.svg", "draggable-distance.svg",
-    "benchmark-ratios.svg", "retargeting.svg", "retargeting-velocity.svg", "decay.svg",
+    "draggable-rubber-band.svg", "benchmark-ratios.svg", "retargeting.svg",
+    "retargeting-velocity.svg", "decay.svg",
   ]
 
   @Test func plotWritesEveryPictureAsWellFormedSVG() throws {

@@ -66,7 +66,42 @@ extension PlotCommand {
       Picture(
         fileName: "draggable-distance.svg",
         caption: "the same drag: distance from the snap point over time", chart: settling),
+      rubberBandPicture(),
     ]
+  }
+
+  /// The rubber band's curve from the library itself: how far past an edge the object shows
+  /// for how far past it the finger is, both in units of the dimension `d`, for UIKit's
+  /// coefficient and two others.
+  static func rubberBandPicture() -> Picture {
+    let overshoots = (0...120).map { Double($0) / 40 }
+    func curve(_ coefficient: Double) -> [(x: Double, y: Double)] {
+      let band = RubberBand(coefficient: coefficient)
+      return overshoots.map { ($0, band.offset(forOvershoot: $0, dimension: 1)) }
+    }
+    var chart = Chart(
+      title: "Rubber band: offset past the edge = (1 - 1 / (x c / d + 1)) d",
+      xLabel: "finger past the edge, x / d", yLabel: "object past the edge / d",
+      xRange: 0...3, yRange: 0...1.1)
+    chart.guides = [1]
+    chart.series = [
+      Chart.Series(
+        name: "no resistance", points: [(0, 0), (1.1, 1.1)], colour: "#999999", dashed: true),
+      Chart.Series(name: "c = 0.55 (UIKit)", points: curve(0.55), colour: Chart.palette[0]),
+      Chart.Series(name: "c = 0.3, stiffer", points: curve(0.3), colour: Chart.palette[1]),
+      Chart.Series(name: "c = 1, looser", points: curve(1), colour: Chart.palette[2]),
+    ]
+    let oneDimension = RubberBand.standard.offset(forOvershoot: 1, dimension: 1)
+    chart.markers = [
+      Chart.Marker(
+        label: "x = d: \(String(format: "%.2f", oneDimension)) d", point: (1, oneDimension),
+        colour: Chart.palette[0]),
+      Chart.Marker(label: "d: approached, never reached", point: (1.5, 1)),
+    ]
+    return Picture(
+      fileName: "draggable-rubber-band.svg",
+      caption: "the rubber band: how far past an edge a dragged object shows (c = 0.55 as UIKit)",
+      chart: chart)
   }
 
   private static func padded(_ low: Double, _ high: Double) -> ClosedRange<Double> {

@@ -1,4 +1,6 @@
+import AffixDancing
 import AffixDraggable
+import AffixScheduling
 import Foundation
 import Synchronization
 
@@ -6,11 +8,13 @@ import Synchronization
 ///
 /// Its position sits behind a lock because the world writes it on the stage's queue while the
 /// script reads it from its own thread.
-final class DraggedCard: Draggable, Sendable {
+final class DraggedCard: Draggable, Dancing, Sendable {
   private let centre: Mutex<CGPoint>
+  let danceClock: FrameClock
 
-  init(position: CGPoint) {
+  init(position: CGPoint, clock: FrameClock) {
     centre = Mutex(position)
+    danceClock = clock
   }
 
   var position: CGPoint {
@@ -29,6 +33,7 @@ final class CardField: Sendable {
   private struct State {
     var finger: CGPoint?
     var farthest = DraggableScene.home
+    var marks = [DraggableScene.home]
   }
 
   private let card: DraggedCard
@@ -47,15 +52,21 @@ final class CardField: Sendable {
     set { state.withLock { $0.finger = newValue } }
   }
 
+  /// The snap points drawn.
+  var marks: [CGPoint] {
+    get { state.withLock { $0.marks } }
+    set { state.withLock { $0.marks = newValue } }
+  }
+
   /// The position farthest from the snap point seen so far.
   var farthest: CGPoint { state.withLock { $0.farthest } }
 
   /// Called at every frame.
   func draw() {
     let position = card.position
-    let finger = state.withLock { state in
+    let (finger, marks) = state.withLock { state in
       if distance(position) > distance(state.farthest) { state.farthest = position }
-      return state.finger
+      return (state.finger, state.marks)
     }
     guard screen.mode == .ansi else { return }
     var grid = Array(
@@ -66,7 +77,7 @@ final class CardField: Sendable {
       guard (0..<Self.columns).contains(column), (0..<Self.rows).contains(row) else { return }
       grid[row][column] = glyph
     }
-    put(DraggableScene.home, screen.paint("+", .dim))
+    for mark in marks { put(mark, screen.paint("+", .dim)) }
     put(position, screen.paint("▣", .bold, .blue))
     if let finger { put(finger, screen.paint("◦", .yellow)) }
     let border = "   +" + String(repeating: "-", count: Self.columns) + "+"

@@ -1,0 +1,83 @@
+import AffixDancing
+import AffixDraggable
+import AffixScheduling
+import Foundation
+import Synchronization
+
+/// The same throw, moved once by the dynamics world's snap and once handed off to a Dancing
+/// spring, on one virtual clock: the two paths agree, because the hand-off turns the fling's
+/// points per second into the spring's unit-space velocity.
+enum HandOff {
+  /// Both paths, one position a frame from the release.
+  struct Comparison {
+    var snapped: [CGPoint]
+    var danced: [CGPoint]
+    /// The fling along the path, in points per second, and over the distance.
+    var speed: Double
+    var unitVelocity: Double
+
+    /// The largest distance between the two paths at the same frame, in points.
+    var largestGap: Double {
+      zip(snapped, danced).map { a, b in
+        let (dx, dy) = (Double(a.x - b.x), Double(a.y - b.y))
+        return (dx * dx + dy * dy).squareRoot()
+      }.max() ?? 0
+    }
+  }
+
+  static let start = CGPoint(x: 20, y: 30)
+  static let target = CGPoint(x: 100, y: 30)
+  static let fling = Vector2D(dx: 420, dy: 0)
+  static let damping = 0.35
+
+  /// Throws two cards from ``start`` towards ``target`` at ``fling`` and records both.
+  static func compare(frames: Int = 180) -> Comparison {
+    let scheduler = VirtualTimeScheduler()
+    let clock = FrameClock(scheduler: scheduler, framesPerSecond: 60)
+    let world = DynamicsWorld(clock: clock)
+
+    let snappedCard = DraggedCard(position: start, clock: clock)
+    snappedCard.makeDraggable(snapPoints: [target], damping: damping, world: world)
+    snappedCard.drag(.began(at: start))
+    snappedCard.drag(.ended(velocity: fling))
+
+    let dancedCard = DraggedCard(position: start, clock: clock)
+    let controller = dancedCard.makeDraggable(snapPoints: [start], world: world)
+      .onRelease { _ in .handOff }
+    dancedCard.drag(.began(at: start))
+    dancedCard.drag(.ended(velocity: fling))
+    let release =
+      controller.lastRelease
+      ?? DragRelease(
+        position: start, velocity: fling, projectedPosition: start, nearestSnapPoint: start,
+        previousSnapPoint: start)
+    let speed = release.speed(towards: target)
+    let unitVelocity = spring(for: release).initialVelocity
+    dancedCard.dance.animate(duration: 1, timingParameters: .spring(spring(for: release))) {
+      $0.position = target
+    }.start()
+
+    var snapped: [CGPoint] = []
+    var danced: [CGPoint] = []
+    for _ in 0..<frames {
+      scheduler.advance(by: clock.interval)
+      snapped.append(snappedCard.position)
+      danced.append(dancedCard.position)
+    }
+    return Comparison(
+      snapped: snapped, danced: danced, speed: speed, unitVelocity: unitVelocity)
+  }
+
+  /// The Dancing spring that moves a card as the world's snap would: the snap's frequency
+  /// and damping ratio, starting with the fling.
+  static func spring(for release: DragRelease) -> Spring {
+    let snap = Snap(to: target, damping: damping)
+    let distance = release.distance(to: target)
+    // The spring runs in unit space, 0 to 1 over the distance: a speed in points per second
+    // divided by the distance is the fraction of the distance per second.
+    let unitVelocity = distance > 0 ? release.speed(towards: target) / distance : 0
+    return Spring(
+      dampingRatio: snap.spring.dampingRatio,
+      naturalFrequency: snap.spring.angularFrequency, initialVelocity: unitVelocity)
+  }
+}
