@@ -99,6 +99,8 @@ enum DraggableScene {
     stage.run { card.drag(.began(at: home)) }
     let finger = CGPoint(x: 140, y: 30)
     move(card, from: home, to: finger, steps: 16, field: field, on: stage)
+    // Held still, the card rests as soon as a frame has placed it.
+    stage.wait(upTo: .seconds(2)) { !world.needsFrames }
     let shown = Double(card.position.x) - 100
     let formula = RubberBand.standard.offset(forOvershoot: 40, dimension: 80)
     screen.step(
@@ -142,8 +144,9 @@ enum DraggableScene {
           + "x = \(String(format: "%.1f", release.projectedPosition.x)), so the fling carries it "
           + "past the middle detent to \(describe(release.nearestSnapPoint))")
     }
-    stage.wait(upTo: .seconds(8)) { !world.needsFrames }
-    stage.pause(.milliseconds(50))
+    // Announced after the frame that placed it: wait for the announcement, not the frames.
+    let landing = controller.withLock { $0 }?.lastRelease?.nearestSnapPoint
+    stage.wait(upTo: .seconds(8)) { rests.withLock { $0.last } == landing }
     if let rest = rests.withLock({ $0.last }) {
       screen.step("onRest: the card rests at \(describe(rest)), no polling")
     }
