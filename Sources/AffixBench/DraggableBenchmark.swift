@@ -14,10 +14,12 @@ enum DraggableBenchmark {
     let world = measureWorld(.none)
     let hosts = measureWorld(.handler)
     let attached = measureWorld(.dragController)
+    let stretched = measureStretched()
     print("draggable.bodies: \(bodyCount) bodies")
     print("draggable.ns_per_body_step: \(format(world)) ns")
     print("draggable.ns_per_body_step_with_hosts: \(format(hosts)) ns")
     print("draggable.ns_per_body_step_drag_controller: \(format(attached)) ns")
+    print("draggable.ns_per_body_step_stretched: \(format(stretched)) ns")
     print("draggable.baseline_ns_per_body_step: \(format(bare)) ns")
     print("draggable.step_vs_baseline: \(format(world / bare))x")
     print("draggable.step_target_ratio: \(format(world / 200))x")
@@ -100,6 +102,34 @@ enum DraggableBenchmark {
       best = min(best, nanoseconds(elapsed) / Double(steps * bodyCount))
       // A host that died would end its body's moves.
       withExtendedLifetime((bodies, hosts)) {}
+    }
+    return best
+  }
+
+  /// Nanoseconds per moving body per step for bodies held past their bounds on a rubber band
+  /// by a springy attachment: the band's arithmetic on every step. Best of three runs.
+  static func measureStretched() -> Double {
+    var best = Double.infinity
+    for _ in 0..<3 {
+      let world = DynamicsWorld(clock: nil, restThreshold: RestThreshold(distance: 0, speed: 0))
+      let bounds = CGRect(x: 0, y: 0, width: 400, height: 400)
+      let bodies = (0..<bodyCount).map { index in
+        let body = world.makeBody(
+          at: CGPoint(x: Double(index % 40) * 10, y: Double(index / 40) * 10), bounds: bounds)
+        body.rubberBand = .standard
+        body.attach(
+          Attachment(
+            anchor: CGPoint(x: 700 + Double(index % 7) * 10, y: -300),
+            spring: DynamicsSpring(frequency: 3, dampingRatio: 0.05)))
+        return body
+      }
+      let clock = ContinuousClock()
+      let elapsed = clock.measure {
+        for _ in 0..<steps { world.advance(by: world.timeStep) }
+      }
+      precondition(world.movingBodyCount == bodyCount, "every body must move for the whole run")
+      best = min(best, nanoseconds(elapsed) / Double(steps * bodyCount))
+      withExtendedLifetime(bodies) {}
     }
     return best
   }
