@@ -40,16 +40,26 @@ func rubberBandSlopeStartsAtTheCoefficient() {
   #expect(band.clamp(42, to: 0...100, dimension: 100) == 42)
 }
 
+private let square = CGRect(x: 0, y: 0, width: 100, height: 100)
+
+/// A card at (50, 50), made draggable with `band`, grabbed at its centre and dragged to
+/// `finger` for one frame.
+private func cardDragged(
+  to finger: CGPoint, bounds: CGRect = square, band: RubberBand? = .standard,
+  damping: Double = Snap.defaultDamping, in virtual: VirtualWorld
+) -> Card {
+  let card = Card(at: CGPoint(x: 50, y: 50))
+  card.makeDraggable(damping: damping, bounds: bounds, rubberBand: band, world: virtual.world)
+  card.drag(.began(at: CGPoint(x: 50, y: 50)))
+  card.drag(.changed(to: finger))
+  virtual.frames(1)
+  return card
+}
+
 @Test("Dragged past its bounds, the object resists as a scroll view, and springs back inside")
 func dragPastBoundsStretchesAndSpringsBack() {
   let virtual = VirtualWorld()
-  let card = Card(at: CGPoint(x: 50, y: 50))
-  card.makeDraggable(
-    damping: 1, bounds: CGRect(x: 0, y: 0, width: 100, height: 100), rubberBand: .standard,
-    world: virtual.world)
-  card.drag(.began(at: CGPoint(x: 50, y: 50)))
-  card.drag(.changed(to: CGPoint(x: 180, y: -40)))
-  virtual.frames(1)
+  let card = cardDragged(to: CGPoint(x: 180, y: -40), damping: 1, in: virtual)
   #expect(abs(Double(card.position.x) - (100 + waveOffset(80, 100))) < 1e-9)
   #expect(abs(Double(card.position.y) - -waveOffset(40, 100)) < 1e-9)
   card.drag(.ended(velocity: .zero))
@@ -65,26 +75,15 @@ func dragPastBoundsStretchesAndSpringsBack() {
 @Test("Without a band, walls stop the finger's object dead at the bounds")
 func withoutABandWallsHold() {
   let virtual = VirtualWorld()
-  let card = Card(at: CGPoint(x: 50, y: 50))
-  let controller = card.makeDraggable(
-    bounds: CGRect(x: 0, y: 0, width: 100, height: 100), world: virtual.world)
-  #expect(controller.body.rubberBand == nil)
-  card.drag(.began(at: CGPoint(x: 50, y: 50)))
-  card.drag(.changed(to: CGPoint(x: 180, y: 50)))
-  virtual.frames(1)
+  let card = cardDragged(to: CGPoint(x: 180, y: 50), band: nil, in: virtual)
+  #expect(card.dragController?.body.rubberBand == nil)
   #expect(card.position.x == 100)
 }
 
 @Test("Grabbed again while stretched, the object stays where it shows")
 func regrabbingAStretchedObjectDoesNotJump() {
   let virtual = VirtualWorld()
-  let card = Card(at: CGPoint(x: 50, y: 50))
-  card.makeDraggable(
-    bounds: CGRect(x: 0, y: 0, width: 100, height: 100), rubberBand: .standard,
-    world: virtual.world)
-  card.drag(.began(at: CGPoint(x: 50, y: 50)))
-  card.drag(.changed(to: CGPoint(x: 260, y: 50)))
-  virtual.frames(1)
+  let card = cardDragged(to: CGPoint(x: 260, y: 50), in: virtual)
   card.drag(.ended(velocity: .zero))
   virtual.frames(3)
   let shown = card.position
@@ -101,13 +100,8 @@ func regrabbingAStretchedObjectDoesNotJump() {
 @Test("A bounds axis of size zero is a track: the band does not stretch across it")
 func zeroSizedAxisDoesNotStretch() {
   let virtual = VirtualWorld()
-  let card = Card(at: CGPoint(x: 50, y: 50))
-  card.makeDraggable(
-    bounds: CGRect(x: 0, y: 50, width: 100, height: 0), rubberBand: .standard,
-    world: virtual.world)
-  card.drag(.began(at: CGPoint(x: 50, y: 50)))
-  card.drag(.changed(to: CGPoint(x: 120, y: 90)))
-  virtual.frames(1)
+  let card = cardDragged(
+    to: CGPoint(x: 120, y: 90), bounds: CGRect(x: 0, y: 50, width: 100, height: 0), in: virtual)
   #expect(card.position.y == 50)
   #expect(abs(Double(card.position.x) - (100 + waveOffset(20, 100))) < 1e-9)
 }
@@ -115,13 +109,9 @@ func zeroSizedAxisDoesNotStretch() {
 @Test("Explicit band dimensions replace the bounds' size")
 func explicitDimensions() {
   let virtual = VirtualWorld()
-  let card = Card(at: CGPoint(x: 50, y: 50))
-  card.makeDraggable(
-    bounds: CGRect(x: 0, y: 0, width: 100, height: 100),
-    rubberBand: RubberBand(dimensions: CGSize(width: 400, height: 400)), world: virtual.world)
-  card.drag(.began(at: CGPoint(x: 50, y: 50)))
-  card.drag(.changed(to: CGPoint(x: 150, y: 50)))
-  virtual.frames(1)
+  let card = cardDragged(
+    to: CGPoint(x: 150, y: 50), band: RubberBand(dimensions: CGSize(width: 400, height: 400)),
+    in: virtual)
   #expect(abs(Double(card.position.x) - (100 + waveOffset(50, 400))) < 1e-9)
 }
 
