@@ -250,7 +250,8 @@ public final class DragController: Capability, CustomStringConvertible {
   /// run there: written in nonisolated code, or in the isolation the drag events come from
   /// (a main-actor view's gesture handler). Otherwise it runs later on its actor, and the
   /// object holds still where it was let go until it has decided. Cancelled and failed
-  /// gestures snap back without asking it.
+  /// gestures snap back without asking it. The controller lives in the object's storage and
+  /// keeps the handler: capture the object weakly in it, or the object keeps itself alive.
   ///
   /// ```swift
   /// card.makeDraggable(snapPoints: [home])

@@ -14,7 +14,8 @@ extension DynamicBody {
   ///
   /// The registration lasts while the returned token lives and the body is in its world:
   /// cancel or drop the token to stop. A body that has left its world is reported as a
-  /// diagnostic and gets a cancelled token.
+  /// diagnostic and gets a cancelled token. The world keeps the handler while the body is in
+  /// it: capture the dragged object weakly, or it keeps itself, and its body, alive.
   ///
   /// ```swift
   /// let landed = card.dragController!.body.onRest { deck.showNext() }
