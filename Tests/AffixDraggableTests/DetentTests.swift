@@ -209,3 +209,19 @@ func releaseSpeedTowardsATarget() {
   #expect(release.speed(towards: .zero) == 0)
   #expect(release.distance(to: CGPoint(x: 30, y: 40)) == 50)
 }
+
+@Test("A handler written on the main actor decides at once for drags that come from there")
+@MainActor
+func mainActorHandlerDecidesInline() {
+  let virtual = VirtualWorld()
+  let card = cardOnDetents(draggedTo: 200, in: virtual)
+  var decided = 0  // main-actor state
+  card.dragController?.onRelease { _ in
+    MainActor.assertIsolated()
+    decided += 1
+    return .snapBack
+  }
+  card.drag(.ended(velocity: .zero))
+  #expect(decided == 1)
+  #expect(card.dragController?.snapPoint == left)
+}
