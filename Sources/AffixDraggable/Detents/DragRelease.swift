@@ -68,11 +68,12 @@ public struct DragRelease: Sendable, Hashable {
   /// positive towards it, negative away, zero when the object is already there.
   ///
   /// Divided by the distance, it is the initial velocity of a unit-space spring animation
-  /// that carries the object there, so the animation starts with the momentum of the throw:
+  /// that carries the object there (AffixDancing's `Spring.unitVelocity`), so the animation
+  /// starts with the momentum of the throw:
   ///
   /// ```swift
-  /// let distance = release.distance(to: target)
-  /// let unit = release.speed(towards: target) / distance  // fractions of the distance per second
+  /// let unit = Spring.unitVelocity(
+  ///   pointsPerSecond: release.speed(towards: target), distance: release.distance(to: target))
   /// ```
   public func speed(towards target: CGPoint) -> Double {
     let path = target - position

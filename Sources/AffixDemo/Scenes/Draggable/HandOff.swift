@@ -72,10 +72,10 @@ enum HandOff {
   /// and damping ratio, starting with the fling.
   static func spring(for release: DragRelease) -> Spring {
     let snap = Snap(to: target, damping: damping)
-    let distance = release.distance(to: target)
-    // The spring runs in unit space, 0 to 1 over the distance: a speed in points per second
-    // divided by the distance is the fraction of the distance per second.
-    let unitVelocity = distance > 0 ? release.speed(towards: target) / distance : 0
+    // The spring runs in unit space, 0 to 1 over the distance: the fling along the path,
+    // over the distance, is the fraction of the distance per second.
+    let unitVelocity = Spring.unitVelocity(
+      pointsPerSecond: release.speed(towards: target), distance: release.distance(to: target))
     return Spring(
       dampingRatio: snap.spring.dampingRatio,
       naturalFrequency: snap.spring.angularFrequency, initialVelocity: unitVelocity)
