@@ -1,3 +1,4 @@
+public import AffixScheduling
 public import Foundation
 
 extension Dance {

@@ -1,35 +1,5 @@
+public import AffixScheduling
 import Foundation
-
-/// How quickly a momentum animation slows down: the fraction of its velocity kept each
-/// millisecond, as `UIScrollView.DecelerationRate`.
-///
-/// ```swift
-/// DecelerationRate.normal.rawValue  // 0.998
-/// DecelerationRate(rawValue: 0.995)  // between the two; nil outside 0 < r < 1
-/// ```
-public struct DecelerationRate: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
-  /// The fraction of the velocity kept per millisecond, in `0 < r < 1`.
-  public let rawValue: Double
-
-  /// A rate keeping `rawValue` of the velocity each millisecond; nil unless `rawValue` is
-  /// finite and strictly between 0 and 1 (1 would never stop, 0 stops at once).
-  public init?(rawValue: Double) {
-    guard rawValue.isFinite, rawValue > 0, rawValue < 1 else { return nil }
-    self.rawValue = rawValue
-  }
-
-  private init(checked rawValue: Double) {
-    self.rawValue = rawValue
-  }
-
-  /// UIScrollView's normal rate, 0.998: a long glide.
-  public static let normal = DecelerationRate(checked: 0.998)
-  /// UIScrollView's fast rate, 0.99: stops quickly.
-  public static let fast = DecelerationRate(checked: 0.99)
-
-  /// The rate, for logs.
-  public var description: String { "DecelerationRate(\(rawValue))" }
-}
 
 /// A momentum motion: a velocity that loses a fixed fraction of itself every millisecond, as a
 /// scroll view decelerates after a flick.
@@ -81,8 +51,7 @@ public struct Decay: Sendable, Hashable, CustomStringConvertible {
     -> Double
   {
     guard velocity.isFinite else { return 0 }
-    let r = rate.rawValue
-    return velocity / 1000 * r / (1 - r)
+    return rate.projection(of: velocity)
   }
 
   /// How far the motion has gone `time` seconds after it started: `d (1 - r^(1000 t))`.

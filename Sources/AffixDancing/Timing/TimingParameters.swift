@@ -1,3 +1,4 @@
+import AffixScheduling
 public import Foundation
 
 /// How an animation's progress follows time: a Bezier curve or a spring.

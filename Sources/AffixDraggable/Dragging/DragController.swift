@@ -1,5 +1,5 @@
 public import Affix
-import AffixScheduling
+public import AffixScheduling
 public import Foundation
 
 /// The drag state of one object: its body in a ``DynamicsWorld``, where it snaps back to,
@@ -222,17 +222,10 @@ public final class DragController: Capability, CustomStringConvertible {
   }
 
   /// How fast a fling is taken to slow down when projecting where it would carry the object
-  /// (see ``DragRelease``); UIScrollView's `.normal` by default. A rate outside 0..<1 is
-  /// reported and ignored.
+  /// (see ``DragRelease``); UIScrollView's `.normal` by default.
   public var decelerationRate: DecelerationRate {
     get { state.withLock { $0.decelerationRate } }
-    set {
-      guard newValue.isValid else {
-        report("deceleration rate \(newValue.rawValue) is not in 0..<1; ignored")
-        return
-      }
-      state.withLock { $0.decelerationRate = newValue }
-    }
+    set { state.withLock { $0.decelerationRate = newValue } }
   }
 
   /// The last time a finger let go with a fling: where, how fast (in points per second), and
