@@ -12,10 +12,12 @@ public import Synchronization
 /// }
 /// ```
 ///
-/// Writers take the storage's lock, which is never held while user code runs: replaced values
-/// are released, factories and observers are called, only after unlocking. Values of trivial
-/// types up to a word (`Int`, `Double`, `Bool`, small enums) are stored inline and read without
-/// any lock; other values are read under the lock and retained before it is released.
+/// Writers take the storage's lock, which is never held while user code runs: factories and
+/// observers are called only after unlocking, and a replaced or removed value is released
+/// later, on a thread of the library's (or in the next ``AssociationTable/sweep()``), once no
+/// reader can still be reading it. No read takes a lock: values of trivial types up to a word
+/// (`Int`, `Double`, `Bool`, small enums) are stored inline and copied out; other values are
+/// retained (or copied out of their box) inside a read section that writers never wait for.
 public final class AssociationStorage: Sendable {
   // The fields a reader touches come first and together: the version, the two inline entries
   // and the overflow's address share the object's first cache line or two, and a read of an
@@ -175,13 +177,87 @@ public final class AssociationStorage: Sendable {
     lock.withLock { find(keyID) }
   }
 
-  /// The object stored under `keyID`, retained before the lock is released, or nil.
+  /// The object stored under `keyID`, retained, or nil.
   @inlinable
   func object(for keyID: UInt) -> Payload? {
-    lock.withLock {
-      guard let bits = find(keyID) else { return nil }
-      return Payload(retaining: bits)
+    let bits = retainedPayloadBits(for: keyID)
+    return bits == 0 ? nil : Payload(adoptingRetained: bits)
+  }
+
+  /// The value stored under `key`, whose payloads are objects, boxes or weak boxes, or nil.
+  @inlinable @inline(__always)
+  func value<Value>(for key: KeyHandle<Value>) -> Value? {
+    guard key.representation == .boxed else {
+      // An object or a weak box: retained in the section, and the value is that reference.
+      let bits = retainedPayloadBits(for: key.id)
+      return bits == 0 ? nil : key.decode(retainedBits: bits)
     }
+    // A box: its value is copied out inside the section, and the box is never retained.
+    return withUnsafeTemporaryAllocation(of: Value?.self, capacity: 1) { buffer in
+      let value = buffer.baseAddress.unsafelyUnwrapped
+      value.initialize(to: nil)
+      // Initialized over nil, never assigned: the body releases nothing.
+      withPayloadBits(for: key.id) { value.initialize(to: KeyHandle<Value>.unboxed(bits: $0)) }
+      return value.move()
+    }
+  }
+
+  /// Calls `body` with the payload bits under `keyID`, a key whose payloads are boxes, if it
+  /// has a value, inside a read section (see `retainedPayloadBits(for:)`), so that `body` may
+  /// copy the value out of the box without retaining it. `body` must not run user code or
+  /// release anything.
+  @usableFromInline @_effects(releasenone)
+  func withPayloadBits(for keyID: UInt, _ body: (UInt) -> Void) {
+    let reader = affix_read_begin()
+    if let found = consistentPayloadBits(for: keyID) { body(found) }
+    // After the copy: `affix_read_end` starts with a compiler barrier.
+    affix_read_end(reader)
+  }
+
+  /// The payload bits under `keyID`, validated by the version, or read under the lock when
+  /// writers keep getting in the way; for a reader inside a read section.
+  @inline(__always)
+  func consistentPayloadBits(for keyID: UInt) -> UInt? {
+    for _ in 0..<4 {
+      let before = version.load(ordering: .acquiring)
+      if before & 1 == 0 {
+        let found = find(keyID)
+        atomicMemoryFence(ordering: .acquiring)
+        if version.load(ordering: .relaxed) == before { return found }
+      }
+    }
+    // Still inside the section: a writer never waits for a grace period, so holding both
+    // cannot deadlock.
+    return lockedPayloadBits(for: keyID)
+  }
+
+  /// The payload bits under `keyID`, a key whose payloads are objects, with a reference the
+  /// caller now owns; 0 when the key has no value. Takes no lock unless writers keep getting in
+  /// the way.
+  ///
+  /// The bits are loaded and the object retained inside a read section (`affix_read_begin`):
+  /// while it lasts, an object that a writer replaces or removes stays allocated, because the
+  /// writer retires the storage's reference to it (see ``ReleaseQueue/retire(_:)``) and a
+  /// retired reference is released only after every section that began before the retirement
+  /// has ended. The bits are a consistent snapshot, validated by the version before the
+  /// retain: an entry freed and taken by another key between the loads of its key word and its
+  /// payload would otherwise hand over that key's payload, perhaps an inline one.
+  ///
+  /// It releases nothing and says so (`releasenone`), so that a caller whose host sits in
+  /// memory need not retain the host around the call, as around an inline read.
+  @usableFromInline @_effects(releasenone)
+  func retainedPayloadBits(for keyID: UInt) -> UInt {
+    let reader = affix_read_begin()
+    let found = consistentPayloadBits(for: keyID)
+    if let found {
+      // Object payload bits are never 0.
+      _ = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: found).unsafelyUnwrapped)
+        .retain()
+    }
+    // After the retain: `affix_read_end` starts with a compiler barrier that keeps the retain
+    // from being moved past it.
+    affix_read_end(reader)
+    return found ?? 0
   }
 
   // MARK: Entries, for writers (under `lock`) and the deinit
@@ -256,11 +332,22 @@ public final class AssociationStorage: Sendable {
   func exchange(_ payload: Payload?, for keyID: UInt) -> (
     old: Payload?, observers: [ObserverRegistration]?
   ) {
-    lock.withLock {
-      let observers = observersOf(keyID)
-      let old = replace(keyID, with: payload)
-      return (old, observers)
+    let (oldBits, observers) = lock.withLock {
+      (replace(keyID, with: payload), observersOf(keyID))
     }
+    return (handOver(oldBits, for: keyID), observers)
+  }
+
+  /// The caller's payload for bits a writer took out of an entry, with the storage's reference.
+  /// Call after unlocking. An object's storage reference is retired rather than released (a
+  /// reader may be about to retain it), and the caller gets a reference of its own.
+  @inline(__always)
+  private func handOver(_ oldBits: UInt?, for keyID: UInt) -> Payload? {
+    guard let oldBits else { return nil }
+    if KeyID.isInline(keyID) { return Payload(inline: oldBits) }
+    let old = Payload(retaining: oldBits)
+    ReleaseQueue.retire(oldBits)
+    return old
   }
 
   /// Stores `payload` unless a value is already there, and returns the one that stays.
@@ -275,7 +362,8 @@ public final class AssociationStorage: Sendable {
       if let bits = find(keyID) {
         return (Payload(copying: bits, for: keyID), false, nil)
       }
-      _ = replace(keyID, with: payload)
+      let replaced = replace(keyID, with: payload)
+      assert(replaced == nil, "insertIfAbsent replaced a value")
       return (payload, true, observersOf(keyID))
     }
   }
@@ -285,19 +373,21 @@ public final class AssociationStorage: Sendable {
   func exchangeIfSame(_ expected: Payload, with payload: Payload?, for keyID: UInt)
     -> Payload?
   {
-    lock.withLock {
+    let oldBits = lock.withLock { () -> UInt? in
       guard let bits = find(keyID), bits == expected.bits else { return nil }
       return replace(keyID, with: payload)
     }
+    return handOver(oldBits, for: keyID)
   }
 
   /// Writes one entry under the seqlock. The storage's reference to `payload` is taken here;
-  /// its reference to the replaced payload is handed back.
-  private func replace(_ keyID: UInt, with payload: Payload?) -> Payload? {
+  /// the replaced payload's bits are handed back with the storage's reference, for
+  /// `handOver(_:for:)`.
+  private func replace(_ keyID: UInt, with payload: Payload?) -> UInt? {
     for slot in 0..<2 {
       let keyWord = inlineKeyWord(slot)
       if keyWord == keyID {
-        let old = Payload(adopting: inlinePayloadBits(slot), for: keyID)
+        let old = inlinePayloadBits(slot)
         beginWrite()
         defer { endWrite() }
         if let payload {
@@ -323,7 +413,7 @@ public final class AssociationStorage: Sendable {
     if count > 0, case let buffer = overflowBuffer,
       let index = (0..<count).first(where: { buffer.keyID(at: $0) == keyID })
     {
-      let old = Payload(adopting: buffer.payloadBits(at: index), for: keyID)
+      let old = buffer.payloadBits(at: index)
       beginWrite()
       defer { endWrite() }
       if let payload {
@@ -439,6 +529,58 @@ public final class AssociationStorage: Sendable {
     }
     _ = removed
   }
+}
+
+/// The value stored under `key` on `host`, a host without storage of its own in the view, for a
+/// key whose payloads are objects, boxes or weak boxes; nil when there is none.
+@inlinable @inline(__always)
+func objectValue<Value>(for key: KeyHandle<Value>, of host: AnyObject) -> Value? {
+  guard key.representation == .boxed else {
+    let bits = retainedPayloadBits(for: key.id, of: host)
+    return bits == 0 ? nil : key.decode(retainedBits: bits)
+  }
+  return withUnsafeTemporaryAllocation(of: Value?.self, capacity: 1) { buffer in
+    let value = buffer.baseAddress.unsafelyUnwrapped
+    value.initialize(to: nil)
+    // Initialized over nil, never assigned: the body releases nothing.
+    withPayloadBits(for: key.id, of: host) {
+      value.initialize(to: KeyHandle<Value>.unboxed(bits: $0))
+    }
+    return value.move()
+  }
+}
+
+/// Finds the storage of `host` and calls its `withPayloadBits(for:_:)`; see
+/// ``retainedPayloadBits(for:of:)``.
+@usableFromInline @_effects(releasenone)
+func withPayloadBits(for keyID: UInt, of host: AnyObject, _ body: (UInt) -> Void) {
+  let bits = HostTable.storageBits(of: host)
+  if bits != 0 {
+    // Nonzero storage bits are the address of a storage the table holds.
+    Unmanaged<AssociationStorage>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
+      ._withUnsafeGuaranteedRef { $0.withPayloadBits(for: keyID, body) }
+  } else if let owner = host as? any AssociationOwner {
+    owner.associationStorage.withPayloadBits(for: keyID, body)
+  }
+}
+
+/// Finds the storage of `host` and calls its `retainedPayloadBits(for:)`.
+///
+/// A free function that releases nothing and says so, as ``inlineBits(for:of:)`` does: a
+/// caller whose host sits in memory then neither retains it around the call nor casts it on
+/// its own path to an owner's storage. The caller holds the host, so the storage found in the
+/// table cannot be swept during the read.
+@usableFromInline @_effects(releasenone)
+func retainedPayloadBits(for keyID: UInt, of host: AnyObject) -> UInt {
+  let bits = HostTable.storageBits(of: host)
+  if bits != 0 {
+    // Nonzero storage bits are the address of a storage the table holds.
+    return Unmanaged<AssociationStorage>.fromOpaque(
+      UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped
+    )._withUnsafeGuaranteedRef { $0.retainedPayloadBits(for: keyID) }
+  }
+  guard let owner = host as? any AssociationOwner else { return 0 }
+  return owner.associationStorage.retainedPayloadBits(for: keyID)
 }
 
 extension AssociationStorage {

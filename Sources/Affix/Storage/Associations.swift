@@ -218,8 +218,8 @@ public struct Associations<Host: AnyObject> {
       // asking the key.
       return withUnsafeBytes(of: bits) { $0.load(as: Value.self) }
     }
-    guard let payload = withExistingStorage({ $0.object(for: key.id) }) else { return nil }
-    return key.decode(payload)
+    if let ownStorage { return ownStorage.value(for: key) }
+    return objectValue(for: key, of: host)
   }
 
   @inlinable @inline(__always)
