@@ -123,3 +123,14 @@ void affix_synchronize(void) {
     }
   }
 }
+
+void affix_reader_record_counts(long *records, long *in_use) {
+  long total = 0, held = 0;
+  for (affix_reader *record = atomic_load_explicit(&affix_readers, memory_order_acquire);
+       record != NULL; record = record->next) {
+    total += 1;
+    if (atomic_load_explicit(&record->in_use, memory_order_acquire)) held += 1;
+  }
+  *records = total;
+  *in_use = held;
+}

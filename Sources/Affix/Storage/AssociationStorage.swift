@@ -1,6 +1,14 @@
 internal import AffixRuntimeShims
 public import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The associated values of one host.
 ///
 /// You rarely touch this type: ``Associations`` finds the storage of any host for you. It is
@@ -63,6 +71,15 @@ public final class AssociationStorage: Sendable {
 
   @usableFromInline
   let lock = SpinLock()
+
+  /// Held (1) by a writer that changes an inline entry whose key's values are inline: the
+  /// writers of `storeInPlace(_:for:)`, which hold nothing else, and writers under `lock` that
+  /// change such an entry's payload or mark it empty. Never held while waiting for anything.
+  let inlineEntryLock = Atomic<UInt32>(0)
+
+  /// Whether `observers` may be non-empty; set under `lock` before an observer is added, so a
+  /// writer that finds it clear may skip the observers (see `storeInPlace(_:for:)`).
+  let isObserved = Atomic<Bool>(false)
 
   /// Observers of this storage's keys. Only touched while `lock` is held.
   @exclusivity(unchecked)
@@ -332,10 +349,77 @@ public final class AssociationStorage: Sendable {
   func exchange(_ payload: Payload?, for keyID: UInt) -> (
     old: Payload?, observers: [ObserverRegistration]?
   ) {
+    if let payload, KeyID.isInline(keyID), let old = storeInPlace(payload.bits, for: keyID) {
+      return (Payload(inline: old), nil)
+    }
     let (oldBits, observers) = lock.withLock {
       (replace(keyID, with: payload), observersOf(keyID))
     }
     return (handOver(oldBits, for: keyID), observers)
+  }
+
+  /// Stores the inline bits of a key whose values are inline in the inline entry that holds
+  /// the key's value, without taking `lock`, and returns the bits it replaced; nil, having
+  /// stored nothing, when no inline entry holds a value of the key or the storage has
+  /// observers: the caller takes the lock instead.
+  ///
+  /// Such an entry keeps its key (see the note on the fields), and every writer that changes
+  /// its payload or marks it empty holds `inlineEntryLock`, so under that lock an entry whose
+  /// key word is the key's ID holds the key's value until the store. Readers need nothing
+  /// more: they read the key word, then the payload, one atomic word. The storage's version is
+  /// left alone; it guards the overflow and entries that change keys. An observer added
+  /// meanwhile is added concurrently with this write and may miss it, as with any write that
+  /// races with `observe`.
+  @inline(__always)
+  private func storeInPlace(_ bits: UInt, for keyID: UInt) -> UInt? {
+    guard !isObserved.load(ordering: .relaxed) else { return nil }
+    let slot: Int
+    if firstKeyID.load(ordering: .relaxed) == keyID {
+      slot = 0
+    } else if secondKeyID.load(ordering: .relaxed) == keyID {
+      slot = 1
+    } else {
+      return nil
+    }
+    lockInlineEntries()
+    defer { unlockInlineEntries() }
+    // Acquiring, so that this store follows the one that gave the entry its key or value.
+    let keyWord =
+      slot == 0 ? firstKeyID.load(ordering: .acquiring) : secondKeyID.load(ordering: .acquiring)
+    guard keyWord == keyID else { return nil }
+    let old = inlinePayloadBits(slot)
+    if slot == 0 {
+      firstPayload.store(bits, ordering: .releasing)
+    } else {
+      secondPayload.store(bits, ordering: .releasing)
+    }
+    return old
+  }
+
+  @inline(__always)
+  private func lockInlineEntries() {
+    if !inlineEntryLock.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+      lockInlineEntriesContended()
+    }
+  }
+
+  /// Spins, then yields: a holder runs a handful of instructions, unless it was preempted.
+  private func lockInlineEntriesContended() {
+    var attempts = 0
+    while true {
+      if inlineEntryLock.load(ordering: .relaxed) == 0,
+        inlineEntryLock.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+      {
+        return
+      }
+      attempts += 1
+      if attempts < 64 { affix_spin_pause() } else { sched_yield() }
+    }
+  }
+
+  @inline(__always)
+  private func unlockInlineEntries() {
+    inlineEntryLock.store(0, ordering: .releasing)
   }
 
   /// The caller's payload for bits a writer took out of an entry, with the storage's reference.
@@ -387,6 +471,10 @@ public final class AssociationStorage: Sendable {
     for slot in 0..<2 {
       let keyWord = inlineKeyWord(slot)
       if keyWord == keyID {
+        // Writers in place change this entry too, under the entry lock alone.
+        let isInlineKey = KeyID.isInline(keyID)
+        if isInlineKey { lockInlineEntries() }
+        defer { if isInlineKey { unlockInlineEntries() } }
         let old = inlinePayloadBits(slot)
         beginWrite()
         defer { endWrite() }
@@ -403,6 +491,8 @@ public final class AssociationStorage: Sendable {
       }
       if keyWord == keyID | KeyID.absentBit {
         guard let payload else { return nil }
+        lockInlineEntries()
+        defer { unlockInlineEntries() }
         beginWrite()
         defer { endWrite() }
         setInlineEntry(slot, keyWord: keyID, payloadBits: payload.retainedBits(for: keyID))
@@ -514,6 +604,9 @@ public final class AssociationStorage: Sendable {
 
   func addObserver(_ observer: ObserverRegistration) {
     lock.withLock {
+      // Before the observer is in the list: a writer in place that still finds the flag clear
+      // is concurrent with this call.
+      isObserved.store(true, ordering: .relaxed)
       observers.append(observer)
     }
   }
@@ -525,7 +618,9 @@ public final class AssociationStorage: Sendable {
       guard let index = observers.firstIndex(where: { $0 === observer }) else {
         return nil
       }
-      return observers.remove(at: index)
+      let removed = observers.remove(at: index)
+      if observers.isEmpty { isObserved.store(false, ordering: .relaxed) }
+      return removed
     }
     _ = removed
   }

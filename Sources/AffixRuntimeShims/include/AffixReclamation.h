@@ -66,4 +66,7 @@ void affix_synchronize(void);
 /// Whether readers use the asymmetric fence (false: every read section fences fully).
 bool affix_reads_use_asymmetric_fence(void);
 
+/// How many reader records exist, and how many of them threads hold; for tests.
+void affix_reader_record_counts(long *records, long *in_use);
+
 #endif
