@@ -371,7 +371,7 @@ public final class AssociationStorage: Sendable {
   /// meanwhile is added concurrently with this write and may miss it, as with any write that
   /// races with `observe`.
   @inline(__always)
-  private func storeInPlace(_ bits: UInt, for keyID: UInt) -> UInt? {
+  func storeInPlace(_ bits: UInt, for keyID: UInt) -> UInt? {
     guard !isObserved.load(ordering: .relaxed) else { return nil }
     let slot: Int
     if firstKeyID.load(ordering: .relaxed) == keyID {
@@ -420,6 +420,13 @@ public final class AssociationStorage: Sendable {
   @inline(__always)
   private func unlockInlineEntries() {
     inlineEntryLock.store(0, ordering: .releasing)
+  }
+
+  /// ``storeInPlace(_:for:)`` for a caller outside the module, out of line; whether it
+  /// stored. It releases nothing and says so, as the inline read does.
+  @usableFromInline @_effects(releasenone)
+  func storedInPlace(_ bits: UInt, for keyID: UInt) -> Bool {
+    storeInPlace(bits, for: keyID) != nil
   }
 
   /// The caller's payload for bits a writer took out of an entry, with the storage's reference.
@@ -657,6 +664,27 @@ func withPayloadBits(for keyID: UInt, of host: AnyObject, _ body: (UInt) -> Void
   } else if let owner = host as? any AssociationOwner {
     owner.associationStorage.withPayloadBits(for: keyID, body)
   }
+}
+
+/// Stores the inline bits of a key whose values are inline on `host` in place, without the
+/// storage's lock (see `AssociationStorage.storeInPlace(_:for:)`); false, having stored nothing,
+/// when the host has no storage yet, or no inline entry holds a value of the key, or the
+/// storage has observers: the caller then writes the usual way.
+///
+/// A free function that releases nothing and says so, as ``inlineBits(for:of:)`` does (the
+/// owner check retains and releases the host in balance), so that a caller whose host sits in
+/// memory need not retain the host around the call.
+@usableFromInline @_effects(releasenone)
+func storedInPlace(_ bits: UInt, for keyID: UInt, of host: AnyObject) -> Bool {
+  let storageBits = HostTable.storageBits(of: host)
+  if storageBits != 0 {
+    // Nonzero storage bits are the address of a storage the table holds.
+    return Unmanaged<AssociationStorage>.fromOpaque(
+      UnsafeRawPointer(bitPattern: storageBits).unsafelyUnwrapped
+    )._withUnsafeGuaranteedRef { $0.storeInPlace(bits, for: keyID) != nil }
+  }
+  guard let owner = host as? any AssociationOwner else { return false }
+  return owner.associationStorage.storeInPlace(bits, for: keyID) != nil
 }
 
 /// Finds the storage of `host` and calls its `retainedPayloadBits(for:)`.

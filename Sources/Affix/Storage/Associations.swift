@@ -224,6 +224,17 @@ public struct Associations<Host: AnyObject> {
 
   @inlinable @inline(__always)
   func setValue<Value>(_ newValue: Value?, for key: KeyHandle<Value>) {
+    if PayloadRepresentation.isInline(Value.self), let newValue {
+      // Known at compile time once specialized. An inline value over one the host already
+      // has is stored in place, with no lock and no observers to call.
+      var bits: UInt = 0
+      withUnsafeMutableBytes(of: &bits) { $0.storeBytes(of: newValue, as: Value.self) }
+      let stored =
+        if let ownStorage { ownStorage.storedInPlace(bits, for: key.id) } else {
+          storedInPlace(bits, for: key.id, of: host)
+        }
+      if stored { return }
+    }
     if let newValue {
       let payload = key.encode(newValue)
       let (old, observers) = withStorage { $0.exchange(payload, for: key.id) }
