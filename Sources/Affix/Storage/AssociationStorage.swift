@@ -174,8 +174,10 @@ public final class AssociationStorage: Sendable {
     return inlineBitsCarefully(for: keyID)
   }
 
-  /// The inline bits stored under `keyID`, or nil, when a writer got in the way of the first
-  /// pass: a few more passes, then the lock.
+  /// The payload bits stored under `keyID`, or nil: a few passes validated by the version, then
+  /// the lock. The inline read's path when a writer got in its way, and every object read's
+  /// (inside its read section, where taking the lock is safe: a writer never waits for a grace
+  /// period).
   @usableFromInline
   func inlineBitsCarefully(for keyID: UInt) -> UInt? {
     for _ in 0..<3 {
@@ -226,26 +228,9 @@ public final class AssociationStorage: Sendable {
   @usableFromInline @_effects(releasenone)
   func withPayloadBits(for keyID: UInt, _ body: (UInt) -> Void) {
     let reader = affix_read_begin()
-    if let found = consistentPayloadBits(for: keyID) { body(found) }
+    if let found = inlineBitsCarefully(for: keyID) { body(found) }
     // After the copy: `affix_read_end` starts with a compiler barrier.
     affix_read_end(reader)
-  }
-
-  /// The payload bits under `keyID`, validated by the version, or read under the lock when
-  /// writers keep getting in the way; for a reader inside a read section.
-  @inline(__always)
-  func consistentPayloadBits(for keyID: UInt) -> UInt? {
-    for _ in 0..<4 {
-      let before = version.load(ordering: .acquiring)
-      if before & 1 == 0 {
-        let found = find(keyID)
-        atomicMemoryFence(ordering: .acquiring)
-        if version.load(ordering: .relaxed) == before { return found }
-      }
-    }
-    // Still inside the section: a writer never waits for a grace period, so holding both
-    // cannot deadlock.
-    return lockedPayloadBits(for: keyID)
   }
 
   /// The payload bits under `keyID`, a key whose payloads are objects, with a reference the
@@ -265,7 +250,7 @@ public final class AssociationStorage: Sendable {
   @usableFromInline @_effects(releasenone)
   func retainedPayloadBits(for keyID: UInt) -> UInt {
     let reader = affix_read_begin()
-    let found = consistentPayloadBits(for: keyID)
+    let found = inlineBitsCarefully(for: keyID)
     if let found {
       // Object payload bits are never 0.
       _ = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: found).unsafelyUnwrapped)
@@ -352,7 +337,7 @@ public final class AssociationStorage: Sendable {
     if let payload, KeyID.isInline(keyID), let old = storeInPlace(payload.bits, for: keyID) {
       return (Payload(inline: old), nil)
     }
-    let (oldBits, observers) = lock.withLock {
+    let (oldBits, observers) = withWriteLocks(for: keyID) {
       (replace(keyID, with: payload), observersOf(keyID))
     }
     return (handOver(oldBits, for: keyID), observers)
@@ -449,7 +434,7 @@ public final class AssociationStorage: Sendable {
   func insertIfAbsent(_ payload: Payload, for keyID: UInt) -> (
     stored: Payload, inserted: Bool, observers: [ObserverRegistration]?
   ) {
-    lock.withLock {
+    withWriteLocks(for: keyID) {
       if let bits = find(keyID) {
         return (Payload(copying: bits, for: keyID), false, nil)
       }
@@ -464,24 +449,34 @@ public final class AssociationStorage: Sendable {
   func exchangeIfSame(_ expected: Payload, with payload: Payload?, for keyID: UInt)
     -> Payload?
   {
-    let oldBits = lock.withLock { () -> UInt? in
+    let oldBits = withWriteLocks(for: keyID) { () -> UInt? in
       guard let bits = find(keyID), bits == expected.bits else { return nil }
       return replace(keyID, with: payload)
     }
     return handOver(oldBits, for: keyID)
   }
 
-  /// Writes one entry under the seqlock. The storage's reference to `payload` is taken here;
-  /// the replaced payload's bits are handed back with the storage's reference, for
-  /// `handOver(_:for:)`.
+  /// Runs a writer's `body` under `lock`, and for a key whose values are inline under the
+  /// inline entry lock too: writers in place (`storeInPlace(_:for:)`) change such a key's
+  /// inline entry under that lock alone, so a writer that reads the entry before it writes
+  /// (a compare-and-exchange, a removal returning the old value) holds it across both.
+  @inline(__always)
+  private func withWriteLocks<Result>(for keyID: UInt, _ body: () -> Result) -> Result {
+    lock.withLock {
+      guard KeyID.isInline(keyID) else { return body() }
+      lockInlineEntries()
+      defer { unlockInlineEntries() }
+      return body()
+    }
+  }
+
+  /// Writes one entry under the seqlock, with the locks of `withWriteLocks(for:_:)` held. The
+  /// storage's reference to `payload` is taken here; the replaced payload's bits are handed
+  /// back with the storage's reference, for `handOver(_:for:)`.
   private func replace(_ keyID: UInt, with payload: Payload?) -> UInt? {
     for slot in 0..<2 {
       let keyWord = inlineKeyWord(slot)
       if keyWord == keyID {
-        // Writers in place change this entry too, under the entry lock alone.
-        let isInlineKey = KeyID.isInline(keyID)
-        if isInlineKey { lockInlineEntries() }
-        defer { if isInlineKey { unlockInlineEntries() } }
         let old = inlinePayloadBits(slot)
         beginWrite()
         defer { endWrite() }
@@ -498,8 +493,6 @@ public final class AssociationStorage: Sendable {
       }
       if keyWord == keyID | KeyID.absentBit {
         guard let payload else { return nil }
-        lockInlineEntries()
-        defer { unlockInlineEntries() }
         beginWrite()
         defer { endWrite() }
         setInlineEntry(slot, keyWord: keyID, payloadBits: payload.retainedBits(for: keyID))

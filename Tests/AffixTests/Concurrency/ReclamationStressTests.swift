@@ -133,6 +133,33 @@ import Testing
     #expect(failures == [])
   }
 
+  /// Sets of an inline value over one the host has take no lock (they store in place); a
+  /// removal racing with them must take each stored value at most once, in the order stored.
+  @Test func setsInPlaceRacingRemovalsHandEachValueOutOnce() {
+    let host = Host()
+    let key = AssociatedKey<Int>("counter")
+    let removed = Locked<[Int]>([])
+    let done = Flag()
+    let finished = DispatchSemaphore(value: 0)
+    Associations(of: host)[key] = 0
+    Thread {
+      var taken: [Int] = []
+      while !done.isSet {
+        if let value = Associations(of: host).removeValue(for: key) { taken.append(value) }
+      }
+      if let value = Associations(of: host).removeValue(for: key) { taken.append(value) }
+      removed.withLock { $0 = taken }
+      finished.signal()
+    }.start()
+    let count = scaled(200_000)
+    for value in 1...count { Associations(of: host)[key] = value }
+    done.set()
+    finished.wait()
+    let taken = removed.withLock { $0 }
+    #expect(zip(taken, taken.dropFirst()).allSatisfy { $0 < $1 })
+    #expect(taken.last == count)
+  }
+
   @Test func aReplacedValueGoesByTheNextSweepWhoeverReplacedIt() {
     let host = Host()
     let key = AssociatedKey<Tracked>("tracked")
