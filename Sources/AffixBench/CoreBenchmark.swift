@@ -190,7 +190,6 @@ enum CoreBenchmark {
     let (b1Set, set) = alternating(operations / 10) {
       for pass in 0..<passes / 10 { for host in hosts { b1.set(host, "number", pass) } }
     } _: {
-      let number = Self.number  // in a local, as `core.get` reads it
       for pass in 0..<passes / 10 {
         for host in hosts { Associations(of: host)[Number.self] = pass }
       }

@@ -25,6 +25,29 @@ import Testing
     var isIntact: Bool { word.load(ordering: .relaxed) == Canary.alive }
   }
 
+  enum CanaryKey: AssociatedKey { typealias Value = Canary? }
+  enum OwnedCanaryKey: AssociatedKey { typealias Value = Canary? }
+  enum WeakCanaryKey: AssociatedKey {
+    typealias Value = Canary?
+    static var policy: AssociationPolicy { .weak }
+  }
+  enum CanariesKey: AssociatedKey { typealias Value = [Canary]? }
+  enum TextKey: AssociatedKey { typealias Value = String? }
+  enum CounterKey: AssociatedKey { static var defaultValue: Int { .min } }
+  enum TrackedKey: AssociatedKey { typealias Value = Tracked? }
+  enum Other0: AssociatedKey { typealias Value = Canary? }
+  enum Other1: AssociatedKey { typealias Value = Canary? }
+  enum Other2: AssociatedKey { typealias Value = Canary? }
+
+  /// Sets one of three other keys, so that they take and free the inline entries.
+  static func setOther(_ index: Int, on host: Host, to value: Canary?) {
+    switch index % 3 {
+    case 0: Associations(of: host)[Other0.self] = value
+    case 1: Associations(of: host)[Other1.self] = value
+    default: Associations(of: host)[Other2.self] = value
+    }
+  }
+
   /// `readers` threads of their own read `read`'s way while this thread writes `write`'s way;
   /// returns what the readers reported. Threads of their own: a Dispatch pool may have fewer
   /// threads than readers and a writer together.
@@ -60,10 +83,9 @@ import Testing
 
   @Test func objectReadsRacingReplacementsNeverSeeAReleasedObject() {
     let host = Host()
-    let key = AssociatedKey<Canary>("canary")
+    let key = CanaryKey.self
     // Other keys take the inline entries now and then, so the canary moves between an inline
     // entry and the overflow, and a freed entry is taken by another key.
-    let others = (0..<3).map { AssociatedKey<Canary>("other \($0)") }
     Associations(of: host)[key] = Canary(0)
     let failures = hammer(readers: 2, operations: scaled(200_000)) { index in
       if index % 7 == 3 {
@@ -71,8 +93,7 @@ import Testing
       } else {
         Associations(of: host)[key] = Canary(index)
       }
-      let other = others[index % others.count]
-      Associations(of: host)[other] = index % 3 == 0 ? nil : Canary(-index)
+      Self.setOther(index, on: host, to: index % 3 == 0 ? nil : Canary(-index))
     } read: {
       guard let canary = Associations(of: host)[key] else { return nil }
       return canary.isIntact ? nil : "read a released canary \(canary.id)"
@@ -82,8 +103,8 @@ import Testing
 
   @Test func boxedReadsRacingReplacementsNeverSeeAReleasedBox() {
     let host = Host()
-    let key = AssociatedKey<[Canary]>("canaries")
-    let text = AssociatedKey<String>("text")
+    let key = CanariesKey.self
+    let text = TextKey.self
     let failures = hammer(readers: 2, operations: scaled(100_000)) { index in
       Associations(of: host)[key] = index % 5 == 0 ? nil : [Canary(index), Canary(index)]
       // Long enough to live in a heap buffer of its own, which the box's release frees.
@@ -103,7 +124,7 @@ import Testing
 
   @Test func weakReadsRacingReplacementsNeverSeeAReleasedBox() {
     let host = Host()
-    let key = AssociatedKey<Canary>.weak("weak canary")
+    let key = WeakCanaryKey.self
     let keep = Locked<Canary?>(nil)
     let failures = hammer(readers: 2, operations: scaled(100_000)) { index in
       let canary = Canary(index)
@@ -122,7 +143,7 @@ import Testing
       let associationStorage = AssociationStorage()
     }
     let owner = Owner()
-    let key = AssociatedKey<Canary>("owned canary")
+    let key = OwnedCanaryKey.self
     let failures = hammer(readers: 2, operations: scaled(100_000)) { index in
       Associations(of: owner)[key] = Canary(index)
       if index % 11 == 0 { Associations(of: owner).removeValue(for: key) }
@@ -137,7 +158,7 @@ import Testing
   /// removal racing with them must take each stored value at most once, in the order stored.
   @Test func setsInPlaceRacingRemovalsHandEachValueOutOnce() {
     let host = Host()
-    let key = AssociatedKey<Int>("counter")
+    let key = CounterKey.self
     let removed = Locked<[Int]>([])
     let done = Flag()
     let finished = DispatchSemaphore(value: 0)
@@ -145,9 +166,13 @@ import Testing
     Thread {
       var taken: [Int] = []
       while !done.isSet {
-        if let value = Associations(of: host).removeValue(for: key) { taken.append(value) }
+        if let value = Associations(of: host).removeValue(for: key).nilIfAbsent {
+          taken.append(value)
+        }
       }
-      if let value = Associations(of: host).removeValue(for: key) { taken.append(value) }
+      if let value = Associations(of: host).removeValue(for: key).nilIfAbsent {
+        taken.append(value)
+      }
       removed.withLock { $0 = taken }
       finished.signal()
     }.start()
@@ -162,7 +187,7 @@ import Testing
 
   @Test func aReplacedValueGoesByTheNextSweepWhoeverReplacedIt() {
     let host = Host()
-    let key = AssociatedKey<Tracked>("tracked")
+    let key = TrackedKey.self
     let lifetimes = Lifetimes()
     Associations(of: host)[key] = lifetimes.make(1)
     let finished = DispatchSemaphore(value: 0)
@@ -177,7 +202,7 @@ import Testing
 
   @Test func threadsThatExitGiveTheirReaderRecordsBack() {
     let host = Host()
-    let key = AssociatedKey<Tracked>("tracked")
+    let key = TrackedKey.self
     Associations(of: host)[key] = Tracked(1)
     let before = ReadSections.readerRecords.total
     for _ in 0..<50 {
