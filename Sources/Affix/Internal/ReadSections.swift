@@ -20,9 +20,4 @@ package enum ReadSections {
     affix_reader_record_counts(&total, &inUse)
     return (total, inUse)
   }
-
-  /// Waits for a grace period: every read section under way has ended when this returns.
-  package static func synchronize() {
-    affix_synchronize()
-  }
 }
