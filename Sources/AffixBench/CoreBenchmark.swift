@@ -11,6 +11,7 @@ enum CoreBenchmark {
   final class Host {
     var number = 0
     var token: Token?
+    var title: String?
   }
 
   final class Token {
@@ -26,6 +27,11 @@ enum CoreBenchmark {
   /// The object key.
   enum TokenKey: AssociatedKey {
     typealias Value = Token?
+  }
+
+  /// The `String` key: a title.
+  enum TitleKey: AssociatedKey {
+    typealias Value = String?
   }
 
   /// Seven more `Int` keys, one per tag type, for hosts with eight values.
@@ -111,6 +117,18 @@ enum CoreBenchmark {
   @inline(never)
   static func readToken(_ host: Host) -> Token? { host.token }
 
+  /// B0's object read, but returning its own reference, as every read of a shared object must:
+  /// the optimizer may not turn the owned result into a borrowed one. The floor of an object
+  /// read that retains.
+  @inline(never) @_semantics("optimize.sil.specialize.owned2guarantee.never")
+  static func readTokenRetained(_ host: Host) -> Token? { host.token }
+
+  @inline(never)
+  static func readTitle(_ host: Host) -> String? { host.title }
+
+  /// Titles as a host carries them: short enough to be stored in the string itself.
+  static func titleText(_ index: Int) -> String { "Title \(index)" }
+
   static func run(quick: Bool) {
     let passes = quick ? 50 : 1_000
     let hosts = (0..<1_000).map { _ in Host() }
@@ -120,10 +138,13 @@ enum CoreBenchmark {
     for (host, token) in zip(hosts, tokens) {
       host.number = token.value
       host.token = token
+      host.title = titleText(token.value)
       Associations(of: host)[Number.self] = token.value
       Associations(of: host)[TokenKey.self] = token
+      Associations(of: host)[TitleKey.self] = titleText(token.value)
       b1.set(host, "number", token.value)
       b1.set(host, "token", token)
+      b1.set(host, "title", titleText(token.value))
     }
 
     // Int values: the common case of a stored property added by an extension. Each figure is
@@ -220,6 +241,33 @@ enum CoreBenchmark {
       blackHole(sum)
     }
 
+    let b0GetObjectRetained = time(operations) {
+      var sum = 0
+      for _ in 0..<passes { for host in hosts { sum &+= readTokenRetained(host)?.value ?? 0 } }
+      blackHole(sum)
+    }
+
+    // String values: a title, as the README's computed property reads it.
+    let b0GetString = time(operations) {
+      var sum = 0
+      for _ in 0..<passes { for host in hosts { sum &+= readTitle(host)?.utf8.count ?? 0 } }
+      blackHole(sum)
+    }
+    let getString = time(operations) {
+      var sum = 0
+      for _ in 0..<passes {
+        for host in hosts { sum &+= Associations(of: host)[TitleKey.self]?.utf8.count ?? 0 }
+      }
+      blackHole(sum)
+    }
+    let b1GetString = time(operations / 10) {
+      var sum = 0
+      for _ in 0..<passes / 10 {
+        for host in hosts { sum &+= (b1.get(host, "title") as String?)?.utf8.count ?? 0 }
+      }
+      blackHole(sum)
+    }
+
     report("core.get", get, "ns/op")
     report("core.set", set, "ns/op")
     report("core.update", update, "ns/op")
@@ -237,6 +285,14 @@ enum CoreBenchmark {
     reportRatio("core.get_object_speedup_vs_b1", b1GetObject / getObject)
     reportRatio("core.get_vs_b0", get / b0Get)
     reportRatio("core.get_object_vs_b0", getObject / b0GetObject)
+    report("core.b0_get_object_retained", b0GetObjectRetained, "ns/op")
+    reportRatio("core.get_object_vs_b0_retained", getObject / b0GetObjectRetained)
+    report("core.get_string", getString, "ns/op")
+    report("core.b0_get_string", b0GetString, "ns/op")
+    report("core.b1_get_string", b1GetString, "ns/op")
+    reportRatio("core.get_string_speedup_vs_b1", b1GetString / getString)
+    reportRatio("core.get_string_vs_b0", getString / b0GetString)
+    reportRatio("core.get_string_vs_get_object", getString / getObject)
 
     crowded(quick: quick, get: get)
     scaling(quick: quick, get1k: get, b0Get1k: b0Get)

@@ -353,7 +353,8 @@ enum HostTable {
       "a \(hostType) has stayed in its deinit for more than \(lingerLimit): an associated value "
         + "or observer probably holds it unowned; its values are released now")
     for keyID in storage.keyIDs() {
-      // The old payload is released here, outside the storage's lock.
+      // An inline payload has nothing to release; an object is retired, released after a
+      // grace period by the release queue.
       _ = storage.exchange(nil, for: keyID)
     }
   }

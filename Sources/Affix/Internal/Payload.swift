@@ -25,6 +25,14 @@ struct Payload: @unchecked Sendable {
     self.bits = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
   }
 
+  /// Takes over a reference to the object at `bits` that the caller owns.
+  @usableFromInline
+  init(adoptingRetained bits: UInt) {
+    self.init(
+      Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
+        .takeRetainedValue())
+  }
+
   /// Takes a new reference to the object at `bits`; the storage keeps its own.
   @usableFromInline
   init(retaining bits: UInt) {
@@ -32,18 +40,6 @@ struct Payload: @unchecked Sendable {
     self.init(
       Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
         .takeUnretainedValue())
-  }
-
-  /// Takes over the storage's reference to the payload at `bits`, which leaves the storage.
-  init(adopting bits: UInt, for keyID: UInt) {
-    if KeyID.isInline(keyID) {
-      self.init(inline: bits)
-    } else {
-      // As above; the storage's reference moves into this payload.
-      self.init(
-        Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
-          .takeRetainedValue())
-    }
   }
 
   /// A new reference to the payload at `bits`, which stays in the storage.
@@ -188,6 +184,41 @@ struct KeyHandle<Value> {
     case .weak: return Payload(WeakBox(unsafeBitCast(value, to: AnyObject.self)))
     case .boxed: return Payload(ValueBox(value))
     }
+  }
+
+  /// The value of an object, boxed or weak payload at `bits`, consuming the reference to it
+  /// that the caller owns (see `AssociationStorage.retainedPayloadBits(for:)`).
+  @inlinable @inline(__always)
+  func decode(retainedBits bits: UInt) -> Value? {
+    // Object payload bits are never 0.
+    let address = UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped
+    switch representation {
+    case .object:
+      // `Value` is a class type: the reference is moved out of a word that holds it, so the
+      // caller's reference becomes the value's with no retain or release.
+      var word = bits
+      return withUnsafeMutableBytes(of: &word) {
+        $0.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).move()
+      }
+    case .boxed:
+      return Unmanaged<ValueBox<Value>>.fromOpaque(address).takeRetainedValue().value
+    case .weak:
+      return Unmanaged<WeakBox>.fromOpaque(address).takeRetainedValue().object.map {
+        unsafeBitCast($0, to: Value.self)
+      }
+    case .inline:
+      // Inline payloads are never read as objects.
+      return withUnsafeBytes(of: bits) { $0.load(as: Value.self) }
+    }
+  }
+
+  /// A copy of the value in the box at `bits`, which a read section keeps allocated; the box
+  /// is neither retained nor released.
+  @inlinable @inline(__always)
+  static func unboxed(bits: UInt) -> Value {
+    // Box payload bits are never 0.
+    Unmanaged<ValueBox<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
+      ._withUnsafeGuaranteedRef { $0.value }
   }
 
   @inlinable

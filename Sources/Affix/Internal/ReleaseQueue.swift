@@ -1,3 +1,4 @@
+internal import AffixRuntimeShims
 import Dispatch
 
 #if canImport(Glibc)
@@ -8,13 +9,18 @@ import Dispatch
   import Darwin
 #endif
 
-/// The storages of dead hosts, taken off the tables and waiting to be released, and the
-/// releases under way.
+/// The storages of dead hosts, taken off the tables and waiting to be released, the objects
+/// writers replaced or removed, waiting for a grace period, and the releases under way.
 ///
 /// Releasing a storage releases its values, whose `deinit`s are user code: they run outside
 /// every lock, and never on the thread of a caller who only wrote a value. A write that sweeps
 /// along queues what it swept and leaves it to a Dispatch thread; ``AssociationTable/sweep()``
 /// and the background sweeper release on their own threads, which asked for it.
+///
+/// A replaced or removed object payload is *retired*: a reader without a lock may have loaded
+/// its address a moment before the writer took it out (see `AssociationStorage.withPayloadBits`),
+/// so the storage's reference to it is released only after a grace period
+/// (`affix_synchronize`), in batches, by whoever drains the queue.
 ///
 /// A release is counted as under way, per thread, from the moment it leaves the queue until its
 /// `deinit`s have returned, so that `sweep()` can wait for the releases other threads started:
@@ -22,6 +28,9 @@ import Dispatch
 enum ReleaseQueue {
   private struct State {
     var pending: [Unmanaged<AssociationStorage>] = []
+    /// Retained addresses of object payloads that left their storage, each the storage's own
+    /// reference, to be released after a grace period.
+    var retired: [UInt] = []
     /// Releases under way, by thread.
     var releasing: [UInt: Int] = [:]
     var drainScheduled = false
@@ -47,6 +56,19 @@ enum ReleaseQueue {
     }
   }
 
+  /// Queues the storage's reference to an object payload that a writer took out of it, to be
+  /// released once no reader can still be retaining it; schedules a drain if none is. Call
+  /// with no lock held.
+  static func retire(_ objectBits: UInt) {
+    let drains = state.withLock { state in
+      state.retired.append(objectBits)
+      guard !state.drainScheduled else { return false }
+      state.drainScheduled = true
+      return true
+    }
+    if drains { scheduleDrain() }
+  }
+
   /// Releases the queue on a Dispatch thread of its own.
   static func scheduleDrain() {
     DispatchQueue.global(qos: .utility).async {
@@ -57,8 +79,18 @@ enum ReleaseQueue {
   /// Releases everything queued, one storage at a time, on this thread.
   static func releaseAll() {
     let thread = currentThreadID()
-    while let storage = takeOne(on: thread) {
-      storage.release()
+    while let work = takeOne(on: thread) {
+      switch work {
+      case .storage(let storage):
+        storage.release()
+      case .retired(let objects):
+        // Every reader that could have loaded these addresses has left its read section,
+        // retaining what it loaded, when this returns.
+        affix_synchronize()
+        for bits in objects {
+          Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
+        }
+      }
       state.withLock { state in
         let remaining = (state.releasing[thread] ?? 1) - 1
         state.releasing[thread] = remaining > 0 ? remaining : nil
@@ -90,17 +122,29 @@ enum ReleaseQueue {
     }
   }
 
-  /// The next storage to release, counted as under way on `thread`; nil once the queue is
-  /// empty, which also lets the next enqueue schedule a drain, whoever emptied it: a drain
-  /// scheduled meanwhile finds nothing, which is harmless.
-  private static func takeOne(on thread: UInt) -> Unmanaged<AssociationStorage>? {
+  private enum Work {
+    case storage(Unmanaged<AssociationStorage>)
+    case retired([UInt])
+  }
+
+  /// The next work to do, counted as under way on `thread`: every retired object at once (one
+  /// grace period serves them all), else one storage; nil once the queue is empty, which also
+  /// lets the next enqueue schedule a drain, whoever emptied it: a drain scheduled meanwhile
+  /// finds nothing, which is harmless.
+  private static func takeOne(on thread: UInt) -> Work? {
     state.withLock { state in
-      guard let storage = state.pending.popLast() else {
+      let work: Work
+      if !state.retired.isEmpty {
+        work = .retired(state.retired)
+        state.retired = []
+      } else if let storage = state.pending.popLast() {
+        work = .storage(storage)
+      } else {
         state.drainScheduled = false
         return nil
       }
       state.releasing[thread, default: 0] += 1
-      return storage
+      return work
     }
   }
 }

@@ -1,6 +1,14 @@
 internal import AffixRuntimeShims
 public import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The associated values of one host.
 ///
 /// You rarely touch this type: ``Associations`` finds the storage of any host for you. It is
@@ -12,10 +20,12 @@ public import Synchronization
 /// }
 /// ```
 ///
-/// Writers take the storage's lock, which is never held while user code runs: replaced values
-/// are released, factories and observers are called, only after unlocking. Values of trivial
-/// types up to a word (`Int`, `Double`, `Bool`, small enums) are stored inline and read without
-/// any lock; other values are read under the lock and retained before it is released.
+/// Writers take the storage's lock, which is never held while user code runs: factories and
+/// observers are called only after unlocking, and a replaced or removed value is released
+/// later, on a thread of the library's (or in the next ``AssociationTable/sweep()``), once no
+/// reader can still be reading it. No read takes a lock: values of trivial types up to a word
+/// (`Int`, `Double`, `Bool`, small enums) are stored inline and copied out; other values are
+/// retained (or copied out of their box) inside a read section that writers never wait for.
 public final class AssociationStorage: Sendable {
   // The fields a reader touches come first and together: the version, the two inline entries
   // and the overflow's address share the object's first cache line or two, and a read of an
@@ -61,6 +71,15 @@ public final class AssociationStorage: Sendable {
 
   @usableFromInline
   let lock = SpinLock()
+
+  /// Held (1) by a writer that changes an inline entry whose key's values are inline: the
+  /// writers of `storeInPlace(_:for:)`, which hold nothing else, and writers under `lock` that
+  /// change such an entry's payload or mark it empty. Never held while waiting for anything.
+  let inlineEntryLock = Atomic<UInt32>(0)
+
+  /// Whether `observers` may be non-empty; set under `lock` before an observer is added, so a
+  /// writer that finds it clear may skip the observers (see `storeInPlace(_:for:)`).
+  let isObserved = Atomic<Bool>(false)
 
   /// Observers of this storage's keys. Only touched while `lock` is held.
   @exclusivity(unchecked)
@@ -155,8 +174,10 @@ public final class AssociationStorage: Sendable {
     return inlineBitsCarefully(for: keyID)
   }
 
-  /// The inline bits stored under `keyID`, or nil, when a writer got in the way of the first
-  /// pass: a few more passes, then the lock.
+  /// The payload bits stored under `keyID`, or nil: a few passes validated by the version, then
+  /// the lock. The inline read's path when a writer got in its way, and every object read's
+  /// (inside its read section, where taking the lock is safe: a writer never waits for a grace
+  /// period).
   @usableFromInline
   func inlineBitsCarefully(for keyID: UInt) -> UInt? {
     for _ in 0..<3 {
@@ -175,13 +196,70 @@ public final class AssociationStorage: Sendable {
     lock.withLock { find(keyID) }
   }
 
-  /// The object stored under `keyID`, retained before the lock is released, or nil.
+  /// The object stored under `keyID`, retained, or nil.
   @inlinable
   func object(for keyID: UInt) -> Payload? {
-    lock.withLock {
-      guard let bits = find(keyID) else { return nil }
-      return Payload(retaining: bits)
+    let bits = retainedPayloadBits(for: keyID)
+    return bits == 0 ? nil : Payload(adoptingRetained: bits)
+  }
+
+  /// The value stored under `key`, whose payloads are objects, boxes or weak boxes, or nil.
+  @inlinable @inline(__always)
+  func value<Value>(for key: KeyHandle<Value>) -> Value? {
+    guard key.representation == .boxed else {
+      // An object or a weak box: retained in the section, and the value is that reference.
+      let bits = retainedPayloadBits(for: key.id)
+      return bits == 0 ? nil : key.decode(retainedBits: bits)
     }
+    // A box: its value is copied out inside the section, and the box is never retained.
+    return withUnsafeTemporaryAllocation(of: Value?.self, capacity: 1) { buffer in
+      let value = buffer.baseAddress.unsafelyUnwrapped
+      value.initialize(to: nil)
+      // Initialized over nil, never assigned: the body releases nothing.
+      withPayloadBits(for: key.id) { value.initialize(to: KeyHandle<Value>.unboxed(bits: $0)) }
+      return value.move()
+    }
+  }
+
+  /// Calls `body` with the payload bits under `keyID`, a key whose payloads are boxes, if it
+  /// has a value, inside a read section (see `retainedPayloadBits(for:)`), so that `body` may
+  /// copy the value out of the box without retaining it. `body` must not run user code or
+  /// release anything.
+  @usableFromInline @_effects(releasenone)
+  func withPayloadBits(for keyID: UInt, _ body: (UInt) -> Void) {
+    let reader = affix_read_begin()
+    if let found = inlineBitsCarefully(for: keyID) { body(found) }
+    // After the copy: `affix_read_end` starts with a compiler barrier.
+    affix_read_end(reader)
+  }
+
+  /// The payload bits under `keyID`, a key whose payloads are objects, with a reference the
+  /// caller now owns; 0 when the key has no value. Takes no lock unless writers keep getting in
+  /// the way.
+  ///
+  /// The bits are loaded and the object retained inside a read section (`affix_read_begin`):
+  /// while it lasts, an object that a writer replaces or removes stays allocated, because the
+  /// writer retires the storage's reference to it (see ``ReleaseQueue/retire(_:)``) and a
+  /// retired reference is released only after every section that began before the retirement
+  /// has ended. The bits are a consistent snapshot, validated by the version before the
+  /// retain: an entry freed and taken by another key between the loads of its key word and its
+  /// payload would otherwise hand over that key's payload, perhaps an inline one.
+  ///
+  /// It releases nothing and says so (`releasenone`), so that a caller whose host sits in
+  /// memory need not retain the host around the call, as around an inline read.
+  @usableFromInline @_effects(releasenone)
+  func retainedPayloadBits(for keyID: UInt) -> UInt {
+    let reader = affix_read_begin()
+    let found = inlineBitsCarefully(for: keyID)
+    if let found {
+      // Object payload bits are never 0.
+      _ = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: found).unsafelyUnwrapped)
+        .retain()
+    }
+    // After the retain: `affix_read_end` starts with a compiler barrier that keeps the retain
+    // from being moved past it.
+    affix_read_end(reader)
+    return found ?? 0
   }
 
   // MARK: Entries, for writers (under `lock`) and the deinit
@@ -256,11 +334,96 @@ public final class AssociationStorage: Sendable {
   func exchange(_ payload: Payload?, for keyID: UInt) -> (
     old: Payload?, observers: [ObserverRegistration]?
   ) {
-    lock.withLock {
-      let observers = observersOf(keyID)
-      let old = replace(keyID, with: payload)
-      return (old, observers)
+    if let payload, KeyID.isInline(keyID), let old = storeInPlace(payload.bits, for: keyID) {
+      return (Payload(inline: old), nil)
     }
+    let (oldBits, observers) = withWriteLocks(for: keyID) {
+      (replace(keyID, with: payload), observersOf(keyID))
+    }
+    return (handOver(oldBits, for: keyID), observers)
+  }
+
+  /// Stores the inline bits of a key whose values are inline in the inline entry that holds
+  /// the key's value, without taking `lock`, and returns the bits it replaced; nil, having
+  /// stored nothing, when no inline entry holds a value of the key or the storage has
+  /// observers: the caller takes the lock instead.
+  ///
+  /// Such an entry keeps its key (see the note on the fields), and every writer that changes
+  /// its payload or marks it empty holds `inlineEntryLock`, so under that lock an entry whose
+  /// key word is the key's ID holds the key's value until the store. Readers need nothing
+  /// more: they read the key word, then the payload, one atomic word. The storage's version is
+  /// left alone; it guards the overflow and entries that change keys. An observer added
+  /// meanwhile is added concurrently with this write and may miss it, as with any write that
+  /// races with `observe`.
+  @inline(__always)
+  func storeInPlace(_ bits: UInt, for keyID: UInt) -> UInt? {
+    guard !isObserved.load(ordering: .relaxed) else { return nil }
+    let slot: Int
+    if firstKeyID.load(ordering: .relaxed) == keyID {
+      slot = 0
+    } else if secondKeyID.load(ordering: .relaxed) == keyID {
+      slot = 1
+    } else {
+      return nil
+    }
+    lockInlineEntries()
+    defer { unlockInlineEntries() }
+    // Acquiring, so that this store follows the one that gave the entry its key or value.
+    let keyWord =
+      slot == 0 ? firstKeyID.load(ordering: .acquiring) : secondKeyID.load(ordering: .acquiring)
+    guard keyWord == keyID else { return nil }
+    let old = inlinePayloadBits(slot)
+    if slot == 0 {
+      firstPayload.store(bits, ordering: .releasing)
+    } else {
+      secondPayload.store(bits, ordering: .releasing)
+    }
+    return old
+  }
+
+  @inline(__always)
+  private func lockInlineEntries() {
+    if !inlineEntryLock.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+      lockInlineEntriesContended()
+    }
+  }
+
+  /// Spins, then yields: a holder runs a handful of instructions, unless it was preempted.
+  private func lockInlineEntriesContended() {
+    var attempts = 0
+    while true {
+      if inlineEntryLock.load(ordering: .relaxed) == 0,
+        inlineEntryLock.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+      {
+        return
+      }
+      attempts += 1
+      if attempts < 64 { affix_spin_pause() } else { sched_yield() }
+    }
+  }
+
+  @inline(__always)
+  private func unlockInlineEntries() {
+    inlineEntryLock.store(0, ordering: .releasing)
+  }
+
+  /// ``storeInPlace(_:for:)`` for a caller outside the module, out of line; whether it
+  /// stored. It releases nothing and says so, as the inline read does.
+  @usableFromInline @_effects(releasenone)
+  func storedInPlace(_ bits: UInt, for keyID: UInt) -> Bool {
+    storeInPlace(bits, for: keyID) != nil
+  }
+
+  /// The caller's payload for bits a writer took out of an entry, with the storage's reference.
+  /// Call after unlocking. An object's storage reference is retired rather than released (a
+  /// reader may be about to retain it), and the caller gets a reference of its own.
+  @inline(__always)
+  private func handOver(_ oldBits: UInt?, for keyID: UInt) -> Payload? {
+    guard let oldBits else { return nil }
+    if KeyID.isInline(keyID) { return Payload(inline: oldBits) }
+    let old = Payload(retaining: oldBits)
+    ReleaseQueue.retire(oldBits)
+    return old
   }
 
   /// Stores `payload` unless a value is already there, and returns the one that stays.
@@ -271,11 +434,12 @@ public final class AssociationStorage: Sendable {
   func insertIfAbsent(_ payload: Payload, for keyID: UInt) -> (
     stored: Payload, inserted: Bool, observers: [ObserverRegistration]?
   ) {
-    lock.withLock {
+    withWriteLocks(for: keyID) {
       if let bits = find(keyID) {
         return (Payload(copying: bits, for: keyID), false, nil)
       }
-      _ = replace(keyID, with: payload)
+      let replaced = replace(keyID, with: payload)
+      assert(replaced == nil, "insertIfAbsent replaced a value")
       return (payload, true, observersOf(keyID))
     }
   }
@@ -285,19 +449,35 @@ public final class AssociationStorage: Sendable {
   func exchangeIfSame(_ expected: Payload, with payload: Payload?, for keyID: UInt)
     -> Payload?
   {
-    lock.withLock {
+    let oldBits = withWriteLocks(for: keyID) { () -> UInt? in
       guard let bits = find(keyID), bits == expected.bits else { return nil }
       return replace(keyID, with: payload)
     }
+    return handOver(oldBits, for: keyID)
   }
 
-  /// Writes one entry under the seqlock. The storage's reference to `payload` is taken here;
-  /// its reference to the replaced payload is handed back.
-  private func replace(_ keyID: UInt, with payload: Payload?) -> Payload? {
+  /// Runs a writer's `body` under `lock`, and for a key whose values are inline under the
+  /// inline entry lock too: writers in place (`storeInPlace(_:for:)`) change such a key's
+  /// inline entry under that lock alone, so a writer that reads the entry before it writes
+  /// (a compare-and-exchange, a removal returning the old value) holds it across both.
+  @inline(__always)
+  private func withWriteLocks<Result>(for keyID: UInt, _ body: () -> Result) -> Result {
+    lock.withLock {
+      guard KeyID.isInline(keyID) else { return body() }
+      lockInlineEntries()
+      defer { unlockInlineEntries() }
+      return body()
+    }
+  }
+
+  /// Writes one entry under the seqlock, with the locks of `withWriteLocks(for:_:)` held. The
+  /// storage's reference to `payload` is taken here; the replaced payload's bits are handed
+  /// back with the storage's reference, for `handOver(_:for:)`.
+  private func replace(_ keyID: UInt, with payload: Payload?) -> UInt? {
     for slot in 0..<2 {
       let keyWord = inlineKeyWord(slot)
       if keyWord == keyID {
-        let old = Payload(adopting: inlinePayloadBits(slot), for: keyID)
+        let old = inlinePayloadBits(slot)
         beginWrite()
         defer { endWrite() }
         if let payload {
@@ -323,7 +503,7 @@ public final class AssociationStorage: Sendable {
     if count > 0, case let buffer = overflowBuffer,
       let index = (0..<count).first(where: { buffer.keyID(at: $0) == keyID })
     {
-      let old = Payload(adopting: buffer.payloadBits(at: index), for: keyID)
+      let old = buffer.payloadBits(at: index)
       beginWrite()
       defer { endWrite() }
       if let payload {
@@ -424,6 +604,9 @@ public final class AssociationStorage: Sendable {
 
   func addObserver(_ observer: ObserverRegistration) {
     lock.withLock {
+      // Before the observer is in the list: a writer in place that still finds the flag clear
+      // is concurrent with this call.
+      isObserved.store(true, ordering: .relaxed)
       observers.append(observer)
     }
   }
@@ -435,10 +618,85 @@ public final class AssociationStorage: Sendable {
       guard let index = observers.firstIndex(where: { $0 === observer }) else {
         return nil
       }
-      return observers.remove(at: index)
+      let removed = observers.remove(at: index)
+      if observers.isEmpty { isObserved.store(false, ordering: .relaxed) }
+      return removed
     }
     _ = removed
   }
+}
+
+/// The value stored under `key` on `host`, a host without storage of its own in the view, for a
+/// key whose payloads are objects, boxes or weak boxes; nil when there is none.
+@inlinable @inline(__always)
+func objectValue<Value>(for key: KeyHandle<Value>, of host: AnyObject) -> Value? {
+  guard key.representation == .boxed else {
+    let bits = retainedPayloadBits(for: key.id, of: host)
+    return bits == 0 ? nil : key.decode(retainedBits: bits)
+  }
+  return withUnsafeTemporaryAllocation(of: Value?.self, capacity: 1) { buffer in
+    let value = buffer.baseAddress.unsafelyUnwrapped
+    value.initialize(to: nil)
+    // Initialized over nil, never assigned: the body releases nothing.
+    withPayloadBits(for: key.id, of: host) {
+      value.initialize(to: KeyHandle<Value>.unboxed(bits: $0))
+    }
+    return value.move()
+  }
+}
+
+/// Finds the storage of `host` and calls its `withPayloadBits(for:_:)`; see
+/// ``retainedPayloadBits(for:of:)``.
+@usableFromInline @_effects(releasenone)
+func withPayloadBits(for keyID: UInt, of host: AnyObject, _ body: (UInt) -> Void) {
+  let bits = HostTable.storageBits(of: host)
+  if bits != 0 {
+    // Nonzero storage bits are the address of a storage the table holds.
+    Unmanaged<AssociationStorage>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
+      ._withUnsafeGuaranteedRef { $0.withPayloadBits(for: keyID, body) }
+  } else if let owner = host as? any AssociationOwner {
+    owner.associationStorage.withPayloadBits(for: keyID, body)
+  }
+}
+
+/// Stores the inline bits of a key whose values are inline on `host` in place, without the
+/// storage's lock (see `AssociationStorage.storeInPlace(_:for:)`); false, having stored nothing,
+/// when the host has no storage yet, or no inline entry holds a value of the key, or the
+/// storage has observers: the caller then writes the usual way.
+///
+/// A free function that releases nothing and says so, as ``inlineBits(for:of:)`` does (the
+/// owner check retains and releases the host in balance), so that a caller whose host sits in
+/// memory need not retain the host around the call.
+@usableFromInline @_effects(releasenone)
+func storedInPlace(_ bits: UInt, for keyID: UInt, of host: AnyObject) -> Bool {
+  let storageBits = HostTable.storageBits(of: host)
+  if storageBits != 0 {
+    // Nonzero storage bits are the address of a storage the table holds.
+    return Unmanaged<AssociationStorage>.fromOpaque(
+      UnsafeRawPointer(bitPattern: storageBits).unsafelyUnwrapped
+    )._withUnsafeGuaranteedRef { $0.storeInPlace(bits, for: keyID) != nil }
+  }
+  guard let owner = host as? any AssociationOwner else { return false }
+  return owner.associationStorage.storeInPlace(bits, for: keyID) != nil
+}
+
+/// Finds the storage of `host` and calls its `retainedPayloadBits(for:)`.
+///
+/// A free function that releases nothing and says so, as ``inlineBits(for:of:)`` does: a
+/// caller whose host sits in memory then neither retains it around the call nor casts it on
+/// its own path to an owner's storage. The caller holds the host, so the storage found in the
+/// table cannot be swept during the read.
+@usableFromInline @_effects(releasenone)
+func retainedPayloadBits(for keyID: UInt, of host: AnyObject) -> UInt {
+  let bits = HostTable.storageBits(of: host)
+  if bits != 0 {
+    // Nonzero storage bits are the address of a storage the table holds.
+    return Unmanaged<AssociationStorage>.fromOpaque(
+      UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped
+    )._withUnsafeGuaranteedRef { $0.retainedPayloadBits(for: keyID) }
+  }
+  guard let owner = host as? any AssociationOwner else { return 0 }
+  return owner.associationStorage.retainedPayloadBits(for: keyID)
 }
 
 extension AssociationStorage {

@@ -218,12 +218,23 @@ public struct Associations<Host: AnyObject> {
       // asking the key.
       return withUnsafeBytes(of: bits) { $0.load(as: Value.self) }
     }
-    guard let payload = withExistingStorage({ $0.object(for: key.id) }) else { return nil }
-    return key.decode(payload)
+    if let ownStorage { return ownStorage.value(for: key) }
+    return objectValue(for: key, of: host)
   }
 
   @inlinable @inline(__always)
   func setValue<Value>(_ newValue: Value?, for key: KeyHandle<Value>) {
+    if PayloadRepresentation.isInline(Value.self), let newValue {
+      // Known at compile time once specialized. An inline value over one the host already
+      // has is stored in place, with no lock and no observers to call.
+      var bits: UInt = 0
+      withUnsafeMutableBytes(of: &bits) { $0.storeBytes(of: newValue, as: Value.self) }
+      let stored =
+        if let ownStorage { ownStorage.storedInPlace(bits, for: key.id) } else {
+          storedInPlace(bits, for: key.id, of: host)
+        }
+      if stored { return }
+    }
     if let newValue {
       let payload = key.encode(newValue)
       let (old, observers) = withStorage { $0.exchange(payload, for: key.id) }

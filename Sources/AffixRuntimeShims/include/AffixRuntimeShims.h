@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "AffixParking.h"
+#include "AffixReclamation.h"
 
 // Three functions the Swift runtime exports (HeapObject.h, stable ABI on every platform). The
 // associated-storage table and `WeakReference` pin an object's memory with an unowned

@@ -221,6 +221,8 @@ enum ReadPhase {
     // ARC has no ephemerons: the cycle host -> value -> host holds.
     #expect(weakHost != nil)
     if let host = weakHost { Associations(of: host)[key] = nil }
+    // The removed value, and with it the host, goes by the next sweep.
+    AssociationTable.sweep()
     #expect(weakHost == nil)
   }
 

@@ -22,6 +22,8 @@ import Testing
       Associations(of: host)[number] = 2
     }
     Associations(of: host)[value] = Tracked(2)
+    // The replaced value's deinit runs in the sweep that releases it.
+    AssociationTable.sweep()
     #expect(seen.values == [1, 2])
     #expect(Associations(of: host)[number] == 2)
   }
@@ -34,6 +36,7 @@ import Testing
       Associations(of: host).removeValue(for: text)
     }
     Associations(of: host).removeValue(for: value)
+    AssociationTable.sweep()
     #expect(Associations(of: host).keys.isEmpty)
   }
 

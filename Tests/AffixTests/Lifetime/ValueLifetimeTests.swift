@@ -13,11 +13,15 @@ import Testing
     let host = Host()
     Associations(of: host)[value] = Tracked(1) { releases.append(1) }
     Associations(of: host)[value] = Tracked(2) { releases.append(2) }
+    // A replaced value is released after a grace period, by the next sweep at the latest.
+    AssociationTable.sweep()
     #expect(releases.values == [1])
     Associations(of: host)[value] = Tracked(3) { releases.append(3) }
+    AssociationTable.sweep()
     #expect(releases.values == [1, 2])
     #expect(Associations(of: host)[value]?.id == 3)
     Associations(of: host)[value] = nil
+    AssociationTable.sweep()
     #expect(releases.values == [1, 2, 3])
   }
 
@@ -44,6 +48,7 @@ import Testing
       #expect(removed?.isAlive == true)
       #expect(Associations(of: host).removeValue(for: value) == nil)
     }
+    AssociationTable.sweep()
     #expect(lifetimes.alive == 0)
     #expect(Associations(of: host).removeValue(for: text) == "text")
     #expect(Associations(of: host).removeValue(for: text) == nil)
@@ -115,6 +120,7 @@ import Testing
     }
     #expect(Associations(of: host)[weakKey]?.isAlive == true)
     Associations(of: host)[value] = nil
+    AssociationTable.sweep()
     #expect(lifetimes.alive == 0)
     #expect(Associations(of: host)[weakKey] == nil)
   }

@@ -244,6 +244,8 @@ private final class Badge: Capability, AssociatedKey {
     #expect(reports.values.first?.subsystem == "associations")
     #expect(reports.values.first?.message.contains("Misdeclared declares a weak policy") == true)
     Associations(of: host)[Misdeclared.self] = nil
+    // A removed value is released after a grace period, by the next sweep at the latest.
+    AssociationTable.sweep()
     #expect(lifetimes.alive == 0)
   }
 }
