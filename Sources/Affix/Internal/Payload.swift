@@ -94,19 +94,14 @@ enum PayloadRepresentation: UInt, Sendable {
 
 /// The layout of an entry's key word.
 ///
-/// An ``AssociatedKey`` gets a serial number that never repeats, so a key that dies cannot be
-/// impersonated by a new key at its address; the serial carries the top bit, which no
-/// user-space address has, and the payload representation in its two low bits. A key declared
-/// as a type (``AssociatedValueKey``) is its type's metadata address, which is aligned, with
-/// the next bit down from the top and its representation in the low bits. Capabilities are
-/// keyed by their type's metadata address alone, so its low bits say "object". Bit 2 is clear
-/// in every key ID: an inline entry sets it while its key has no value (see ``absentBit``).
+/// A key (an ``AssociatedKey`` type) is its type's metadata address, which is aligned and never
+/// freed, with ``typeBit`` (which no user-space address has) and its representation in the low
+/// bits. Capabilities are keyed by their type's metadata address alone, so its low bits say
+/// "object". Bit 2 is clear in every key ID: an inline entry sets it while its key has no value
+/// (see ``absentBit``).
 @usableFromInline
 enum KeyID {
-  @usableFromInline
-  static let serialBit: UInt = 1 << (UInt.bitWidth - 1)
-
-  /// Set in the ID of a key declared as a type.
+  /// Set in the ID of a key, clear in a capability's.
   @usableFromInline
   static let typeBit: UInt = 1 << (UInt.bitWidth - 2)
 
@@ -116,17 +111,13 @@ enum KeyID {
   /// Set in the key word of an inline entry that keeps its key but has no value.
   static let absentBit: UInt = 0b100
 
-  static func make(serial: UInt, representation: PayloadRepresentation) -> UInt {
-    serialBit | (serial << 3) | representation.rawValue
-  }
-
   static func isInline(_ keyID: UInt) -> Bool {
     keyID & representationMask == PayloadRepresentation.inline.rawValue
   }
 
   /// Whether `keyID` stands for a capability type rather than a key.
   static func isCapability(_ keyID: UInt) -> Bool {
-    keyID & (serialBit | typeBit) == 0
+    keyID & typeBit == 0
   }
 }
 

@@ -444,6 +444,22 @@ public final class AssociationStorage: Sendable {
     }
   }
 
+  /// Stores `payload` (nil removes) only if the entry under `keyID` still holds `expected`
+  /// (nil: no value), as ``Associations/update(_:_:)`` needs: whether it did, with the
+  /// observers to notify, taken in the same critical section.
+  @usableFromInline
+  func compareAndExchange(_ expected: Payload?, with payload: Payload?, for keyID: UInt) -> (
+    exchanged: Bool, observers: [ObserverRegistration]?
+  ) {
+    let (exchanged, oldBits, observers) = withWriteLocks(for: keyID) {
+      () -> (Bool, UInt?, [ObserverRegistration]?) in
+      guard find(keyID) == expected?.bits else { return (false, nil, nil) }
+      return (true, replace(keyID, with: payload), observersOf(keyID))
+    }
+    _ = handOver(oldBits, for: keyID)
+    return (exchanged, observers)
+  }
+
   /// Replaces the payload under `keyID` only if it is still `expected`; returns what was removed.
   @usableFromInline
   func exchangeIfSame(_ expected: Payload, with payload: Payload?, for keyID: UInt)

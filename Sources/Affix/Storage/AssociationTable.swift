@@ -53,8 +53,8 @@ public enum AssociationTable {
     HostTable.takeDeadHostsOff()
   }
 
-  /// Releases the values of every host that has died, now, on this thread, and returns how many
-  /// hosts it swept.
+  /// Releases the values of every host that has died, and every value replaced or removed
+  /// since the last release, now, on this thread, and returns how many hosts it swept.
   ///
   /// Values are released after the table is unlocked, so their `deinit` may use the storage.
   /// It returns once every host swept before it, by any thread, has been released, except

@@ -89,8 +89,9 @@ public struct Associations<Host: AnyObject> {
   /// The value attached under `key`, or the key's default value; assigning stores, and
   /// assigning `nil` to an optional key removes.
   ///
-  /// A replaced value is released after the storage is unlocked, so its `deinit` may use the
-  /// storage freely.
+  /// A replaced or removed object is released shortly after, on a Dispatch thread, once no
+  /// read can still be taking it (or by the next ``AssociationTable/sweep()``): never under a
+  /// lock, never on the writer's thread, so its `deinit` may use the storage freely.
   ///
   /// ```swift
   /// Associations(of: photo)[Caption.self] = "Sunset over the bay"
@@ -150,17 +151,10 @@ public struct Associations<Host: AnyObject> {
       var value = current.flatMap(handle.decode) ?? Key.defaultValue
       let result = try body(&value)
       let replacement = Key._isAbsent(value) ? nil : handle.encode(value)
-      let changed: Bool
-      switch (current, replacement) {
-      case (nil, nil):
-        return result
-      case (nil, let replacement?):
-        changed = storage.insertIfAbsent(replacement, for: handle.id).inserted
-      case (let current?, let replacement):
-        changed = storage.exchangeIfSame(current, with: replacement, for: handle.id) != nil
-      }
-      if changed {
-        let observers = storage.lock.withLock { storage.observersOf(handle.id) }
+      if current == nil && replacement == nil { return result }
+      let (exchanged, observers) = storage.compareAndExchange(
+        current, with: replacement, for: handle.id)
+      if exchanged {
         notify(observers, replacement == nil ? nil : Optional(value))
         return result
       }
