@@ -94,16 +94,21 @@ enum DraggableBenchmark {
         body.snap(Snap(to: CGPoint(x: 200, y: 200), damping: 0))
         return body
       }
-      let clock = ContinuousClock()
-      let elapsed = clock.measure {
-        for _ in 0..<steps { world.advance(by: world.timeStep) }
-      }
-      precondition(world.movingBodyCount == bodyCount, "every body must move for the whole run")
-      best = min(best, nanoseconds(elapsed) / Double(steps * bodyCount))
+      best = min(best, nanosecondsPerBodyStep(in: world))
       // A host that died would end its body's moves.
       withExtendedLifetime((bodies, hosts)) {}
     }
     return best
+  }
+
+  /// Nanoseconds per moving body per step while `world` advances `steps` steps, every one of
+  /// its `bodyCount` bodies moving throughout.
+  static func nanosecondsPerBodyStep(in world: DynamicsWorld) -> Double {
+    let elapsed = ContinuousClock().measure {
+      for _ in 0..<steps { world.advance(by: world.timeStep) }
+    }
+    precondition(world.movingBodyCount == bodyCount, "every body must move for the whole run")
+    return nanoseconds(elapsed) / Double(steps * bodyCount)
   }
 
   /// Nanoseconds per moving body per step for bodies held past their bounds on a rubber band
@@ -123,12 +128,7 @@ enum DraggableBenchmark {
             spring: DynamicsSpring(frequency: 3, dampingRatio: 0.05)))
         return body
       }
-      let clock = ContinuousClock()
-      let elapsed = clock.measure {
-        for _ in 0..<steps { world.advance(by: world.timeStep) }
-      }
-      precondition(world.movingBodyCount == bodyCount, "every body must move for the whole run")
-      best = min(best, nanoseconds(elapsed) / Double(steps * bodyCount))
+      best = min(best, nanosecondsPerBodyStep(in: world))
       withExtendedLifetime(bodies) {}
     }
     return best
