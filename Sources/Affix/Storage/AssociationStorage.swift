@@ -646,7 +646,13 @@ public final class AssociationStorage: Sendable {
 /// key whose payloads are objects, boxes or weak boxes; nil when there is none.
 @inlinable @inline(__always)
 func objectValue<Value>(for key: KeyHandle<Value>, of host: AnyObject) -> Value? {
-  guard key.representation == .boxed else {
+  // A value of a word (a class, an optional class, or a boxed array) takes the retaining path,
+  // which decodes every representation; wider values are always boxed and are copied out of
+  // their box. Decided by the value's size, which the compiler knows before anything else, so
+  // that the copying path, which calls a closure, is gone before the optimizer places the
+  // caller's retains: with it in the function, the caller retains and releases the host around
+  // every object read (17 ns).
+  guard MemoryLayout<Value>.size > MemoryLayout<UInt>.size else {
     let bits = retainedPayloadBits(for: key.id, of: host)
     return bits == 0 ? nil : key.decode(retainedBits: bits)
   }
