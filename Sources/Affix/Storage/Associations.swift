@@ -170,7 +170,7 @@ public struct Associations<Host: AnyObject> {
   /// use the storage itself.
   ///
   /// ```swift
-  /// let cache = Associations(of: image).value(for: Thumbnail.self) { Thumbnail(of: image) }
+  /// let thumbnail = Associations(of: image).value(for: ThumbnailKey.self) { Thumbnail(of: image) }
   /// ```
   @inlinable
   public func value<Key: AssociatedKey>(
