@@ -206,12 +206,13 @@ public final class AssociationStorage: Sendable {
   /// The value stored under `key`, whose payloads are objects, boxes or weak boxes, or nil.
   @inlinable @inline(__always)
   func value<Value>(for key: KeyHandle<Value>) -> Value? {
-    guard key.representation == .boxed else {
-      // An object or a weak box: retained in the section, and the value is that reference.
+    // Chosen by size as `objectValue(for:of:)` chooses, and for the same reason: a value of a
+    // word is retained in the section (the decode handles every representation); a wider one,
+    // always boxed, is copied out inside it, and the box is never retained.
+    guard MemoryLayout<Value>.size > MemoryLayout<UInt>.size else {
       let bits = retainedPayloadBits(for: key.id)
       return bits == 0 ? nil : key.decode(retainedBits: bits)
     }
-    // A box: its value is copied out inside the section, and the box is never retained.
     return withUnsafeTemporaryAllocation(of: Value?.self, capacity: 1) { buffer in
       let value = buffer.baseAddress.unsafelyUnwrapped
       value.initialize(to: nil)
