@@ -298,6 +298,7 @@ enum CoreBenchmark {
     scaling(quick: quick, get1k: get, b0Get1k: b0Get)
     memory(quick: quick)
     twoThreads(quick: quick)
+    reclamation(quick: quick)
     sweepStall(quick: quick)
   }
 

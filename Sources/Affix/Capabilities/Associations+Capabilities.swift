@@ -11,6 +11,7 @@ extension Associations {
       // Stored under C's identity, so it is a C.
       unsafeDowncast(old.storedObject, to: C.self).didDetach()
     }
+    Retirement.retire(consume old)
     return capability
   }
 
@@ -53,6 +54,7 @@ extension Associations {
     let capability = unsafeDowncast(old.storedObject, to: C.self)
     notify(observers, C?.none)
     capability.didDetach()
+    Retirement.retire(consume old)
     return capability
   }
 

@@ -15,7 +15,8 @@ enum BackgroundSweeper {
   /// Called after a host enters a table: schedules a sweep unless one is. One relaxed load when
   /// one is.
   static func noteHost() {
-    guard !isScheduled.load(ordering: .relaxed) else { return }
+    // Dispatch does not work in the child of a fork: sweeps there are the caller's.
+    guard !isScheduled.load(ordering: .relaxed), !ForkHandlers.isChild else { return }
     guard
       isScheduled.compareExchange(expected: false, desired: true, ordering: .acquiring)
         .exchanged

@@ -20,4 +20,8 @@ enum ForeignPins {
   static func count(at object: UnsafeMutableRawPointer) -> Int {
     counts.withLock { $0[UInt(bitPattern: object)] ?? 0 }
   }
+
+  static func lockForFork() { counts.lock.lock() }
+
+  static func unlockAfterFork() { counts.lock.unlock() }
 }

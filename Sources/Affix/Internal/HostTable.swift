@@ -55,6 +55,7 @@ enum HostTable {
   /// The writer's state. Every path that writes or takes the lock goes through here first, so
   /// its initializer publishes the first slots and makes the version even.
   private static let writer: Locked<WriterState> = {
+    ForkHandlers.register()
     let slots = SlotArray(capacity: 64)
     publish(slots)
     version.store(0, ordering: .releasing)
@@ -72,8 +73,8 @@ enum HostTable {
     var passInProgress = false
     /// Hosts found inside their deinit by a pass, with when a pass first saw them so.
     var lingering: [UInt: ContinuousClock.Instant] = [:]
-    /// Lingering hosts whose values were released, reported once each.
-    var released: Set<UInt> = []
+    /// Lingering hosts reported, once each.
+    var reported: Set<UInt> = []
   }
 
   /// Held by the one pass at a time. A pass runs no user code, so a wait for it is bounded.
@@ -82,8 +83,11 @@ enum HostTable {
   /// How many slots a pass sweeps under the lock before it lets readers and writers in.
   static let chunkSize = 4_096
 
-  /// How long a host may stay inside its deinit, as seen by sweeps, before its values are
-  /// released anyway. A value that holds its host `unowned` keeps the host there forever.
+  /// How long a host may stay inside its deinit, as seen by sweeps, before a diagnostic says
+  /// so. Its values stay: a slow deinit (closing a file, waiting on a queue) may still read
+  /// them, and the runtime's counts cannot tell it from a host that something holds
+  /// `unowned` after its deinit (see `SlotArray.host(at:)`), whose values the leak checker
+  /// reports instead.
   static let lingerLimit: Duration = .seconds(1)
 
   /// Readers waiting for a sweep's chunk to end.
@@ -214,7 +218,7 @@ enum HostTable {
       return pass
     }
     if pass.drains { ReleaseQueue.scheduleDrain() }
-    pass.releaseLingeringValues()
+    pass.reportLingeringHosts()
   }
 
   /// Takes every dead host off both tables and releases their values on this thread, waiting
@@ -239,7 +243,7 @@ enum HostTable {
   /// hosts that linger in their deinit. Returns how many hosts it took off.
   static func takeDeadHostsOff() -> Int {
     let pass = passLock.withLock { runPass() }
-    pass.releaseLingeringValues()
+    pass.reportLingeringHosts()
     let weak = WeakHostTable.sweep()
     _ = ReleaseQueue.enqueue(weak)
     return pass.swept + weak.count
@@ -262,13 +266,17 @@ enum HostTable {
     var swept = 0
     /// Whether a drain of the release queue must be scheduled.
     var drains = false
-    /// Hosts that have lingered in their deinit past ``lingerLimit``.
-    var overdue: [(type: any AnyObject.Type, storage: AssociationStorage)] = []
+    /// Types of the hosts that have lingered in their deinit past ``lingerLimit``.
+    var overdue: [any AnyObject.Type] = []
 
-    /// Releases the overdue hosts' values: user code, so never under a lock.
-    func releaseLingeringValues() {
-      for host in overdue {
-        releaseValues(of: host.storage, lingeringIn: host.type)
+    /// Reports the overdue hosts, outside every lock: a diagnostic handler is user code.
+    func reportLingeringHosts() {
+      for hostType in overdue {
+        Diagnostics.report(
+          "associations",
+          "a \(hostType) has been in its deinit for more than \(lingerLimit), or something "
+            + "holds it unowned; its values are kept until the deinit has returned and no "
+            + "unowned reference to it remains")
       }
     }
   }
@@ -313,12 +321,11 @@ enum HostTable {
               chunk.append(storage)
               budget -= state.slots.remove(at: slot) - 1
               state.count -= 1
-            case .inDeinit(let address, let storage):
+            case .inDeinit(let address, _):
               let firstSeen = state.lingering[address] ?? now
               lingeringNow[address] = firstSeen
-              if now - firstSeen >= lingerLimit, state.released.insert(address).inserted {
-                let hostType: any AnyObject.Type = state.slots.hostType(at: slot)
-                pass.overdue.append((hostType, storage.takeUnretainedValue()))
+              if now - firstSeen >= lingerLimit, state.reported.insert(address).inserted {
+                pass.overdue.append(state.slots.hostType(at: slot))
               }
             case .empty, .live:
               break
@@ -333,7 +340,7 @@ enum HostTable {
         if finished {
           state.passInProgress = false
           state.lingering = lingeringNow
-          state.released.formIntersection(lingeringNow.keys)
+          state.reported.formIntersection(lingeringNow.keys)
         }
       }
       // A moment between chunks for the readers that wait for one: a lock taken again at
@@ -343,20 +350,18 @@ enum HostTable {
     return pass
   }
 
-  /// Releases the values of a host that stays inside its deinit: a value holding the host
-  /// `unowned` is the usual reason, and keeps it there until the value goes.
-  private static func releaseValues(
-    of storage: AssociationStorage, lingeringIn hostType: any AnyObject.Type
-  ) {
-    Diagnostics.report(
-      "associations",
-      "a \(hostType) has stayed in its deinit for more than \(lingerLimit): an associated value "
-        + "or observer probably holds it unowned; its values are released now")
-    for keyID in storage.keyIDs() {
-      // An inline payload has nothing to release; an object is retired, released after a
-      // grace period by the release queue.
-      _ = storage.exchange(nil, for: keyID)
-    }
+  // MARK: fork
+
+  static func lockForFork() {
+    passLock.lock()
+    writer.lock.lock()
+    ForeignPins.lockForFork()
+  }
+
+  static func unlockAfterFork() {
+    ForeignPins.unlockAfterFork()
+    writer.lock.unlock()
+    passLock.unlock()
   }
 
   /// Whether the natively counted object at `address`, whose memory the caller pins, has

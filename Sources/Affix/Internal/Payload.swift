@@ -58,6 +58,11 @@ struct Payload: @unchecked Sendable {
     object!
   }
 
+  /// A new reference to the object, as retained bits, or nil for an inline payload.
+  func retainedObjectBits() -> UInt? {
+    object.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) }
+  }
+
   /// The bits to store in an entry, taking the storage's own reference to an object.
   func retainedBits(for keyID: UInt) -> UInt {
     if let object {

@@ -9,34 +9,32 @@ import Dispatch
   import Darwin
 #endif
 
-/// The storages of dead hosts, taken off the tables and waiting to be released, the objects
-/// writers replaced or removed, waiting for a grace period, and the releases under way.
+/// The storages of dead hosts, taken off the tables and waiting to be released, and the
+/// releases under way, of storages and of retired objects (see ``Retirement``).
 ///
 /// Releasing a storage releases its values, whose `deinit`s are user code: they run outside
 /// every lock, and never on the thread of a caller who only wrote a value. A write that sweeps
 /// along queues what it swept and leaves it to a Dispatch thread; ``AssociationTable/sweep()``
 /// and the background sweeper release on their own threads, which asked for it.
 ///
-/// A replaced or removed object payload is *retired*: a reader without a lock may have loaded
-/// its address a moment before the writer took it out (see `AssociationStorage.withPayloadBits`),
-/// so the storage's reference to it is released only after a grace period
-/// (`affix_synchronize`), in batches, by whoever drains the queue.
-///
-/// A release is counted as under way, per thread, from the moment it leaves the queue until its
-/// `deinit`s have returned, so that `sweep()` can wait for the releases other threads started:
-/// "sweep, then check that the values are gone" holds whoever took them off the table.
+/// Every release is counted as under way from the moment its work leaves a queue until its
+/// `deinit`s have returned, with a ticket in the order releases began, so that `sweep()` can
+/// wait for the releases other threads began before it, and for no later one: "sweep, then
+/// check that the values are gone" holds whoever took them off the table, and a sweep returns
+/// however fast other threads keep writing.
 enum ReleaseQueue {
   private struct State {
     var pending: [Unmanaged<AssociationStorage>] = []
-    /// Retained addresses of object payloads that left their storage, each the storage's own
-    /// reference, to be released after a grace period.
-    var retired: [UInt] = []
-    /// Releases under way, by thread.
-    var releasing: [UInt: Int] = [:]
     var drainScheduled = false
+    var nextTicket = 0
+    /// Releases under way: their tickets, with the thread of each.
+    var underWay: [Int: UInt] = [:]
   }
 
-  private static let state = Locked(State())
+  private static let state: Locked<State> = {
+    ForkHandlers.register()
+    return Locked(State())
+  }()
 
   /// How long ``releaseAllAndWait()`` waits for releases under way on other threads. A value's
   /// `deinit` that itself waits for a `sweep()` on another thread would otherwise deadlock
@@ -56,65 +54,76 @@ enum ReleaseQueue {
     }
   }
 
-  /// Queues the storage's reference to an object payload that a writer took out of it, to be
-  /// released once no reader can still be retaining it; schedules a drain if none is. Call
-  /// with no lock held.
-  static func retire(_ objectBits: UInt) {
-    let drains = state.withLock { state in
-      state.retired.append(objectBits)
-      guard !state.drainScheduled else { return false }
-      state.drainScheduled = true
-      return true
-    }
-    if drains { scheduleDrain() }
-  }
-
   /// Releases the queue on a Dispatch thread of its own.
   static func scheduleDrain() {
+    // Dispatch does not work in the child of a fork, where sweeps release instead.
+    guard !ForkHandlers.isChild else { return }
     DispatchQueue.global(qos: .utility).async {
       releaseAll()
     }
   }
 
-  /// Releases everything queued, one storage at a time, on this thread.
-  static func releaseAll() {
+  /// Counts a release as under way on this thread; returns its ticket for ``endRelease(_:)``.
+  static func beginRelease() -> Int {
     let thread = currentThreadID()
-    while let work = takeOne(on: thread) {
-      switch work {
-      case .storage(let storage):
-        storage.release()
-      case .retired(let objects):
-        // Every reader that could have loaded these addresses has left its read section,
-        // retaining what it loaded, when this returns.
-        affix_synchronize()
-        for bits in objects {
-          Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
-        }
-      }
-      state.withLock { state in
-        let remaining = (state.releasing[thread] ?? 1) - 1
-        state.releasing[thread] = remaining > 0 ? remaining : nil
-      }
+    return state.withLock { state in
+      let ticket = state.nextTicket
+      state.nextTicket += 1
+      state.underWay[ticket] = thread
+      return ticket
     }
   }
 
-  /// Releases everything queued on this thread, then waits until the releases other threads
-  /// started have returned, or until ``waitLimit`` has passed.
+  /// Ends the release counted by `ticket`.
+  static func endRelease(_ ticket: Int) {
+    _ = state.withLock { $0.underWay.removeValue(forKey: ticket) }
+  }
+
+  /// Releases retired objects and queued storages on this thread until the queue is empty:
+  /// the background drain.
+  static func releaseAll() {
+    Retirement.drain(includingMain: false)
+    while let (storage, ticket) = takeStorage() {
+      release(storage)
+      endRelease(ticket)
+    }
+  }
+
+  private static func release(_ storage: Unmanaged<AssociationStorage>) {
+    affix_release_begin()
+    defer { affix_release_end() }
+    storage.release()
+  }
+
+  /// Releases on this thread what is queued now, storages and retired objects (the main
+  /// thread's retired objects only when called on the main thread; otherwise they go to the
+  /// main queue), then waits until the releases other threads began before this call have
+  /// returned, or until ``waitLimit`` has passed. Work queued after the call is left to others.
   ///
   /// Releases under way on this thread are not waited for: a `sweep()` from a value's `deinit`
   /// is part of them.
   static func releaseAllAndWait() {
-    releaseAll()
     let thread = currentThreadID()
+    let (storages, ticket) = state.withLock { state in
+      defer { state.pending = [] }
+      let ticket = state.nextTicket
+      state.nextTicket += 1
+      state.underWay[ticket] = thread
+      return (state.pending, ticket)
+    }
+    Retirement.drain(includingMain: Retirement.isMainThread)
+    for storage in storages { release(storage) }
+    endRelease(ticket)
+
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: waitLimit)
     var attempts = 0
-    while state.withLock({ $0.releasing.contains { $0.key != thread } }) {
+    while state.withLock({ $0.underWay.contains { $0.key < ticket && $0.value != thread } }) {
       if clock.now >= deadline {
         Diagnostics.report(
           "associations",
-          "sweep() returned while another thread was still releasing a dead host's values "
-            + "after \(waitLimit); a value's deinit may be waiting for this sweep")
+          "sweep() returned while a release that another thread began before it was still "
+            + "running after \(waitLimit); a value's deinit may be waiting for this sweep")
         return
       }
       attempts += 1
@@ -122,29 +131,34 @@ enum ReleaseQueue {
     }
   }
 
-  private enum Work {
-    case storage(Unmanaged<AssociationStorage>)
-    case retired([UInt])
-  }
-
-  /// The next work to do, counted as under way on `thread`: every retired object at once (one
-  /// grace period serves them all), else one storage; nil once the queue is empty, which also
-  /// lets the next enqueue schedule a drain, whoever emptied it: a drain scheduled meanwhile
-  /// finds nothing, which is harmless.
-  private static func takeOne(on thread: UInt) -> Work? {
-    state.withLock { state in
-      let work: Work
-      if !state.retired.isEmpty {
-        work = .retired(state.retired)
-        state.retired = []
-      } else if let storage = state.pending.popLast() {
-        work = .storage(storage)
-      } else {
+  /// The next queued storage, counted as under way on this thread; nil once the queue is
+  /// empty, which also lets the next enqueue schedule a drain, whoever emptied it: a drain
+  /// scheduled meanwhile finds nothing, which is harmless.
+  private static func takeStorage() -> (Unmanaged<AssociationStorage>, Int)? {
+    let thread = currentThreadID()
+    return state.withLock { state in
+      guard let storage = state.pending.popLast() else {
         state.drainScheduled = false
         return nil
       }
-      state.releasing[thread, default: 0] += 1
-      return work
+      let ticket = state.nextTicket
+      state.nextTicket += 1
+      state.underWay[ticket] = thread
+      return (storage, ticket)
+    }
+  }
+
+  // MARK: fork
+
+  static func lockForFork() { state.lock.lock() }
+
+  static func unlockAfterFork() { state.lock.unlock() }
+
+  /// In the child of a fork: the releases other threads had under way will never end there.
+  static func resetInChild() {
+    state.withLock { state in
+      state.underWay = [:]
+      state.drainScheduled = false
     }
   }
 }

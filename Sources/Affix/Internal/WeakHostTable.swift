@@ -59,7 +59,10 @@ enum WeakHostTable {
     var hostIsGone: Bool { host == nil }
   }
 
-  private static let entries = Locked<[UInt: Entry]>([:])
+  fileprivate static let entries: Locked<[UInt: Entry]> = {
+    ForkHandlers.register()
+    return Locked([:])
+  }()
 
   /// The entry count at which a write schedules a sweep of this table: twice what the last
   /// sweep left, so that dead hosts' entries stay about half the table between background
@@ -139,6 +142,7 @@ enum WeakHostTable {
   /// Sweeps this table on a Dispatch thread, unless a sweep is scheduled: its weak loads take
   /// strong references, whose release could run a host's deinit, so never on a writer's thread.
   private static func scheduleSweep() {
+    guard !ForkHandlers.isChild else { return }
     guard
       sweepScheduled.compareExchange(expected: false, desired: true, ordering: .acquiring)
         .exchanged
@@ -206,3 +210,9 @@ enum WeakHostTable {
     static func attachDeallocationHook(to host: AnyObject, address: UInt, entry: Entry) {}
   }
 #endif
+
+extension WeakHostTable {
+  static func lockForFork() { entries.lock.lock() }
+
+  static func unlockAfterFork() { entries.lock.unlock() }
+}

@@ -106,6 +106,15 @@ public final class AssociationStorage: Sendable {
   deinit {
     // No reader can be inside this storage now: a reader holds the host, and a storage dies
     // only after its host. Values are released here, outside every lock.
+    //
+    // The host's deinit may have written values on another thread just before the sweep that
+    // found it dead; the runtime's decrement of its unowned count, which the sweep read, is
+    // relaxed and orders nothing on ARM64. Every writer leaves the entries with a releasing
+    // unlock of one of the two locks, so taking both here sees every write.
+    lock.lock()
+    lockInlineEntries()
+    unlockInlineEntries()
+    lock.unlock()
     forEachEntry { keyID, payloadBits in
       guard !KeyID.isInline(keyID) else { return }
       // Object payloads are retained addresses.
@@ -240,7 +249,7 @@ public final class AssociationStorage: Sendable {
   ///
   /// The bits are loaded and the object retained inside a read section (`affix_read_begin`):
   /// while it lasts, an object that a writer replaces or removes stays allocated, because the
-  /// writer retires the storage's reference to it (see ``ReleaseQueue/retire(_:)``) and a
+  /// writer retires the storage's reference to it (see `Retirement.retire(_:)`) and a
   /// retired reference is released only after every section that began before the retirement
   /// has ended. The bits are a consistent snapshot, validated by the version before the
   /// retain: an entry freed and taken by another key between the loads of its key word and its
@@ -329,8 +338,8 @@ public final class AssociationStorage: Sendable {
 
   // MARK: Writing
 
-  /// Stores `payload` (nil removes) and returns what it replaced, to be released after
-  /// unlocking, with the observers to notify.
+  /// Stores `payload` (nil removes) and returns what it replaced, with the observers to
+  /// notify. The caller retires what it replaced (`Retirement.retire(_:)`) after its last use.
   @usableFromInline
   func exchange(_ payload: Payload?, for keyID: UInt) -> (
     old: Payload?, observers: [ObserverRegistration]?
@@ -389,7 +398,9 @@ public final class AssociationStorage: Sendable {
     }
   }
 
-  /// Spins, then yields: a holder runs a handful of instructions, unless it was preempted.
+  /// Spins, then yields, then sleeps: a holder runs a handful of instructions, unless it was
+  /// preempted. Sleeping matters for a waiter of real-time priority on the holder's CPU: a
+  /// yield hands that CPU back to the waiter itself, and only a sleep lets the holder run.
   private func lockInlineEntriesContended() {
     var attempts = 0
     while true {
@@ -399,7 +410,13 @@ public final class AssociationStorage: Sendable {
         return
       }
       attempts += 1
-      if attempts < 64 { affix_spin_pause() } else { sched_yield() }
+      if attempts < 64 {
+        affix_spin_pause()
+      } else if attempts < 128 {
+        sched_yield()
+      } else {
+        usleep(50)
+      }
     }
   }
 
@@ -416,15 +433,14 @@ public final class AssociationStorage: Sendable {
   }
 
   /// The caller's payload for bits a writer took out of an entry, with the storage's reference.
-  /// Call after unlocking. An object's storage reference is retired rather than released (a
-  /// reader may be about to retain it), and the caller gets a reference of its own.
+  /// Call after unlocking. The caller must hand an object payload to `Retirement.retire(_:)`
+  /// once it is done with it, with no other reference of its own left: a reader may be about
+  /// to retain the object, and its `deinit` must not run on the writer's thread.
   @inline(__always)
   private func handOver(_ oldBits: UInt?, for keyID: UInt) -> Payload? {
     guard let oldBits else { return nil }
     if KeyID.isInline(keyID) { return Payload(inline: oldBits) }
-    let old = Payload(retaining: oldBits)
-    ReleaseQueue.retire(oldBits)
-    return old
+    return Payload(adoptingRetained: oldBits)
   }
 
   /// Stores `payload` unless a value is already there, and returns the one that stays.
@@ -446,22 +462,23 @@ public final class AssociationStorage: Sendable {
   }
 
   /// Stores `payload` (nil removes) only if the entry under `keyID` still holds `expected`
-  /// (nil: no value), as ``Associations/update(_:_:)`` needs: whether it did, with the
-  /// observers to notify, taken in the same critical section.
+  /// (nil: no value), as ``Associations/update(_:_:)`` needs: whether it did, with what it
+  /// replaced, for the caller to retire, and the observers to notify, taken in the same
+  /// critical section.
   @usableFromInline
   func compareAndExchange(_ expected: Payload?, with payload: Payload?, for keyID: UInt) -> (
-    exchanged: Bool, observers: [ObserverRegistration]?
+    exchanged: Bool, old: Payload?, observers: [ObserverRegistration]?
   ) {
     let (exchanged, oldBits, observers) = withWriteLocks(for: keyID) {
       () -> (Bool, UInt?, [ObserverRegistration]?) in
       guard find(keyID) == expected?.bits else { return (false, nil, nil) }
       return (true, replace(keyID, with: payload), observersOf(keyID))
     }
-    _ = handOver(oldBits, for: keyID)
-    return (exchanged, observers)
+    return (exchanged, handOver(oldBits, for: keyID), observers)
   }
 
-  /// Replaces the payload under `keyID` only if it is still `expected`; returns what was removed.
+  /// Replaces the payload under `keyID` only if it is still `expected`; returns what was removed,
+  /// for the caller to retire.
   @usableFromInline
   func exchangeIfSame(_ expected: Payload, with payload: Payload?, for keyID: UInt)
     -> Payload?

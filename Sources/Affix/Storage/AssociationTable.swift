@@ -57,9 +57,13 @@ public enum AssociationTable {
   /// since the last release, now, on this thread, and returns how many hosts it swept.
   ///
   /// Values are released after the table is unlocked, so their `deinit` may use the storage.
-  /// It returns once every host swept before it, by any thread, has been released, except
-  /// when such a release waits for this very call: after two seconds it then returns, with a
-  /// diagnostic, rather than deadlock.
+  /// Replaced values that the main thread retired are released only by a sweep on the main
+  /// thread; from any other thread they are left to the main queue.
+  ///
+  /// It waits only for what existed when it was called: it returns once every release that
+  /// began before it, on any thread, has returned, however fast other threads keep writing,
+  /// except when such a release waits for this very call: after two seconds it then returns,
+  /// with a diagnostic, rather than deadlock.
   ///
   /// - Complexity: O(*n*) in the table's capacity, in chunks: a read that misses meanwhile
   ///   waits for one chunk at most.

@@ -89,9 +89,10 @@ public struct Associations<Host: AnyObject> {
   /// The value attached under `key`, or the key's default value; assigning stores, and
   /// assigning `nil` to an optional key removes.
   ///
-  /// A replaced or removed object is released shortly after, on a Dispatch thread, once no
-  /// read can still be taking it (or by the next ``AssociationTable/sweep()``): never under a
-  /// lock, never on the writer's thread, so its `deinit` may use the storage freely.
+  /// A replaced or removed object is released shortly after, once no read can still be taking
+  /// it: on the main thread if it was replaced there, otherwise on a Dispatch thread (or by the
+  /// next ``AssociationTable/sweep()``); never under a lock and never inside the write, so its
+  /// `deinit` may use the storage freely. See "Reclamation under load" in Docs/Architecture.md.
   ///
   /// ```swift
   /// Associations(of: photo)[Caption.self] = "Sunset over the bay"
@@ -106,7 +107,7 @@ public struct Associations<Host: AnyObject> {
     get { value(for: KeyHandle(key)) ?? Key.defaultValue }
     nonmutating set {
       if Key._isAbsent(newValue) {
-        _ = removeStored(for: KeyHandle(key))
+        setValue(nil, for: KeyHandle(key))
       } else {
         setValue(newValue, for: KeyHandle(key))
       }
@@ -147,15 +148,19 @@ public struct Associations<Host: AnyObject> {
     let handle = KeyHandle(key)
     let storage = self.storage
     while true {
-      let current = payload(for: handle, in: storage)
+      var current = payload(for: handle, in: storage)
       var value = current.flatMap(handle.decode) ?? Key.defaultValue
       let result = try body(&value)
       let replacement = Key._isAbsent(value) ? nil : handle.encode(value)
       if current == nil && replacement == nil { return result }
-      let (exchanged, observers) = storage.compareAndExchange(
+      let (exchanged, old, observers) = storage.compareAndExchange(
         current, with: replacement, for: handle.id)
+      // This call's own reference to what it read goes before the storage's, which `old` now
+      // holds: the replaced value's deinit must not run here, whatever the observers take.
+      current = nil
       if exchanged {
         notify(observers, replacement == nil ? nil : Optional(value))
+        Retirement.retire(consume old)
         return result
       }
     }
@@ -193,7 +198,7 @@ public struct Associations<Host: AnyObject> {
       if let value = handle.decode(stored) { return value._unsafelyUnwrapped }
       // A weak value died between the two steps: clear it (only if it is still the dead one)
       // and try again.
-      _ = storage.exchangeIfSame(stored, with: nil, for: handle.id)
+      Retirement.retire(storage.exchangeIfSame(stored, with: nil, for: handle.id))
     }
   }
 
@@ -232,10 +237,12 @@ public struct Associations<Host: AnyObject> {
     if let newValue {
       let payload = key.encode(newValue)
       let (old, observers) = withStorage { $0.exchange(payload, for: key.id) }
-      _ = old
       notify(observers, newValue)
+      // After the observers: the storage's reference, retired, is the replaced value's last.
+      Retirement.retire(consume old)
     } else if let (old, observers) = withExistingStorage({ $0.exchange(nil, for: key.id) }) {
       if old != nil { notify(observers, Value?.none) }
+      Retirement.retire(consume old)
     }
   }
 
@@ -246,6 +253,7 @@ public struct Associations<Host: AnyObject> {
     else { return nil }
     let value = key.decode(old)
     notify(observers, Value?.none)
+    Retirement.retire(consume old)
     return value
   }
 

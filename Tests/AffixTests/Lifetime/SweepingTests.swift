@@ -149,7 +149,7 @@ import Testing
     #expect(finished.wait(timeout: .now() + 60) == .success)
   }
 
-  @Test func aHostHeldUnownedByItsOwnValueIsReleasedAndReported() {
+  @Test func aHostHeldUnownedByItsOwnValueKeepsItAndIsReported() {
     final class BackReference: Sendable {
       unowned let host: Host
       let onDeinit: @Sendable () -> Void
@@ -171,17 +171,25 @@ import Testing
       let host = Host()
       Associations(of: host)[key] = BackReference(host: host) { released.set() }
     }
-    // On the pinned path the unowned reference keeps the host inside its deinit for good;
-    // sweeps release its values once it has stayed there past the limit. On the weak path the
-    // host reads as gone at once and is swept as any other.
+    if HostMode.isWeak {
+      // On the weak path the host reads as gone at once and is swept as any other.
+      #expect(
+        within(seconds: 30) {
+          AssociationTable.sweep()
+          return released.isSet
+        })
+      return
+    }
+    // On the pinned path the unowned reference keeps the host inside its deinit for good, and
+    // the runtime's counts cannot tell that from a deinit still running: the values stay (a
+    // leak, which the leak checker names), and sweeps say so once the host has been there a
+    // second.
     #expect(
       within(seconds: 30) {
         AssociationTable.sweep()
-        return released.isSet
+        return reports.values.contains { $0.message.contains("Host has been in its deinit") }
       })
-    if !HostMode.isWeak {
-      #expect(reports.values.contains { $0.message.contains("Host has stayed in its deinit") })
-    }
+    #expect(!released.isSet)
   }
 
   @Test(arguments: IdentitylessHost.allCases)

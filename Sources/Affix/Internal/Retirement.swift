@@ -1,0 +1,234 @@
+internal import AffixRuntimeShims
+import Dispatch
+import Synchronization
+
+/// Objects that writers replaced or removed, waiting for a grace period before the storage's
+/// reference to each is released.
+///
+/// A reader without a lock may have loaded such an object's address a moment before the writer
+/// took it out (see `AssociationStorage.retainedPayloadBits(for:)`), so the reference goes
+/// only once every read section that began before the retirement has ended
+/// (`affix_synchronize`).
+///
+/// **Where the `deinit`s run.** References retired on the process's main thread are released
+/// on the main thread: by the main queue after the grace period, or by the main thread itself
+/// when it retires past the bound below; UIKit objects must go there. References retired on
+/// any other thread are released on a Dispatch thread of utility quality, or, past the bound,
+/// by the retiring thread itself, as Objective-C's associated objects always do.
+///
+/// **Memory is bounded.** Threads retire into ``shardCount`` shards, the main thread into shard
+/// 0 and every other thread into one of the rest, chosen in turn as threads first retire, so
+/// that writers on different threads take different locks. A shard holds at most
+/// ``shardLimit`` references: the retirement that fills it releases the shard's other
+/// references on its own thread after a grace period (never the one it retired itself), unless that thread is already releasing retired
+/// objects or is inside a read section (user code that a read ran), whose retirements the
+/// next release takes. A release takes at most what the shards held, so retired objects not
+/// yet released number at most `2 × shardCount × shardLimit`, plus `shardLimit` for each
+/// thread releasing its own shard, whatever the write rate and however slow the `deinit`s.
+@usableFromInline
+enum Retirement {
+  /// Shards of retired references: 0 for the main thread, the rest for other threads.
+  static let shardCount = 16
+
+  /// The most references a shard holds before its next retirement releases them on the
+  /// retiring thread.
+  static let shardLimit = 1_024
+
+  // `@unchecked Sendable`: the references are reached only under `lock`.
+  final class Shard: @unchecked Sendable {
+    let lock = SpinLock()
+    /// Retained addresses of retired objects, each the storage's reference.
+    @exclusivity(unchecked) var references: [UInt] = []
+    /// For shard 0: batches whose grace period has passed, waiting for the main queue.
+    @exclusivity(unchecked) var ready: [UInt] = []
+    /// Whether a block of the main queue will release `ready`.
+    @exclusivity(unchecked) var mainReleaseScheduled = false
+    // Keeps the hot fields of two shards off one cache line.
+    private let padding: (UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0, 0, 0)
+
+    @inline(__always)
+    func withLock<Result>(_ body: (Shard) -> Result) -> Result {
+      lock.lock()
+      defer { lock.unlock() }
+      return body(self)
+    }
+  }
+
+  static let shards: [Shard] = {
+    ForkHandlers.register()
+    return (0..<shardCount).map { _ in Shard() }
+  }()
+
+  /// Whether a drain is scheduled on a Dispatch thread.
+  private static let drainScheduled = Atomic<Bool>(false)
+
+  /// Queues the storage's reference to an object that a writer took out of an entry, to be
+  /// released once no reader can still be retaining it. Call with no lock held, after the
+  /// writer's last use of the object: the reference is then the object's last but readers'.
+  static func retire(_ bits: UInt) {
+    let index = Int(affix_retire_shard(UInt32(shardCount)))
+    let shard = shards[index]
+    let mayRelease = !affix_is_releasing() && !affix_inside_read_section()
+    // One critical section decides and takes, so that what this thread releases past the
+    // bound never includes the reference it retires now, whoever shares the shard.
+    let (count, taken) = shard.withLock { shard -> (Int, (references: [UInt], ready: [UInt])?) in
+      if mayRelease, shard.references.count + shard.ready.count >= shardLimit - 1 {
+        defer {
+          shard.references = [bits]
+          shard.ready = []
+        }
+        return (1, (shard.references, shard.ready))
+      }
+      shard.references.append(bits)
+      return (shard.references.count + shard.ready.count, nil)
+    }
+    if let taken {
+      let ticket = ReleaseQueue.beginRelease()
+      synchronize()
+      release(taken.ready)
+      release(taken.references)
+      ReleaseQueue.endRelease(ticket)
+    }
+    if count == 1 || count >= shardLimit { scheduleDrain() }
+  }
+
+  /// Retires the reference a payload holds, if it holds an object; see ``retire(_:)``.
+  @usableFromInline
+  static func retire(_ payload: consuming Payload?) {
+    // No reference of this function's own may outlive the retirement: its release could be
+    // the object's last, here on the writer's thread.
+    guard let bits = payload?.retainedObjectBits() else { return }
+    payload = nil
+    retire(bits)
+  }
+
+  /// Releases every shard's references on a Dispatch thread, unless a drain is scheduled.
+  static func scheduleDrain() {
+    // Dispatch does not work in the child of a fork: retirements there wait for the bound or
+    // a sweep.
+    guard !ForkHandlers.isChild, !drainScheduled.load(ordering: .relaxed),
+      drainScheduled.compareExchange(expected: false, desired: true, ordering: .acquiring)
+        .exchanged
+    else { return }
+    DispatchQueue.global(qos: .utility).async {
+      // Cleared first: a retirement into an empty shard after this point schedules another
+      // drain, and one before it is taken here.
+      drainScheduled.store(false, ordering: .releasing)
+      drain(includingMain: false)
+    }
+  }
+
+  /// Takes what every shard holds, waits for one grace period, and releases it on this thread;
+  /// the main thread's references too when `includingMain` (the caller is the main thread),
+  /// otherwise they go to the main queue. Returns whether anything was taken.
+  @discardableResult
+  static func drain(includingMain: Bool) -> Bool {
+    guard !affix_inside_read_section() else {
+      // User code that a read ran (see `synchronize()`): a grace period here would wait for
+      // this very thread.
+      scheduleDrain()
+      return false
+    }
+    var taken: [UInt] = []
+    for index in 1..<shardCount {
+      shards[index].withLock { shard in
+        taken.append(contentsOf: shard.references)
+        shard.references = []
+      }
+    }
+    let main = shards[0].withLock { shard in
+      defer { shard.references = [] }
+      return shard.references
+    }
+    guard !taken.isEmpty || !main.isEmpty else {
+      if includingMain { releaseMainReady() }
+      return false
+    }
+    let ticket = ReleaseQueue.beginRelease()
+    synchronize()
+    if !main.isEmpty {
+      if includingMain {
+        release(main)
+      } else {
+        handToMainQueue(main)
+      }
+    }
+    release(taken)
+    ReleaseQueue.endRelease(ticket)
+    if includingMain { releaseMainReady() }
+    return true
+  }
+
+  /// Keeps the main thread's references, whose grace period has passed, for the main queue.
+  private static func handToMainQueue(_ references: [UInt]) {
+    let schedules = shards[0].withLock { shard in
+      shard.ready.append(contentsOf: references)
+      defer { shard.mainReleaseScheduled = true }
+      return !shard.mainReleaseScheduled
+    }
+    guard schedules, !ForkHandlers.isChild else { return }
+    DispatchQueue.main.async { releaseMainReady() }
+  }
+
+  /// Releases the main thread's references whose grace period has passed; on the main thread.
+  static func releaseMainReady() {
+    let ready = shards[0].withLock { shard in
+      shard.mainReleaseScheduled = false
+      defer { shard.ready = [] }
+      return shard.ready
+    }
+    release(ready)
+  }
+
+  /// Whether the caller runs on the process's main thread, whose retired objects are released
+  /// there.
+  static var isMainThread: Bool {
+    affix_retire_shard(UInt32(shardCount)) == 0
+  }
+
+  /// References retired and not yet taken for release, for tests and the benchmark.
+  static var waiting: Int {
+    shards.reduce(0) { total, shard in
+      total + shard.withLock { $0.references.count + $0.ready.count }
+    }
+  }
+
+  /// Waits for a grace period. Never inside a read section, which it would wait for: callers
+  /// check `affix_inside_read_section()` first.
+  private static func synchronize() {
+    assert(!affix_inside_read_section(), "a grace period inside a read section")
+    let error = affix_synchronize()
+    if error != 0 {
+      Diagnostics.report(
+        "associations",
+        "membarrier failed (errno \(error)); the grace period used the slower global barrier")
+    }
+  }
+
+  private static func release(_ references: [UInt]) {
+    guard !references.isEmpty else { return }
+    affix_release_begin()
+    defer { affix_release_end() }
+    for bits in references {
+      // Retired references are retained object addresses, never 0.
+      Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
+        .release()
+    }
+  }
+
+  // MARK: fork
+
+  static func lockForFork() {
+    for shard in shards { shard.lock.lock() }
+  }
+
+  static func unlockAfterFork() {
+    for shard in shards.reversed() { shard.lock.unlock() }
+  }
+
+  /// In the child of a fork: no drain and no main-queue block will run there.
+  static func resetInChild() {
+    drainScheduled.store(false, ordering: .relaxed)
+    shards[0].withLock { $0.mainReleaseScheduled = false }
+  }
+}
