@@ -100,9 +100,11 @@ import Testing
       }
     }
     while count.peak < 1_000 { yieldThread() }
-    Diagnostics.withHandler({ reports.append($0) }, operation: {
-      for _ in 0..<5 { AssociationTable.sweep() }
-    })
+    Diagnostics.withHandler(
+      { reports.append($0) },
+      operation: {
+        for _ in 0..<5 { AssociationTable.sweep() }
+      })
     stop.set()
     writer.wait()
     #expect(!stoppedByItsCap.isSet, "sweep() returned only once the writer stopped")
