@@ -71,16 +71,16 @@ enum Retirement {
     let mayRelease = !affix_is_releasing() && !affix_inside_read_section()
     // One critical section decides and takes, so that what this thread releases past the
     // bound never includes the reference it retires now, whoever shares the shard.
-    let (count, taken) = shard.withLock { shard -> (Int, (references: [UInt], ready: [UInt])?) in
+    let taken = shard.withLock { shard -> (references: [UInt], ready: [UInt])? in
       if mayRelease, shard.references.count + shard.ready.count >= shardLimit - 1 {
         defer {
           shard.references = [bits]
           shard.ready = []
         }
-        return (1, (shard.references, shard.ready))
+        return (shard.references, shard.ready)
       }
       shard.references.append(bits)
-      return (shard.references.count + shard.ready.count, nil)
+      return nil
     }
     if let taken {
       let ticket = ReleaseQueue.beginRelease()
@@ -89,7 +89,7 @@ enum Retirement {
       release(taken.references)
       ReleaseQueue.endRelease(ticket)
     }
-    if count == 1 || count >= shardLimit { scheduleDrain() }
+    scheduleDrain()
   }
 
   /// Retires the reference a payload holds, if it holds an object; see ``retire(_:)``.
@@ -102,7 +102,8 @@ enum Retirement {
     retire(bits)
   }
 
-  /// Releases every shard's references on a Dispatch thread, unless a drain is scheduled.
+  /// Releases every shard's references on a Dispatch thread, unless a drain is scheduled or
+  /// running: one at a time, so that slow deinits never take more than one Dispatch thread.
   static func scheduleDrain() {
     // Dispatch does not work in the child of a fork: retirements there wait for the bound or
     // a sweep.
@@ -110,11 +111,22 @@ enum Retirement {
       drainScheduled.compareExchange(expected: false, desired: true, ordering: .acquiring)
         .exchanged
     else { return }
-    DispatchQueue.global(qos: .utility).async {
-      // Cleared first: a retirement into an empty shard after this point schedules another
-      // drain, and one before it is taken here.
-      drainScheduled.store(false, ordering: .releasing)
-      drain(includingMain: false)
+    DispatchQueue.global(qos: .utility).async { runDrains() }
+  }
+
+  /// Drains until the shards are empty, then lets the next retirement schedule a drain. A
+  /// retirement that found the flag still set scheduled nothing; its shard's lock orders its
+  /// append before this look, or this clearing before its look at the flag, so it is never
+  /// left behind.
+  private static func runDrains() {
+    while true {
+      while drain(includingMain: false) {}
+      drainScheduled.store(false, ordering: .sequentiallyConsistent)
+      let left = shards.contains { shard in shard.withLock { !$0.references.isEmpty } }
+      guard left,
+        drainScheduled.compareExchange(expected: false, desired: true, ordering: .acquiring)
+          .exchanged
+      else { return }
     }
   }
 

@@ -21,3 +21,13 @@ func yieldThread() {
 enum HostMode {
   static let isWeak = getenvString("AFFIX_HOST_MODE") == "weak"
 }
+
+/// Whether the thread sanitizer's runtime is in this process. Its child of a multithreaded
+/// `fork()` hangs in the Swift runtime's lazy metadata set-up, whatever the test does.
+let threadSanitizerIsActive: Bool = {
+  #if canImport(Glibc) || canImport(Musl)
+    return dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
+  #else
+    return false
+  #endif
+}()
