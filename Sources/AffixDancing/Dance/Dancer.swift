@@ -49,26 +49,9 @@ public final class Dancer: Capability {
     let continuation: CheckedContinuation<AnimatingPosition?, Never>
   }
 
-  /// A dancer's state under a lock of the dancer's own module, so that every use of it,
-  /// the frame's among them, is specialized and inlined (a generic lock from another module
-  /// stays an unspecialized call).
-  final class StateLock: @unchecked Sendable {
-    // `@unchecked Sendable`: `state` is only reached through `withLock`, under `lock`.
-    private let lock = SpinLock()
-    @exclusivity(unchecked) private var state: State
-
-    init(_ state: State) {
-      self.state = state
-    }
-
-    /// Runs `body` with the state, under the lock; `body` must not block or run user code.
-    @inline(__always)
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-      lock.lock()
-      defer { lock.unlock() }
-      return try body(&state)
-    }
-  }
+  /// A dancer's state under its lock. `withLock` is inlinable, so every use of it, the
+  /// frame's among them, is specialized and inlined.
+  typealias StateLock = LockedState<State>
 
   struct State {
     // First, next to the engine's first fields: each frame reads it.

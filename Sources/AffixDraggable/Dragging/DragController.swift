@@ -49,7 +49,7 @@ public final class DragController: Capability, CustomStringConvertible {
 
   /// The body that moves the object.
   public let body: DynamicBody
-  private let state: Locked<State>
+  private let state: LockedState<State>
   /// Reads the object's position; `nil` once the object has died.
   private let readPosition: @Sendable () -> CGPoint?
   private let hostName: String
@@ -59,7 +59,7 @@ public final class DragController: Capability, CustomStringConvertible {
     readPosition: @escaping @Sendable () -> CGPoint?
   ) {
     self.body = body
-    self.state = Locked(state)
+    self.state = LockedState(state)
     self.hostName = hostName
     self.readPosition = readPosition
   }

@@ -43,7 +43,7 @@ public final class DynamicsWorld: Sendable {
   public let maximumAdvance: Duration
 
   let dt: Double
-  let state = Locked(WorldState())
+  let state = LockedState(WorldState())
 
   /// Creates a world.
   ///
@@ -313,7 +313,7 @@ extension Duration {
 private final class MoveHandler: @unchecked Sendable {
   private let isolation: (any Actor)?
   private let onMove: (CGPoint) -> Bool
-  private let kept = Locked(true)
+  private let kept = LockedState(true)
 
   init(_ isolation: (any Actor)?, _ onMove: @escaping (CGPoint) -> Bool) {
     self.isolation = isolation

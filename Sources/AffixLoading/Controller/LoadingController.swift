@@ -34,7 +34,7 @@ public final class LoadingController: Capability {
   public let options: LoadingOptions
 
   private let host: AnyWeakReference?
-  private let locked = Locked(State())
+  private let locked = LockedState(State())
   private let channel: IndicatorChannel
 
   /// Creates a controller.
@@ -270,7 +270,7 @@ public final class LoadingController: Capability {
   }
 
   /// Resumes the waiters of `finished()` once the indicator's last call has run.
-  private static func lastCallDrawn(_ locked: Locked<State>) {
+  private static func lastCallDrawn(_ locked: LockedState<State>) {
     let waiters = locked.withLock { state -> [Waiter] in
       state.isDrawingLastCall = false
       return state.takeWaitersIfIdle()
