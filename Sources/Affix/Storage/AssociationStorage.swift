@@ -106,6 +106,7 @@ public final class AssociationStorage: Sendable {
   deinit {
     // No reader can be inside this storage now: a reader holds the host, and a storage dies
     // only after its host. Values are released here, outside every lock.
+    endCapabilitiesOfDeadHost()
     forEachEntry { keyID, payloadBits in
       guard !KeyID.isInline(keyID) else { return }
       // Object payloads are retained addresses.
