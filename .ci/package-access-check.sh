@@ -13,7 +13,7 @@ work="$root/.build/package-access"
 export PATH="/opt/swift/usr/bin:$PATH"
 
 # The modules that must build on public API alone, in dependency order.
-targets=(AffixScheduling AffixLoading AffixDancing AffixDraggable)
+targets=(AffixScheduling AffixLoading AffixDancing AffixDraggable AffixTooltip)
 
 fail() { printf 'package-access-check: FAILED: %s\n' "$*" >&2; exit 1; }
 

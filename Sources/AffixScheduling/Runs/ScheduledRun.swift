@@ -16,8 +16,8 @@ public import Affix
 ///   private let run = ScheduledRun()
 ///
 ///   func blink(times: Int, every interval: Duration, on scheduler: any Scheduler) {
-///     run.start { [weak self] id in
-///       try? scheduler.scheduleRepeating(every: interval) {
+///     run.start { id in
+///       try? scheduler.scheduleRepeating(every: interval) { [weak self] in
 ///         guard let self else { return }
 ///         // ... toggle the host; after the last blink:
 ///         self.run.finish(id)
