@@ -66,10 +66,12 @@ extension Lamp: @MainActor Blinking {
   @Test func badInputIsReportedWithTheCallersLine() {
     let lamp = Lamp()
     let seen = LockedState<[Diagnostic]>([])
-    let line = #line + 2
-    Diagnostics.withHandler({ diagnostic in seen.withLock { $0.append(diagnostic) } }) {
-      lamp.blink(times: 0, every: .seconds(1))
-    }
+    let line = #line + 4
+    Diagnostics.withHandler(
+      { diagnostic in seen.withLock { $0.append(diagnostic) } },
+      operation: {
+        lamp.blink(times: 0, every: .seconds(1))
+      })
     let reports = seen.withLock { $0 }
     #expect(reports.map(\.subsystem) == ["blink"])
     #expect(reports.first?.line == line)
