@@ -1,3 +1,4 @@
+import AffixDancing
 import AffixDraggable
 import AffixScheduling
 import Foundation
@@ -16,7 +17,40 @@ import Testing
   }
 }
 
+/// A main-actor view that dances on a virtual clock and checks, in its setter, where each
+/// write runs.
+@MainActor final class CheckedSprite: @MainActor Dancing {
+  let clock: FrameClock
+  var writes = 0
+  var alpha = 1.0 {
+    didSet {
+      writes += 1
+      MainActor.assertIsolated("a mixin wrote a main-actor host's property off the main actor")
+    }
+  }
+
+  init(clock: FrameClock) {
+    self.clock = clock
+  }
+
+  var danceClock: FrameClock { clock }
+}
+
 @MainActor @Suite struct HostIsolationTests {
+  @Test func aVirtualClockAdvancedOffTheMainActorWritesADancingViewOnTheMainActor() async {
+    let scheduler = VirtualTimeScheduler()
+    let sprite = CheckedSprite(clock: FrameClock(scheduler: scheduler))
+    let ending = Task { await sprite.dance.animate(duration: 0.5) { $0.alpha = 0 }.start().ended() }
+    while sprite.dance.dancer.waiterCount == 0 { await Task.yield() }
+    // The clock's thread: a detached task, never the main actor.
+    await Task.detached {
+      for _ in 0..<60 { scheduler.advance(by: .seconds(1) / 60) }
+    }.value
+    #expect(await ending.value == .end)
+    #expect(sprite.alpha == 0)
+    #expect(sprite.writes > 1)
+  }
+
   @Test func aVirtualClockAdvancedOffTheMainActorWritesADraggedViewOnTheMainActor() async {
     let scheduler = VirtualTimeScheduler()
     let world = DynamicsWorld(clock: FrameClock(scheduler: scheduler))

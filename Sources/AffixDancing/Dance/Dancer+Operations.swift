@@ -5,7 +5,8 @@ extension Dancer {
   /// Finishes the current animation where it is (running its completions with `.current`),
   /// then records and installs a new inactive one.
   func animate(
-    duration: Double, timing: TimingParameters, record: (AnyObject) -> [AnimationTrack]
+    duration: Double, timing: TimingParameters, isolation: (any Actor)?,
+    record: (AnyObject) -> [AnimationTrack]
   ) {
     guard let host = host.object else {
       hostDied()
@@ -18,6 +19,7 @@ extension Dancer {
       duration = 0
     }
     let tracks = record(host)
+    state.withLock { $0.hostIsolation = isolation }
     // The animation in motion that this one replaces, as it was just before it was finished.
     var moving: (engine: AnimationEngine, time: Double)?
     var installed: Int?

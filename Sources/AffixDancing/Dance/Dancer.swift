@@ -72,6 +72,9 @@ public final class Dancer: Capability {
     /// The velocities of the properties the animation just replaced was moving, for the
     /// animation that replaced it to keep when it starts.
     var carried: CarriedVelocities?
+    /// Where the host lives, and its properties are written: the isolation of the last
+    /// `animate`; `nil` for a nonisolated host, written on the clock's context.
+    var hostIsolation: (any Actor)?
   }
 
   /// Work collected under the lock and done after unlocking.
@@ -345,7 +348,9 @@ public final class Dancer: Capability {
     let remembered = memo.address
     var changed: TrackList?
     let step = state.withLock { state -> AnimationEngine.CommonFrame? in
-      guard !state.isDetached, let step = state.engine?.commonFrame(to: now) else { return nil }
+      guard !state.isDetached, Self.writesHere(state.hostIsolation),
+        let step = state.engine?.commonFrame(to: now)
+      else { return nil }
       if step.tracks != remembered { changed = state.engine?.tracks }
       return step
     }
@@ -355,9 +360,30 @@ public final class Dancer: Capability {
     return true
   }
 
+  /// Whether a write to a host that lives in `isolation` may happen here, now: always for a
+  /// nonisolated host; for another only where its isolation runs (the main queue, for the main
+  /// actor).
+  @inline(__always)
+  static func writesHere(_ isolation: (any Actor)?) -> Bool {
+    guard let isolation else { return true }
+    return IsolatedCallback<Void>(isolation: isolation) {}.runsInline
+  }
+
   /// Moves the animation to `now` and writes its values; called by the clock's driver when a
-  /// frame needs more than new values.
+  /// frame needs more than new values. A frame for a host that lives elsewhere is run there.
   func tick(at now: Double) {
+    let isolation = state.withLock { $0.hostIsolation }
+    guard Self.writesHere(isolation) else {
+      IsolatedCallback<Double>(isolation: isolation) { [weak self] now in
+        self?.tickHere(at: now)
+      }(now)
+      return
+    }
+    tickHere(at: now)
+  }
+
+  /// ``tick(at:)`` where the host lives.
+  private func tickHere(at now: Double) {
     guard let host = host.object else {
       hostDied()
       return
