@@ -98,11 +98,13 @@ extension Draggable {
   }
 
   /// Stops the object being draggable: its body leaves the world where it is, and drag
-  /// events are no longer handled. Reported as a diagnostic if it was not draggable.
-  public func removeDraggable() {
+  /// events are no longer handled. Reported as a diagnostic, naming the caller's line, if it
+  /// was not draggable.
+  public func removeDraggable(fileID: String = #fileID, line: Int = #line) {
     if Associations(of: self).detach(DragController.self) == nil {
       Diagnostics.report(
-        DragController.subsystem, "removeDraggable(): \(Self.self) is not draggable")
+        DragController.subsystem, "removeDraggable(): \(Self.self) is not draggable",
+        fileID: fileID, line: line)
     }
   }
 
@@ -114,11 +116,17 @@ extension Draggable {
   ///   - event: The gesture's event.
   ///   - isolation: Where the events come from; the caller's isolation unless given. A
   ///     release handler written there runs before this returns.
-  public func drag(_ event: DragEvent, isolation: isolated (any Actor)? = #isolation) {
+  ///   - fileID: The caller's file, for a misuse report.
+  ///   - line: The caller's line, for a misuse report.
+  public func drag(
+    _ event: DragEvent, isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID,
+    line: Int = #line
+  ) {
     guard let controller = dragController else {
       Diagnostics.report(
         DragController.subsystem,
-        "drag(\(event)): \(Self.self) is not draggable; call makeDraggable() first")
+        "drag(\(event)): \(Self.self) is not draggable; call makeDraggable() first",
+        fileID: fileID, line: line)
       return
     }
     controller.handle(event, isolation: isolation)
