@@ -30,6 +30,11 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// Work the caller asked for could not be done, or was dropped.
     case error
 
+    /// Whether `lhs` is less severe than `rhs`: a warning is less severe than an error.
+    ///
+    /// ```swift
+    /// let serious = reports.filter { $0.severity >= .error }
+    /// ```
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// `warning` or `error`.
