@@ -43,12 +43,6 @@ public final class Dancer: Capability {
     let begin: IsolatedCallback<(Dancer, Settings)>
   }
 
-  /// A task waiting in `ended()`.
-  struct Waiter {
-    let id: UInt64
-    let continuation: CheckedContinuation<AnimatingPosition?, Never>
-  }
-
   /// A dancer's state under its lock. `withLock` is inlinable, so every use of it, the
   /// frame's among them, is specialized and inlined.
   typealias StateLock = LockedState<State>
@@ -61,8 +55,6 @@ public final class Dancer: Capability {
     var tag = 0
     var subscription: CancellationToken?
     var chain: [ChainLink] = []
-    var waiters: [Waiter] = []
-    var nextWaiterID: UInt64 = 0
     /// A chained animation whose block runs later on its own isolation: the animation stays
     /// "there" for `ended()` and for calls until it is installed.
     var isBeginningLink = false
@@ -81,7 +73,8 @@ public final class Dancer: Capability {
   struct Aftermath {
     var values: FrameValues?
     var completed: (AnimatingPosition, [AnimationCompletion])?
-    var waiters: [Waiter] = []
+    /// Whether the waiters of `ended()` are to be resumed, with `waiterResult`.
+    var resumesWaiters = false
     var waiterResult: AnimatingPosition?
     var next: ChainLink?
     var misuse: String?
@@ -94,14 +87,15 @@ public final class Dancer: Capability {
     state = StateLock(State(clock: clock))
   }
 
+  /// Tasks waiting in `ended()`.
+  let waiters = Waiters<AnimatingPosition?>()
+
   // The clock's driver holds the state, not the dancer: leaving it releases the state (and the
   // animation's closures) with the dancer.
   deinit {
-    let (subscription, waiters) = state.withLock { state in
-      (state.subscription.take(), state.takeWaiters())
-    }
+    let subscription = state.withLock { $0.subscription.take() }
     subscription?.cancel()
-    for waiter in waiters { waiter.continuation.resume(returning: nil) }
+    waiters.resumeAll(returning: nil)
   }
 
   /// Stops the animation without finishing it and unsubscribes from the frame clock; nothing
@@ -188,14 +182,12 @@ public final class Dancer: Capability {
         aftermath.next = state.chain.removeFirst()
       } else {
         state.chain = []
-        aftermath.waiters = state.waiters
+        aftermath.resumesWaiters = true
         aftermath.waiterResult = position
-        state.waiters = []
       }
     case .abandoned:
       state.carried = nil
-      aftermath.waiters = state.waiters
-      state.waiters = []
+      aftermath.resumesWaiters = true
       state.chain = []
     }
     if !state.isRunning, let subscription = state.subscription {
@@ -211,8 +203,7 @@ public final class Dancer: Capability {
     state.engine = nil
     state.carried = nil
     state.chain = []
-    aftermath.waiters = state.waiters
-    state.waiters = []
+    aftermath.resumesWaiters = true
     aftermath.subscription = state.subscription
     state.subscription = nil
     return aftermath
@@ -227,9 +218,7 @@ public final class Dancer: Capability {
     if let (position, completions) = aftermath.completed {
       for completion in completions { completion(position) }
     }
-    for waiter in aftermath.waiters {
-      waiter.continuation.resume(returning: aftermath.waiterResult)
-    }
+    if aftermath.resumesWaiters { waiters.resumeAll(returning: aftermath.waiterResult) }
     if let next = aftermath.next, host != nil {
       begin(next)
     }
@@ -404,7 +393,7 @@ public final class Dancer: Capability {
       let effects = engine.advance(to: now)
       return Self.settle(effects, engine: engine, state: &state, chaining: true)
     }
-    if aftermath.completed == nil, aftermath.subscription == nil, aftermath.waiters.isEmpty,
+    if aftermath.completed == nil, aftermath.subscription == nil, !aftermath.resumesWaiters,
       aftermath.next == nil
     {
       aftermath.values?.apply(to: host)
@@ -423,10 +412,6 @@ public final class Dancer: Capability {
 extension Dancer.State {
   var isRunning: Bool { engine?.isRunning == true && !isDetached }
 
-  mutating func takeWaiters() -> [Dancer.Waiter] {
-    defer { waiters = [] }
-    return waiters
-  }
 }
 
 extension SchedulerInstant {
