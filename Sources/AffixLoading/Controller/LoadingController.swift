@@ -232,12 +232,16 @@ public final class LoadingController: Capability {
 
   // The host died and its values were released: a visible indicator must not stay on screen.
   deinit {
-    let (tokens, wasVisible) = locked.withLock { state in
+    // Usually `didEnd` has stopped everything already (the host's death ends the controller
+    // just before releasing it), and the indicator's last call may be on its way: the waiters
+    // are then resumed when it has run, not here.
+    let (tokens, wasVisible, isDrawingLastCall) = locked.withLock { state in
       let reset = state.reset()
       if reset.wasVisible { state.isDrawingLastCall = true }
-      return reset
+      return (reset.tokens, reset.wasVisible, state.isDrawingLastCall)
     }
     for token in tokens { token.cancel() }
+    if isDrawingLastCall, !wasVisible { return }
     if wasVisible {
       scheduler.schedule(after: .zero) { [channel, locked, waiters] in
         channel.call { indicator in
