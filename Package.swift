@@ -16,6 +16,7 @@ let package = Package(
     .library(name: "AffixLoading", targets: ["AffixLoading"]),
     .library(name: "AffixDancing", targets: ["AffixDancing"]),
     .library(name: "AffixDraggable", targets: ["AffixDraggable"]),
+    .library(name: "AffixTooltip", targets: ["AffixTooltip"]),
     .library(name: "AffixTesting", targets: ["AffixTesting"]),
     .executable(name: "affix-demo", targets: ["AffixDemo"]),
     .executable(name: "affix-bench", targets: ["AffixBench"]),
@@ -32,12 +33,14 @@ let package = Package(
       name: "AffixDancing", dependencies: ["Affix", "AffixScheduling"], swiftSettings: strict),
     .target(
       name: "AffixDraggable", dependencies: ["Affix", "AffixScheduling"], swiftSettings: strict),
+    .target(
+      name: "AffixTooltip", dependencies: ["Affix", "AffixScheduling"], swiftSettings: strict),
     .target(name: "AffixTesting", dependencies: ["Affix"], swiftSettings: strict),
     .executableTarget(
       name: "AffixDemo",
       dependencies: [
         "Affix", "AffixScheduling", "AffixLoading", "AffixDancing", "AffixDraggable",
-        "AffixTesting",
+        "AffixTooltip", "AffixTesting",
       ],
       swiftSettings: strict
     ),
@@ -71,19 +74,24 @@ let package = Package(
       name: "AffixDraggableTests", dependencies: ["AffixDraggable", "AffixScheduling", "Affix"],
       swiftSettings: strict),
     .testTarget(
+      name: "AffixTooltipTests", dependencies: ["AffixTooltip", "AffixScheduling", "Affix"],
+      swiftSettings: strict),
+    .testTarget(
       name: "AffixTestingTests", dependencies: ["AffixTesting", "Affix"], swiftSettings: strict),
     .testTarget(
       name: "LeakCheckTests",
       dependencies: [
         "AffixTesting", "Affix", "AffixScheduling", "AffixLoading", "AffixDancing",
-        "AffixDraggable",
+        "AffixDraggable", "AffixTooltip",
       ],
       swiftSettings: strict
     ),
     .testTarget(name: "AffixDemoTests", dependencies: ["AffixDancing"], swiftSettings: strict),
     .testTarget(
       name: "AffixMainActorTests",
-      dependencies: ["AffixLoading", "AffixDancing", "AffixDraggable", "AffixScheduling"],
+      dependencies: [
+        "AffixLoading", "AffixDancing", "AffixDraggable", "AffixTooltip", "AffixScheduling",
+      ],
       swiftSettings: strict),
   ]
 )

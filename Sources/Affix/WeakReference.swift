@@ -87,21 +87,50 @@ public struct WeakReference<Object: AnyObject>: CustomStringConvertible {
 // another thread is what requires `Object: Sendable`.
 extension WeakReference: Sendable where Object: Sendable {}
 
-/// A ``WeakReference`` to any object that crosses threads, for the library's own types that
-/// hold a host weakly and are `Sendable` themselves.
+/// A reference to any object that does not keep it alive and crosses threads: how a
+/// capability holds its host.
+///
+/// A capability is `Sendable`, and its host usually is not (a view, a main-actor model), so a
+/// ``WeakReference`` to the host, `Sendable` only when the host is, does not fit in one. This
+/// reference is `Sendable` whatever it refers to; what may be done with the object read back
+/// is up to its isolation: read it where the host lives (on the main actor for a main-actor
+/// host, see `IsolatedCallback` in AffixScheduling), or only compare and test it for `nil`.
+///
+/// ```swift
+/// final class Blinker: Capability {
+///   private let host: AnyWeakReference
+///
+///   init(host: AnyObject) {
+///     self.host = AnyWeakReference(host)
+///   }
+///
+///   var hostIsAlive: Bool { host.object != nil }
+/// }
+/// ```
+///
+/// It holds its object as ``WeakReference`` does, with no refcount side table for a native
+/// object.
 ///
 /// `@unchecked Sendable`: it only try-retains or weakly loads its reference, which is
 /// thread-safe; whoever gets the object back is responsible for its isolation.
-package struct AnyWeakReference: @unchecked Sendable, CustomStringConvertible {
+public struct AnyWeakReference: @unchecked Sendable, CustomStringConvertible {
   private let reference: WeakReference<AnyObject>
 
   /// Creates a reference to `object` that does not keep it alive.
-  package init(_ object: AnyObject?) {
+  ///
+  /// ```swift
+  /// let host = AnyWeakReference(view)
+  /// ```
+  public init(_ object: AnyObject?) {
     reference = WeakReference(object)
   }
 
   /// The object, or `nil` once its `deinit` has begun.
-  package var object: AnyObject? { reference.object }
+  ///
+  /// ```swift
+  /// if let view = host.object as? CardView { /* on the view's isolation */ }
+  /// ```
+  public var object: AnyObject? { reference.object }
 
   /// See ``WeakReference/pinnedAddress``.
   package var pinnedAddress: UnsafeMutableRawPointer? { reference.pinnedAddress }
@@ -115,8 +144,8 @@ package struct AnyWeakReference: @unchecked Sendable, CustomStringConvertible {
     WeakReference<AnyObject>.object(pinnedAt: address)
   }
 
-  /// As ``WeakReference/description``.
-  package var description: String { reference.description }
+  /// `WeakReference(Type)` while the object lives, `WeakReference(nil)` after.
+  public var description: String { reference.description }
 }
 
 /// How a ``WeakReference`` holds its object: see ``HostKind``.

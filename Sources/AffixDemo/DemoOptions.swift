@@ -19,17 +19,18 @@ struct DemoOptions: Equatable, Sendable {
   static let defaultPlotDirectory = "Docs/images"
 
   static let usage = """
-    usage: affix-demo [loading] [dancing] [draggable] [leaks] [--speed <factor>] [--plain]
+    usage: affix-demo [loading] [dancing] [draggable] [tooltip] [leaks] [--speed <factor>] [--plain]
            affix-demo plot [directory]
 
     Shows each Affix capability at work in the terminal. With no scene named, plays
-    loading, dancing, draggable and leaks in turn (about half a minute at speed 1).
+    loading, dancing, draggable, tooltip and leaks in turn (about half a minute at speed 1).
 
     scenes:
       loading      a spinner only for slow work: a fast task, a slow one, then a failure
       dancing      a ball animated with an easing curve, paused, scrubbed, reversed and
                    finished, then a spring
       draggable    a card pressed off-centre, dragged, flung and springing back to its snap point
+      tooltip      a tooltip shown when the pointer rests and kept while it comes back
       leaks        short-lived hosts with values and capabilities: live counts back to zero,
                    and the leak checker's report, with a deliberate retain cycle
       plot [dir]   writes SVG pictures of the timing curves and of a drag (default: Docs/images)

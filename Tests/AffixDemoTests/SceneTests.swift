@@ -102,7 +102,7 @@ extension SceneTests {
     let run = try DemoRun.run(["--speed", Self.speed])
     #expect(run.status == 0, "\(run.summary)")
     #expect(!run.hasControlCodes, "\(run.summary)")
-    let titles = ["== loading", "== dancing", "== draggable", "== leaks"]
+    let titles = ["== loading", "== dancing", "== draggable", "== tooltip", "== leaks"]
     let positions = titles.map { run.output.range(of: $0)?.lowerBound }
     #expect(positions.allSatisfy { $0 != nil }, "\(run.summary)")
     #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "\(run.summary)")

@@ -86,12 +86,16 @@ func nonFiniteVelocityEndsWithoutFling() {
 @Test("Events for an object that is not draggable are reported")
 func notDraggableIsReported() {
   let card = Card(at: .zero)
+  let firstLine = #line + 2
   let log = DiagnosticLog.capture {
     card.drag(.began(at: .zero))
     card.removeDraggable()
   }
   #expect(log.messages.count == 2)
   #expect(log.messages.allSatisfy { $0.contains("not draggable") })
+  // Each report names the line of the call that was misused, not a line of the library.
+  #expect(log.lines == [firstLine, firstLine + 1])
+  #expect(log.fileIDs == ["AffixDraggableTests/DragEventOrderTests.swift"])
   #expect(!card.isDraggable)
 }
 

@@ -49,6 +49,8 @@ final class DiagnosticLog: Sendable {
 
   var messages: [String] { entries.withLock { $0.map(\.message) } }
   var subsystems: Set<String> { entries.withLock { Set($0.map(\.subsystem)) } }
+  var lines: [Int] { entries.withLock { $0.map(\.line) } }
+  var fileIDs: Set<String> { entries.withLock { Set($0.map(\.fileID)) } }
 
   /// Runs `body`, collecting the diagnostics it reports.
   static func capture(_ body: () throws -> Void) rethrows -> DiagnosticLog {

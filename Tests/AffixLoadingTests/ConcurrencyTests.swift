@@ -93,6 +93,29 @@ import Testing
     #expect(indicator.events.isEmpty)
   }
 
+  @Test func theDeathOfItsHostHidesTheIndicatorAndReturnsOnceThatIsDrawn() async {
+    let indicator = RecordingIndicator()
+    // Held by this test and by the waiting task: the host's death must reach it all the same.
+    let controller: LoadingController
+    let waiting: Task<RecordingIndicator.Event?, Never>
+    do {
+      let document = OwningDocument(scheduler: scheduler, indicator: indicator)
+      controller = document.loadingController()
+      document.startLoading()
+      scheduler.advance(to: .ms(400))
+      #expect(indicator.isShown)
+      waiting = Task { [indicator, controller] in
+        await controller.finished()
+        return indicator.transitions.last
+      }
+      while controller.finishedWaiterCount == 0 { await Task.yield() }
+    }
+    #expect(controller.finishedWaiterCount == 1)
+    scheduler.advance(by: .milliseconds(1))
+    #expect(await waiting.value == .disappear(outcome: .cancelled))
+    #expect(!indicator.isShown)
+  }
+
   @Test func returnsWhenItsTaskIsCancelled() async {
     let controller = LoadingController(indicator: indicator, scheduler: scheduler)
     controller.start()

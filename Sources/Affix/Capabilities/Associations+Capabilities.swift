@@ -1,5 +1,6 @@
 extension Associations {
-  /// Attaches `capability` to the host, replacing (and detaching) one of the same type.
+  /// Attaches `capability` to the host, replacing (and ending) one of the same type; tells it
+  /// ``Capability/didAttach(to:)`` unless it was attached already.
   ///
   /// - Returns: `capability`, so that attaching reads as an expression.
   @discardableResult
@@ -9,7 +10,10 @@ extension Associations {
     notify(observers, capability)
     if let old, old.object !== capability {
       // Stored under C's identity, so it is a C.
-      unsafeDowncast(old.storedObject, to: C.self).didDetach()
+      unsafeDowncast(old.storedObject, to: C.self).didEnd(.replaced)
+    }
+    if old?.object !== capability {
+      capability.didAttach(to: AnyWeakReference(host))
     }
     Retirement.retire(consume old)
     return capability
@@ -28,7 +32,8 @@ extension Associations {
   /// there is none.
   ///
   /// Racing callers all receive the one capability that was stored; a capability made by a
-  /// loser of the race is detached before it is dropped.
+  /// loser of the race is never attached, and ends (``CapabilityEnding/replaced``) before it is
+  /// dropped.
   public func capability<C: Capability>(_ type: C.Type, orAttach make: () -> C) -> C {
     if let existing = capability(type) { return existing }
     CapabilityKey.register(C.self)
@@ -37,14 +42,16 @@ extension Associations {
       Payload(made), for: CapabilityKey.id(of: type))
     if inserted {
       notify(observers, made)
+      made.didAttach(to: AnyWeakReference(host))
     } else {
-      made.didDetach()
+      made.didEnd(.replaced)
     }
     // Stored under C's identity, so it is a C.
     return unsafeDowncast(stored.storedObject, to: C.self)
   }
 
-  /// Detaches the capability of type `C` from the host, stopping its work, and returns it.
+  /// Detaches the capability of type `C` from the host, ending it
+  /// (``Capability/didEnd(_:)`` with ``CapabilityEnding/detached``), and returns it.
   @discardableResult
   public func detach<C: Capability>(_ type: C.Type) -> C? {
     guard let storage = existingStorage else { return nil }
@@ -53,7 +60,7 @@ extension Associations {
     // Stored under C's identity, so it is a C.
     let capability = unsafeDowncast(old.storedObject, to: C.self)
     notify(observers, C?.none)
-    capability.didDetach()
+    capability.didEnd(.detached)
     Retirement.retire(consume old)
     return capability
   }

@@ -7,22 +7,121 @@
 ///
 /// ```swift
 /// final class Highlighter: Capability {
-///   func didDetach() { /* cancel timers */ }
+///   private let host = LockedState<AnyWeakReference?>(nil)
+///
+///   func didAttach(to host: AnyWeakReference) {
+///     self.host.withLock { $0 = host }
+///   }
+///
+///   func didEnd(_ ending: CapabilityEnding) {
+///     // cancel timers; `ending` says why
+///   }
 /// }
 ///
 /// Associations(of: label).attach(Highlighter())
 /// let highlighter = Associations(of: label).capability(Highlighter.self)
 /// ```
 ///
-/// Capabilities are released with their host's other values: when the host dies, at the next
-/// sweep (or at once, for an ``AssociationOwner``). A capability that runs work on a schedule
-/// must not keep its host alive: hold the host through a ``WeakReference``.
+/// ## Lifecycle
+///
+/// A capability hears of its attachment once, through ``didAttach(to:)``, and of its end once,
+/// through ``didEnd(_:)``, with the reason: detached, replaced by another of its type, or its
+/// host died. Both are called outside every lock of the library, so they may use the host's
+/// associations (except the dead host's: no one can reach those any more).
+///
+/// Its host's death reaches it when the host's values are released: at the next sweep for a
+/// host in the shared table (by the library's background sweeper, at most about 2 s later, or
+/// at once in ``AssociationTable/sweep()``), or in the host's own deinit for an
+/// ``AssociationOwner``. It never runs on a thread that only wrote a value, nor while a lock is
+/// held.
+///
+/// A capability that runs work on a schedule must not keep its host alive: hold it through an
+/// ``AnyWeakReference`` (as ``didAttach(to:)`` hands it over). Nor must it keep itself alive:
+/// the closures it hands a scheduler or a clock capture `[weak self]`, or state it owns, never
+/// `self` strongly, or the capability outlives its host and its end.
+///
+/// ## Source compatibility
+///
+/// Every requirement has a default. ``didDetach()``, the only requirement before
+/// ``didEnd(_:)``, is still called by the default ``didEnd(_:)``, now for every ending, host
+/// death included: a capability that implements ``didEnd(_:)`` needs no ``didDetach()``.
 public protocol Capability: AnyObject, Sendable {
+  /// Called once the capability is stored on `host`, outside every lock of the storage, before
+  /// the call that attached it returns.
+  ///
+  /// The default does nothing.
+  ///
+  /// ```swift
+  /// func didAttach(to host: AnyWeakReference) {
+  ///   state.withLock { $0.host = host }
+  /// }
+  /// ```
+  func didAttach(to host: AnyWeakReference)
+
+  /// Called once when the capability stops being its host's: detached, replaced by another of
+  /// its type, or its host died. Stop the capability's work here: cancel its timers and
+  /// subscriptions, resume its waiters.
+  ///
+  /// Called outside every lock of the library; for ``CapabilityEnding/hostDied`` on the thread
+  /// that releases the host's values (see the lifecycle above). The default calls
+  /// ``didDetach()``.
+  ///
+  /// ```swift
+  /// func didEnd(_ ending: CapabilityEnding) {
+  ///   let token = state.withLock { $0.token.take() }
+  ///   token?.cancel()
+  /// }
+  /// ```
+  func didEnd(_ ending: CapabilityEnding)
+
   /// Stops the capability's work: cancels its timers and subscriptions.
   ///
-  /// Called when the capability is detached or replaced by another of its type, outside every
-  /// lock of the storage. It must be idempotent.
+  /// Kept for capabilities written before ``didEnd(_:)``, whose default calls it for every
+  /// ending; implement ``didEnd(_:)`` instead in new code. The default does nothing. It must be
+  /// idempotent: a capability's own deinit may call it too.
+  ///
+  /// ```swift
+  /// func didDetach() { timer.cancel() }
+  /// ```
   func didDetach()
+}
+
+extension Capability {
+  /// Does nothing.
+  public func didAttach(to host: AnyWeakReference) {}
+
+  /// Calls ``didDetach()``.
+  public func didEnd(_ ending: CapabilityEnding) { didDetach() }
+
+  /// Does nothing.
+  public func didDetach() {}
+}
+
+/// Why a ``Capability`` stopped being its host's, as ``Capability/didEnd(_:)`` hears it.
+///
+/// ```swift
+/// func didEnd(_ ending: CapabilityEnding) {
+///   if ending == .hostDied { Diagnostics.report("blink", "The host died while blinking.") }
+/// }
+/// ```
+public enum CapabilityEnding: Sendable, Hashable, CustomStringConvertible {
+  /// Detached with ``Associations/detach(_:)``.
+  case detached
+  /// Replaced by another capability of its type, with ``Associations/attach(_:)``; also the
+  /// ending of one made for ``Associations/capability(_:orAttach:)`` that lost a race to
+  /// another and was never attached.
+  case replaced
+  /// Its host died; its values, the capability among them, are being released.
+  case hostDied
+
+  /// `detached`, `replaced` or `host died`.
+  public var description: String {
+    switch self {
+    case .detached: "detached"
+    case .replaced: "replaced"
+    case .hostDied: "host died"
+    }
+  }
 }
 
 /// Keys capabilities by their type, and remembers type names for diagnostics.

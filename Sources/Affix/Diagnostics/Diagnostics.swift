@@ -7,22 +7,77 @@
 #endif
 
 /// A message about bad input or a call made in the wrong state, reported instead of a crash.
+///
+/// A mixin reports one through ``Diagnostics/report(_:_:severity:fileID:line:)``, passing on
+/// the call site of its public entry point, so that the message names the user's line rather
+/// than the mixin's:
+///
+/// ```swift
+/// public func stopBlinking(fileID: String = #fileID, line: Int = #line) {
+///   guard isBlinking else {
+///     return Diagnostics.report(
+///       "blink", "stopBlinking() was called with nothing blinking; ignored.",
+///       fileID: fileID, line: line)
+///   }
+///   // ...
+/// }
+/// ```
 public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
-  /// The part of Affix that reports it, such as `"dance"`, `"loading"` or `"drag"`.
+  /// How bad a reported misuse is.
+  public enum Severity: Int, Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The call made no sense and was ignored or corrected; nothing was lost.
+    case warning
+    /// Work the caller asked for could not be done, or was dropped.
+    case error
+
+    /// Whether `lhs` is less severe than `rhs`: a warning is less severe than an error.
+    ///
+    /// ```swift
+    /// let serious = reports.filter { $0.severity >= .error }
+    /// ```
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// `warning` or `error`.
+    public var description: String { self == .warning ? "warning" : "error" }
+  }
+
+  /// The part of Affix (or of a mixin built on it) that reports it, such as `"dance"`,
+  /// `"loading"` or `"drag"`.
   public let subsystem: String
 
   /// What went wrong and what was done instead, in one sentence.
   public let message: String
 
-  /// Creates a diagnostic.
-  package init(subsystem: String, message: String) {
+  /// How bad it is; most misuse is a ``Severity/warning``.
+  public let severity: Severity
+
+  /// The file of the call that was misused, as `#fileID` gives it (`"App/Card.swift"`).
+  public let fileID: String
+
+  /// The line of the call that was misused.
+  public let line: Int
+
+  /// Creates a diagnostic; `fileID` and `line` name the call that was misused, by default the
+  /// line that creates it.
+  ///
+  /// ```swift
+  /// let diagnostic = Diagnostic(subsystem: "blink", message: "Nothing is blinking; ignored.")
+  /// ```
+  public init(
+    subsystem: String, message: String, severity: Severity = .warning,
+    fileID: String = #fileID, line: Int = #line
+  ) {
     self.subsystem = subsystem
     self.message = message
+    self.severity = severity
+    self.fileID = fileID
+    self.line = line
   }
 
-  /// The line the default handler prints: `affix[subsystem]: message`.
+  /// The line the default handler prints, without the call site: `affix[subsystem]: message`,
+  /// with `error: ` before the message for an ``Severity/error``.
   public var description: String {
-    "affix[\(subsystem)]: \(message)"
+    "affix[\(subsystem)]: \(severity == .error ? "error: " : "")\(message)"
   }
 }
 
@@ -44,20 +99,46 @@ public enum Diagnostics {
   private static let globalHandler = Locked<(@Sendable (Diagnostic) -> Void)?>(nil)
 
   /// Reports `diagnostic` to the scoped handler if one is set on this task, else to the global
-  /// handler.
-  package static func report(_ diagnostic: Diagnostic) {
+  /// handler, else to standard error.
+  ///
+  /// The handler runs on the caller's thread, outside every lock of the library; call this
+  /// outside your own locks too.
+  ///
+  /// ```swift
+  /// Diagnostics.report(Diagnostic(subsystem: "blink", message: "Interval is 0; using 1 s."))
+  /// ```
+  public static func report(_ diagnostic: Diagnostic) {
     if let scopedHandler {
       scopedHandler(diagnostic)
     } else if let handler = globalHandler.withLock({ $0 }) {
       handler(diagnostic)
     } else {
-      printToStandardError(diagnostic.description)
+      printToStandardError("\(diagnostic) (\(diagnostic.fileID):\(diagnostic.line))")
     }
   }
 
-  /// Reports a message from `subsystem`.
-  package static func report(_ subsystem: String, _ message: String) {
-    report(Diagnostic(subsystem: subsystem, message: message))
+  /// Reports a message from `subsystem` about the call at `fileID`:`line`.
+  ///
+  /// A public entry point takes `fileID: String = #fileID, line: Int = #line` and passes them
+  /// here, so that the report names its caller's line:
+  ///
+  /// ```swift
+  /// public func blink(every interval: Duration, fileID: String = #fileID, line: Int = #line) {
+  ///   guard interval > .zero else {
+  ///     return Diagnostics.report(
+  ///       "blink", "blink(every: \(interval)) needs a positive interval; ignored.",
+  ///       fileID: fileID, line: line)
+  ///   }
+  ///   // ...
+  /// }
+  /// ```
+  public static func report(
+    _ subsystem: String, _ message: String, severity: Diagnostic.Severity = .warning,
+    fileID: String = #fileID, line: Int = #line
+  ) {
+    report(
+      Diagnostic(
+        subsystem: subsystem, message: message, severity: severity, fileID: fileID, line: line))
   }
 
   /// Replaces the global handler; `nil` restores the default, which prints to standard error.

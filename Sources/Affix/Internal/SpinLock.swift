@@ -153,33 +153,11 @@ package enum Parking {
   }
 }
 
-/// State guarded by a ``SpinLock``: the lock for shared state in every Affix module.
+/// State guarded by a ``SpinLock``: the lock for shared state in every Affix module, now public
+/// as ``LockedState`` so that every mixin, the library's own and a third party's, locks the
+/// same way.
 ///
 /// Affix does not use `Synchronization.Mutex` where it matters: on Linux the thread sanitizer
 /// cannot see its locking and reports every critical section as a race, which would blind the
 /// sanitizer to real ones, and on this toolchain it costs several times a compare-and-swap.
-/// For critical sections of a few dozen instructions that never block and run no user code.
-package final class Locked<State>: @unchecked Sendable {
-  // `@unchecked Sendable`: `state` is only reached through `withLock`, under `lock`.
-  @usableFromInline
-  let lock = SpinLock()
-
-  // The lock already makes every access exclusive; the runtime's exclusivity bookkeeping
-  // would only add its cost.
-  @usableFromInline
-  @exclusivity(unchecked) var state: State
-
-  /// Creates the lock around `state`.
-  package init(_ state: State) {
-    self.state = state
-  }
-
-  /// Runs `body` with the state, under the lock. `body` must not block or run user code.
-  @inlinable @inline(__always)
-  package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-    lock.lock()
-    defer { lock.unlock() }
-    return try body(&state)
-  }
-
-}
+package typealias Locked<State> = LockedState<State>

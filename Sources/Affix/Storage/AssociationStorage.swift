@@ -115,6 +115,7 @@ public final class AssociationStorage: Sendable {
     lockInlineEntries()
     unlockInlineEntries()
     lock.unlock()
+    endCapabilitiesOfDeadHost()
     forEachEntry { keyID, payloadBits in
       guard !KeyID.isInline(keyID) else { return }
       // Object payloads are retained addresses.

@@ -23,13 +23,15 @@ extension Dance {
   ///   - velocity: In the property's units per second; one that is not finite is reported and
   ///     taken as 0 (nothing moves).
   ///   - rate: The fraction of the velocity kept each millisecond.
+  ///   - isolation: Where the host lives, and its property is written; the caller's unless
+  ///     given.
   @discardableResult
   public func decay<Value: BinaryFloatingPoint & Interpolatable>(
     _ property: ReferenceWritableKeyPath<Host, Value>, velocity: Double,
-    rate: DecelerationRate = .normal
+    rate: DecelerationRate = .normal, isolation: isolated (any Actor)? = #isolation
   ) -> Dance<Host> {
     let distance = Decay.projectedDistance(velocity: checked(velocity), rate: rate)
-    return decay(distances: [distance], rate: rate) { host in
+    return decay(distances: [distance], rate: rate, isolation: isolation) { host in
       let start = host[keyPath: property]
       return AnimationTrack(
         PropertyAccess(property), from: start, to: start + Value(distance), keepsDistance: true)
@@ -49,15 +51,19 @@ extension Dance {
   ///   - velocity: In points per second; components that are not finite are reported and
   ///     taken as 0.
   ///   - rate: The fraction of the velocity kept each millisecond.
+  ///   - isolation: Where the host lives, and its property is written; the caller's unless
+  ///     given.
   @discardableResult
   public func decay(
     _ property: ReferenceWritableKeyPath<Host, CGPoint>, velocity: CGPoint,
-    rate: DecelerationRate = .normal
+    rate: DecelerationRate = .normal, isolation: isolated (any Actor)? = #isolation
   ) -> Dance<Host> {
     let distance = CGPoint(
       x: Decay.projectedDistance(velocity: checked(Double(velocity.x)), rate: rate),
       y: Decay.projectedDistance(velocity: checked(Double(velocity.y)), rate: rate))
-    return decay(distances: [Double(distance.x), Double(distance.y)], rate: rate) { host in
+    return decay(
+      distances: [Double(distance.x), Double(distance.y)], rate: rate, isolation: isolation
+    ) { host in
       let start = host[keyPath: property]
       let end = CGPoint(x: start.x + distance.x, y: start.y + distance.y)
       return AnimationTrack(PropertyAccess(property), from: start, to: end, keepsDistance: true)
@@ -67,13 +73,14 @@ extension Dance {
   /// Installs a decay whose values move `distances` at most: it lasts until the longest comes
   /// within the rest threshold.
   private func decay(
-    distances: [Double], rate: DecelerationRate, track: @escaping (Host) -> AnimationTrack
+    distances: [Double], rate: DecelerationRate, isolation: (any Actor)?,
+    track: @escaping (Host) -> AnimationTrack
   ) -> Dance<Host> {
     let duration =
       distances.map {
         Decay.restingTime(distance: $0, rate: rate, threshold: Decay.restThreshold)
       }.max() ?? 0
-    dancer.animate(duration: duration, timing: .decay(rate)) { object in
+    dancer.animate(duration: duration, timing: .decay(rate), isolation: isolation) { object in
       guard let host = object as? Host else { return [] }
       return [track(host)]
     }

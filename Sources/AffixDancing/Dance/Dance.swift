@@ -65,18 +65,24 @@ public struct Dance<Host: AnyObject>: Sendable {
   /// where it stands (its completions get ``AnimatingPosition/current``).
   @discardableResult
   public func animate(
-    duration: Double, curve: TimingCurve = .easeInOut, _ animations: (DanceProxy<Host>) -> Void
+    duration: Double, curve: TimingCurve = .easeInOut,
+    isolation: isolated (any Actor)? = #isolation, _ animations: (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
-    animate(duration: duration, timingParameters: .curve(curve), animations)
+    animate(duration: duration, timingParameters: .curve(curve), isolation: isolation, animations)
   }
 
   /// Creates an animation with any timing parameters: a curve or a spring.
+  ///
+  /// Every `animate` takes the isolation the host lives in, the caller's unless given: the
+  /// animation writes the host's properties there, at once when the frame clock ticks there
+  /// (the main queue, for a main-actor host on `FrameClock.shared`), else enqueued there,
+  /// never on the clock's thread.
   @discardableResult
   public func animate(
     duration: Double, timingParameters: TimingParameters,
-    _ animations: (DanceProxy<Host>) -> Void
+    isolation: isolated (any Actor)? = #isolation, _ animations: (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
-    dancer.animate(duration: duration, timing: timingParameters) { object in
+    dancer.animate(duration: duration, timing: timingParameters, isolation: isolation) { object in
       guard let host = object as? Host else { return [] }
       return TrackRecorder.record(host, animations)
     }
@@ -95,10 +101,11 @@ public struct Dance<Host: AnyObject>: Sendable {
   /// card.dance.animate(spring: Spring(duration: 0.3, bounce: -0.2)) { $0.alpha = 0 }.start()
   /// ```
   @discardableResult
-  public func animate(spring: Spring = .smooth, _ animations: (DanceProxy<Host>) -> Void)
-    -> Dance<Host>
-  {
-    animate(duration: 0, timingParameters: .spring(spring), animations)
+  public func animate(
+    spring: Spring = .smooth, isolation: isolated (any Actor)? = #isolation,
+    _ animations: (DanceProxy<Host>) -> Void
+  ) -> Dance<Host> {
+    animate(duration: 0, timingParameters: .spring(spring), isolation: isolation, animations)
   }
 
   /// Creates an animation on a custom Bezier curve; control points' x must lie in `0...1`
@@ -106,7 +113,7 @@ public struct Dance<Host: AnyObject>: Sendable {
   @discardableResult
   public func animate(
     duration: Double, controlPoint1: CGPoint, controlPoint2: CGPoint,
-    _ animations: (DanceProxy<Host>) -> Void
+    isolation: isolated (any Actor)? = #isolation, _ animations: (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
     let (x1, y1, x2, y2) = (
       Double(controlPoint1.x), Double(controlPoint1.y), Double(controlPoint2.x),
@@ -120,20 +127,22 @@ public struct Dance<Host: AnyObject>: Sendable {
     return animate(
       duration: duration,
       timingParameters: .bezier(controlPoint1: controlPoint1, controlPoint2: controlPoint2),
-      animations)
+      isolation: isolation, animations)
   }
 
   /// Creates a spring animation that settles within `duration`; a ratio below 1 bounces.
   @discardableResult
   public func animate(
-    duration: Double, dampingRatio: Double, _ animations: (DanceProxy<Host>) -> Void
+    duration: Double, dampingRatio: Double, isolation: isolated (any Actor)? = #isolation,
+    _ animations: (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
     if !dampingRatio.isFinite || dampingRatio < Spring.minimumDampingRatio {
       dancer.report(
         "animate: damping ratio \(dampingRatio) raised to at least \(Spring.minimumDampingRatio)")
     }
     return animate(
-      duration: duration, timingParameters: .spring(dampingRatio: dampingRatio), animations)
+      duration: duration, timingParameters: .spring(dampingRatio: dampingRatio),
+      isolation: isolation, animations)
   }
 
   /// Adds property animations to the current animation, even while it runs: they begin

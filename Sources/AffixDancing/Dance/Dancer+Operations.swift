@@ -5,7 +5,8 @@ extension Dancer {
   /// Finishes the current animation where it is (running its completions with `.current`),
   /// then records and installs a new inactive one.
   func animate(
-    duration: Double, timing: TimingParameters, record: (AnyObject) -> [AnimationTrack]
+    duration: Double, timing: TimingParameters, isolation: (any Actor)?,
+    record: (AnyObject) -> [AnimationTrack]
   ) {
     guard let host = host.object else {
       hostDied()
@@ -18,6 +19,7 @@ extension Dancer {
       duration = 0
     }
     let tracks = record(host)
+    state.withLock { $0.hostIsolation = isolation }
     // The animation in motion that this one replaces, as it was just before it was finished.
     var moving: (engine: AnimationEngine, time: Double)?
     var installed: Int?
@@ -123,31 +125,10 @@ extension Dancer {
   /// once when the task is cancelled, or when the host's values are released after it died.
   func ended(isolation: isolated (any Actor)?) async -> AnimatingPosition? {
     guard watchHost() else { return nil }
-    let id = state.withLock { state in
-      defer { state.nextWaiterID += 1 }
-      return state.nextWaiterID
+    // An animation that is neither there nor about to begin has ended: nil at once.
+    return await waiters.wait(ifCancelled: nil) {
+      state.withLock { $0.engine != nil || $0.isBeginningLink } ? nil : .some(nil)
     }
-    return await withTaskCancellationHandler(
-      operation: {
-        await withCheckedContinuation(isolation: isolation) { continuation in
-          let waiting = state.withLock { state -> Bool in
-            // Checked under the lock that the cancellation handler takes too.
-            guard state.engine != nil || state.isBeginningLink, !Task.isCancelled else {
-              return false
-            }
-            state.waiters.append(Waiter(id: id, continuation: continuation))
-            return true
-          }
-          if !waiting { continuation.resume(returning: nil) }
-        }
-      },
-      onCancel: {
-        let waiter = state.withLock { state -> Waiter? in
-          guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-          return state.waiters.remove(at: index)
-        }
-        waiter?.continuation.resume(returning: nil)
-      }, isolation: isolation)
   }
 
   /// Puts a watch in the host's storage, released with the host's other values whatever holds
@@ -155,7 +136,7 @@ extension Dancer {
   /// host lives on in the frame of a waiting task.
   private func watchHost() -> Bool {
     guard let host = host.object else { return false }
-    _ = Associations(of: host).value(for: HostWatchKey.self) { HostWatch(state: state) }
+    _ = Associations(of: host).value(for: HostWatchKey.self) { HostWatch(waiters: waiters) }
     return true
   }
 
@@ -185,14 +166,13 @@ enum HostWatchKey: AssociatedKey {
 /// storage releases it when it releases the host's values, while the dancer itself may live on
 /// in handles that someone still holds.
 final class HostWatch: Sendable {
-  private let state: Dancer.StateLock
+  private let waiters: Waiters<AnimatingPosition?>
 
-  init(state: Dancer.StateLock) {
-    self.state = state
+  init(waiters: Waiters<AnimatingPosition?>) {
+    self.waiters = waiters
   }
 
   deinit {
-    let waiters = state.withLock { $0.takeWaiters() }
-    for waiter in waiters { waiter.continuation.resume(returning: nil) }
+    waiters.resumeAll(returning: nil)
   }
 }

@@ -2,7 +2,7 @@ package import AffixScheduling
 
 extension Dancer {
   /// How many `ended()` calls are waiting, so that tests can wait for one to register.
-  package var waiterCount: Int { state.withLock { $0.waiters.count } }
+  package var waiterCount: Int { waiters.count }
 
   /// Whether the dancer holds a frame-clock subscription.
   package var isSubscribed: Bool { state.withLock { $0.subscription != nil } }

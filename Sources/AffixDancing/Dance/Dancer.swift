@@ -43,32 +43,9 @@ public final class Dancer: Capability {
     let begin: IsolatedCallback<(Dancer, Settings)>
   }
 
-  /// A task waiting in `ended()`.
-  struct Waiter {
-    let id: UInt64
-    let continuation: CheckedContinuation<AnimatingPosition?, Never>
-  }
-
-  /// A dancer's state under a lock of the dancer's own module, so that every use of it,
-  /// the frame's among them, is specialized and inlined (a generic lock from another module
-  /// stays an unspecialized call).
-  final class StateLock: @unchecked Sendable {
-    // `@unchecked Sendable`: `state` is only reached through `withLock`, under `lock`.
-    private let lock = SpinLock()
-    @exclusivity(unchecked) private var state: State
-
-    init(_ state: State) {
-      self.state = state
-    }
-
-    /// Runs `body` with the state, under the lock; `body` must not block or run user code.
-    @inline(__always)
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-      lock.lock()
-      defer { lock.unlock() }
-      return try body(&state)
-    }
-  }
+  /// A dancer's state under its lock. `withLock` is inlinable, so every use of it, the
+  /// frame's among them, is specialized and inlined.
+  typealias StateLock = LockedState<State>
 
   struct State {
     // First, next to the engine's first fields: each frame reads it.
@@ -78,8 +55,6 @@ public final class Dancer: Capability {
     var tag = 0
     var subscription: CancellationToken?
     var chain: [ChainLink] = []
-    var waiters: [Waiter] = []
-    var nextWaiterID: UInt64 = 0
     /// A chained animation whose block runs later on its own isolation: the animation stays
     /// "there" for `ended()` and for calls until it is installed.
     var isBeginningLink = false
@@ -89,13 +64,17 @@ public final class Dancer: Capability {
     /// The velocities of the properties the animation just replaced was moving, for the
     /// animation that replaced it to keep when it starts.
     var carried: CarriedVelocities?
+    /// Where the host lives, and its properties are written: the isolation of the last
+    /// `animate`; `nil` for a nonisolated host, written on the clock's context.
+    var hostIsolation: (any Actor)?
   }
 
   /// Work collected under the lock and done after unlocking.
   struct Aftermath {
     var values: FrameValues?
     var completed: (AnimatingPosition, [AnimationCompletion])?
-    var waiters: [Waiter] = []
+    /// Whether the waiters of `ended()` are to be resumed, with `waiterResult`.
+    var resumesWaiters = false
     var waiterResult: AnimatingPosition?
     var next: ChainLink?
     var misuse: String?
@@ -108,14 +87,15 @@ public final class Dancer: Capability {
     state = StateLock(State(clock: clock))
   }
 
+  /// Tasks waiting in `ended()`.
+  let waiters = Waiters<AnimatingPosition?>()
+
   // The clock's driver holds the state, not the dancer: leaving it releases the state (and the
   // animation's closures) with the dancer.
   deinit {
-    let (subscription, waiters) = state.withLock { state in
-      (state.subscription.take(), state.takeWaiters())
-    }
+    let subscription = state.withLock { $0.subscription.take() }
     subscription?.cancel()
-    for waiter in waiters { waiter.continuation.resume(returning: nil) }
+    waiters.resumeAll(returning: nil)
   }
 
   /// Stops the animation without finishing it and unsubscribes from the frame clock; nothing
@@ -202,14 +182,12 @@ public final class Dancer: Capability {
         aftermath.next = state.chain.removeFirst()
       } else {
         state.chain = []
-        aftermath.waiters = state.waiters
+        aftermath.resumesWaiters = true
         aftermath.waiterResult = position
-        state.waiters = []
       }
     case .abandoned:
       state.carried = nil
-      aftermath.waiters = state.waiters
-      state.waiters = []
+      aftermath.resumesWaiters = true
       state.chain = []
     }
     if !state.isRunning, let subscription = state.subscription {
@@ -225,8 +203,7 @@ public final class Dancer: Capability {
     state.engine = nil
     state.carried = nil
     state.chain = []
-    aftermath.waiters = state.waiters
-    state.waiters = []
+    aftermath.resumesWaiters = true
     aftermath.subscription = state.subscription
     state.subscription = nil
     return aftermath
@@ -241,9 +218,7 @@ public final class Dancer: Capability {
     if let (position, completions) = aftermath.completed {
       for completion in completions { completion(position) }
     }
-    for waiter in aftermath.waiters {
-      waiter.continuation.resume(returning: aftermath.waiterResult)
-    }
+    if aftermath.resumesWaiters { waiters.resumeAll(returning: aftermath.waiterResult) }
     if let next = aftermath.next, host != nil {
       begin(next)
     }
@@ -362,7 +337,9 @@ public final class Dancer: Capability {
     let remembered = memo.address
     var changed: TrackList?
     let step = state.withLock { state -> AnimationEngine.CommonFrame? in
-      guard !state.isDetached, let step = state.engine?.commonFrame(to: now) else { return nil }
+      guard !state.isDetached, Self.writesHere(state.hostIsolation),
+        let step = state.engine?.commonFrame(to: now)
+      else { return nil }
       if step.tracks != remembered { changed = state.engine?.tracks }
       return step
     }
@@ -372,9 +349,30 @@ public final class Dancer: Capability {
     return true
   }
 
+  /// Whether a write to a host that lives in `isolation` may happen here, now: always for a
+  /// nonisolated host; for another only where its isolation runs (the main queue, for the main
+  /// actor).
+  @inline(__always)
+  static func writesHere(_ isolation: (any Actor)?) -> Bool {
+    guard let isolation else { return true }
+    return IsolatedCallback<Void>(isolation: isolation) {}.runsInline
+  }
+
   /// Moves the animation to `now` and writes its values; called by the clock's driver when a
-  /// frame needs more than new values.
+  /// frame needs more than new values. A frame for a host that lives elsewhere is run there.
   func tick(at now: Double) {
+    let isolation = state.withLock { $0.hostIsolation }
+    guard Self.writesHere(isolation) else {
+      IsolatedCallback<Double>(isolation: isolation) { [weak self] now in
+        self?.tickHere(at: now)
+      }(now)
+      return
+    }
+    tickHere(at: now)
+  }
+
+  /// ``tick(at:)`` where the host lives.
+  private func tickHere(at now: Double) {
     guard let host = host.object else {
       hostDied()
       return
@@ -395,7 +393,7 @@ public final class Dancer: Capability {
       let effects = engine.advance(to: now)
       return Self.settle(effects, engine: engine, state: &state, chaining: true)
     }
-    if aftermath.completed == nil, aftermath.subscription == nil, aftermath.waiters.isEmpty,
+    if aftermath.completed == nil, aftermath.subscription == nil, !aftermath.resumesWaiters,
       aftermath.next == nil
     {
       aftermath.values?.apply(to: host)
@@ -414,10 +412,6 @@ public final class Dancer: Capability {
 extension Dancer.State {
   var isRunning: Bool { engine?.isRunning == true && !isDetached }
 
-  mutating func takeWaiters() -> [Dancer.Waiter] {
-    defer { waiters = [] }
-    return waiters
-  }
 }
 
 extension SchedulerInstant {

@@ -3,6 +3,7 @@ enum SceneName: String, CaseIterable, Sendable {
   case loading
   case dancing
   case draggable
+  case tooltip
   case leaks
 
   /// Plays the scene to its end on `stage`, from a thread other than the stage's queue.
@@ -11,6 +12,7 @@ enum SceneName: String, CaseIterable, Sendable {
     case .loading: LoadingScene.play(on: stage)
     case .dancing: DancingScene.play(on: stage)
     case .draggable: DraggableScene.play(on: stage)
+    case .tooltip: TooltipScene.play(on: stage)
     case .leaks: LeaksScene.play(on: stage)
     }
   }

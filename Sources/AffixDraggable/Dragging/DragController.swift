@@ -49,7 +49,7 @@ public final class DragController: Capability, CustomStringConvertible {
 
   /// The body that moves the object.
   public let body: DynamicBody
-  private let state: Locked<State>
+  private let state: LockedState<State>
   /// Reads the object's position; `nil` once the object has died.
   private let readPosition: @Sendable () -> CGPoint?
   private let hostName: String
@@ -59,7 +59,7 @@ public final class DragController: Capability, CustomStringConvertible {
     readPosition: @escaping @Sendable () -> CGPoint?
   ) {
     self.body = body
-    self.state = Locked(state)
+    self.state = LockedState(state)
     self.hostName = hostName
     self.readPosition = readPosition
   }
@@ -69,28 +69,30 @@ public final class DragController: Capability, CustomStringConvertible {
   ///
   /// - Parameters:
   ///   - host: The object; it is held weakly.
-  ///   - position: The key path to the object's centre, written on the world's frame clock
-  ///     context.
+  ///   - position: The key path to the object's centre, written in `isolation`.
   ///   - snapPoint: Where the object comes to rest; its current position if `nil`.
   ///   - damping: The snap damping, 0...1 (see ``Snap``).
   ///   - bounds: A rectangle the centre may not leave, or `nil`.
   ///   - rubberBand: The resistance past the bounds, or `nil` for walls (see ``RubberBand``).
   ///   - attachment: The spring tying the object to the finger; rigid by default.
   ///   - world: The dynamics world that moves the object.
+  ///   - isolation: Where the object lives, and where its position is written: the caller's
+  ///     isolation unless given. For a main-actor host, on the main actor: at once when the
+  ///     world's clock ticks on the main queue, else later on the main actor.
   /// - Returns: The controller now attached to `host`.
   @inlinable @discardableResult
   public static func attach<Host: AnyObject>(
     to host: Host, position: consuming any ReferenceWritableKeyPath<Host, CGPoint> & Sendable,
     snapPoint: CGPoint? = nil, damping: Double = Snap.defaultDamping, bounds: CGRect? = nil,
     rubberBand: RubberBand? = nil, attachment: DynamicsSpring = .rigid,
-    world: DynamicsWorld = .shared
+    world: DynamicsWorld = .shared, isolation: isolated (any Actor)? = #isolation
   ) -> DragController {
     // Inlined where the key path is written, and handing it on without keeping a reference of
     // its own: see `PositionAccess`. Everything else happens out of line.
     attach(
       to: host, position: PositionAccess(position), snapPoints: snapPoint.map { [$0] },
       damping: damping, bounds: bounds, rubberBand: rubberBand, attachment: attachment,
-      world: world)
+      world: world, isolation: isolation)
   }
 
   /// Makes any object draggable between detents, given a key path to its centre, and stores
@@ -102,8 +104,7 @@ public final class DragController: Capability, CustomStringConvertible {
   ///
   /// - Parameters:
   ///   - host: The object; it is held weakly.
-  ///   - position: The key path to the object's centre, written on the world's frame clock
-  ///     context.
+  ///   - position: The key path to the object's centre, written in `isolation`.
   ///   - snapPoints: The detents. Non-finite points are reported and left out; with none
   ///     left, the object's current position is the only one.
   ///   - damping: The snap damping, 0...1 (see ``Snap``).
@@ -111,35 +112,36 @@ public final class DragController: Capability, CustomStringConvertible {
   ///   - rubberBand: The resistance past the bounds, or `nil` for walls (see ``RubberBand``).
   ///   - attachment: The spring tying the object to the finger; rigid by default.
   ///   - world: The dynamics world that moves the object.
+  ///   - isolation: Where the object lives, and where its position is written: the caller's
+  ///     isolation unless given. For a main-actor host, on the main actor: at once when the
+  ///     world's clock ticks on the main queue, else later on the main actor.
   /// - Returns: The controller now attached to `host`.
   @inlinable @discardableResult
   public static func attach<Host: AnyObject>(
     to host: Host, position: consuming any ReferenceWritableKeyPath<Host, CGPoint> & Sendable,
     snapPoints: [CGPoint], damping: Double = Snap.defaultDamping, bounds: CGRect? = nil,
     rubberBand: RubberBand? = nil, attachment: DynamicsSpring = .rigid,
-    world: DynamicsWorld = .shared
+    world: DynamicsWorld = .shared, isolation: isolated (any Actor)? = #isolation
   ) -> DragController {
     attach(
       to: host, position: PositionAccess(position), snapPoints: snapPoints, damping: damping,
-      bounds: bounds, rubberBand: rubberBand, attachment: attachment, world: world)
+      bounds: bounds, rubberBand: rubberBand, attachment: attachment, world: world,
+      isolation: isolation)
   }
 
-  /// ``attach(to:position:snapPoints:damping:bounds:rubberBand:attachment:world:)`` with the
+  /// ``attach(to:position:snapPoints:damping:bounds:rubberBand:attachment:world:isolation:)`` with the
   /// position reached through `position`; `nil` snap points snap to the start.
   @usableFromInline
   static func attach(
     to host: AnyObject, position: PositionAccess, snapPoints: [CGPoint]?, damping: Double,
-    bounds: CGRect?, rubberBand: RubberBand?, attachment: DynamicsSpring, world: DynamicsWorld
+    bounds: CGRect?, rubberBand: RubberBand?, attachment: DynamicsSpring, world: DynamicsWorld,
+    isolation: (any Actor)?
   ) -> DragController {
     let reference = AnyWeakReference(host)
     let start = position.read(from: host)
     let body = world.makeBody(
       at: start, bounds: bounds,
-      handler: { point in
-        guard let host = reference.object else { return false }
-        position.write(point, to: host)
-        return true
-      })
+      handler: moveHandler(writing: position, of: reference, in: isolation))
     if let rubberBand { body.rubberBand = rubberBand }
     var points = (snapPoints ?? [start]).filter { point in
       guard point.isFinite else {
@@ -161,6 +163,28 @@ public final class DragController: Capability, CustomStringConvertible {
       hostName: "\(type(of: host))",
       readPosition: { reference.object.map(position.read(from:)) })
     return Associations(of: host).attach(controller)
+  }
+
+  /// Writes the body's moves to the host's position in the host's isolation: at once where the
+  /// world runs there (or the host has none), else enqueued there, never on the clock's thread.
+  private static func moveHandler(
+    writing position: PositionAccess, of reference: AnyWeakReference, in isolation: (any Actor)?
+  ) -> @Sendable (CGPoint) -> Bool {
+    let write = IsolatedCallback<CGPoint>(isolation: isolation) { point in
+      guard let host = reference.object else { return }
+      position.write(point, to: host)
+    }
+    return { point in
+      // Nonisolated hosts are the common case and the benchmark's: no detour for them.
+      guard write.isolation != nil else {
+        guard let host = reference.object else { return false }
+        position.write(point, to: host)
+        return true
+      }
+      guard reference.object != nil else { return false }
+      write(point)
+      return true
+    }
   }
 
   /// Whether a finger holds the object.
@@ -496,7 +520,7 @@ private final class ReleaseHandler: @unchecked Sendable {
 /// path and nothing else.
 ///
 /// Made where the caller writes the key path, since
-/// ``DragController/attach(to:position:snapPoint:damping:bounds:rubberBand:attachment:world:)``
+/// ``DragController/attach(to:position:snapPoint:damping:bounds:rubberBand:attachment:world:isolation:)``
 /// is inlined
 /// there and hands the key path on without keeping a reference of its own. The closure is then
 /// the key path's only user, and the optimizer specializes it on the literal key path: its reads

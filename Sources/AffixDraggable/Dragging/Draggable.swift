@@ -20,10 +20,11 @@ public import Foundation
 ///
 /// The drag state lives in the object's associated storage as a ``DragController``; an object
 /// that does not conform can be made draggable with
-/// ``DragController/attach(to:position:snapPoint:damping:bounds:rubberBand:attachment:world:)``.
-/// The world writes `position` on its frame clock's context (the main queue for
-/// ``DynamicsWorld/shared``): touch the object there. A main-actor view conforms for the main
-/// actor alone, with an isolated conformance: `extension CardView: @MainActor Draggable {}`.
+/// ``DragController/attach(to:position:snapPoint:damping:bounds:rubberBand:attachment:world:isolation:)``.
+/// The world writes `position` in the isolation `makeDraggable` was called from: a main-actor
+/// view's on the main actor, whatever thread the world's clock ticks on. A main-actor view
+/// conforms for the main actor alone, with an isolated conformance:
+/// `extension CardView: @MainActor Draggable {}`.
 public protocol Draggable: AnyObject {
   /// The centre of the object, in the coordinate space of the drag events.
   var position: CGPoint { get set }
@@ -43,16 +44,19 @@ extension Draggable {
   ///     content does, and springs back when let go; `nil` for walls that stop it dead.
   ///   - attachment: The spring tying the object to the finger; rigid by default.
   ///   - world: The dynamics world that moves the object.
+  ///   - isolation: Where the object lives, and where its position is written: the caller's
+  ///     isolation unless given.
   /// - Returns: The controller holding the drag state, also reachable as ``dragController``.
   @discardableResult
   public func makeDraggable(
     snapPoint: CGPoint? = nil, damping: Double = Snap.defaultDamping, bounds: CGRect? = nil,
     rubberBand: RubberBand? = nil, attachment: DynamicsSpring = .rigid,
-    world: DynamicsWorld = .shared
+    world: DynamicsWorld = .shared, isolation: isolated (any Actor)? = #isolation
   ) -> DragController {
     DragController.attach(
       to: self, position: \Self.position, snapPoint: snapPoint, damping: damping,
-      bounds: bounds, rubberBand: rubberBand, attachment: attachment, world: world)
+      bounds: bounds, rubberBand: rubberBand, attachment: attachment, world: world,
+      isolation: isolation)
   }
 
   /// Makes the object draggable between detents: when let go, it snaps to the snap point
@@ -78,24 +82,29 @@ extension Draggable {
   ///   - rubberBand: How the object resists being dragged past `bounds`; `nil` for walls.
   ///   - attachment: The spring tying the object to the finger; rigid by default.
   ///   - world: The dynamics world that moves the object.
+  ///   - isolation: Where the object lives, and where its position is written: the caller's
+  ///     isolation unless given.
   /// - Returns: The controller holding the drag state, also reachable as ``dragController``.
   @discardableResult
   public func makeDraggable(
     snapPoints: [CGPoint], damping: Double = Snap.defaultDamping, bounds: CGRect? = nil,
     rubberBand: RubberBand? = nil, attachment: DynamicsSpring = .rigid,
-    world: DynamicsWorld = .shared
+    world: DynamicsWorld = .shared, isolation: isolated (any Actor)? = #isolation
   ) -> DragController {
     DragController.attach(
       to: self, position: \Self.position, snapPoints: snapPoints, damping: damping,
-      bounds: bounds, rubberBand: rubberBand, attachment: attachment, world: world)
+      bounds: bounds, rubberBand: rubberBand, attachment: attachment, world: world,
+      isolation: isolation)
   }
 
   /// Stops the object being draggable: its body leaves the world where it is, and drag
-  /// events are no longer handled. Reported as a diagnostic if it was not draggable.
-  public func removeDraggable() {
+  /// events are no longer handled. Reported as a diagnostic, naming the caller's line, if it
+  /// was not draggable.
+  public func removeDraggable(fileID: String = #fileID, line: Int = #line) {
     if Associations(of: self).detach(DragController.self) == nil {
       Diagnostics.report(
-        DragController.subsystem, "removeDraggable(): \(Self.self) is not draggable")
+        DragController.subsystem, "removeDraggable(): \(Self.self) is not draggable",
+        fileID: fileID, line: line)
     }
   }
 
@@ -107,11 +116,17 @@ extension Draggable {
   ///   - event: The gesture's event.
   ///   - isolation: Where the events come from; the caller's isolation unless given. A
   ///     release handler written there runs before this returns.
-  public func drag(_ event: DragEvent, isolation: isolated (any Actor)? = #isolation) {
+  ///   - fileID: The caller's file, for a misuse report.
+  ///   - line: The caller's line, for a misuse report.
+  public func drag(
+    _ event: DragEvent, isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID,
+    line: Int = #line
+  ) {
     guard let controller = dragController else {
       Diagnostics.report(
         DragController.subsystem,
-        "drag(\(event)): \(Self.self) is not draggable; call makeDraggable() first")
+        "drag(\(event)): \(Self.self) is not draggable; call makeDraggable() first",
+        fileID: fileID, line: line)
       return
     }
     controller.handle(event, isolation: isolation)

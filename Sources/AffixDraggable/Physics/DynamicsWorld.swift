@@ -43,7 +43,7 @@ public final class DynamicsWorld: Sendable {
   public let maximumAdvance: Duration
 
   let dt: Double
-  let state = Locked(WorldState())
+  let state = LockedState(WorldState())
 
   /// Creates a world.
   ///
@@ -147,7 +147,7 @@ public final class DynamicsWorld: Sendable {
       self.timeStep, self.maximumAdvance, self.dt, restThreshold
     )
     typealias Outcome = (
-      moved: [MovedBody], idleSubscription: CancellationToken?, settled: [WorldState.RestWaiter],
+      moved: [MovedBody], idleSubscription: CancellationToken?, settled: [Waiters<Void>],
       announcements: [RestObserver]
     )
     let (moved, idleSubscription, settled, announcements) = state.withLock { state -> Outcome in
@@ -176,7 +176,7 @@ public final class DynamicsWorld: Sendable {
     // After the last positions were handed over: a handler or a waiter sees the body where it
     // rests.
     announce(announcements)
-    for waiter in settled { waiter.continuation.resume() }
+    for waiters in settled { waiters.resumeAll(returning: ()) }
   }
 
   /// Delivers `first`, taken with `takeAnnouncements(continuing: false)`, and whatever is
@@ -195,27 +195,8 @@ public final class DynamicsWorld: Sendable {
 
   /// Waits until the body `id` rests or leaves the world, or the task is cancelled.
   func settled(_ id: Int) async {
-    let waiterID = state.withLock { state in
-      defer { state.nextWaiterID += 1 }
-      return state.nextWaiterID
-    }
-    await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        let waiting = state.withLock { state -> Bool in
-          // Checked under the lock that the cancellation handler takes too.
-          guard !state.isSettled(id), !Task.isCancelled else { return false }
-          state.restWaiters.append(
-            WorldState.RestWaiter(id: waiterID, body: id, continuation: continuation))
-          return true
-        }
-        if !waiting { continuation.resume() }
-      }
-    } onCancel: {
-      let waiter = state.withLock { state in
-        state.restWaiters.firstIndex { $0.id == waiterID }.map { state.restWaiters.remove(at: $0) }
-      }
-      waiter?.continuation.resume()
-    }
+    guard let waiters = state.withLock({ $0.restWaiters(of: id) }) else { return }
+    await waiters.wait(ifCancelled: ()) { state.withLock { $0.isSettled(id) } ? () : nil }
   }
 
   func removeBodies(_ ids: [Int], forever: Bool = false) {
@@ -233,7 +214,7 @@ public final class DynamicsWorld: Sendable {
     // the lock.
     idleSubscription?.cancel()
     withExtendedLifetime(removed) {}
-    for waiter in settled { waiter.continuation.resume() }
+    for waiters in settled { waiters.resumeAll(returning: ()) }
   }
 
   /// Removes a body for good, when its handle dies.
@@ -313,7 +294,7 @@ extension Duration {
 private final class MoveHandler: @unchecked Sendable {
   private let isolation: (any Actor)?
   private let onMove: (CGPoint) -> Bool
-  private let kept = Locked(true)
+  private let kept = LockedState(true)
 
   init(_ isolation: (any Actor)?, _ onMove: @escaping (CGPoint) -> Bool) {
     self.isolation = isolation

@@ -34,7 +34,9 @@ public final class LoadingController: Capability {
   public let options: LoadingOptions
 
   private let host: AnyWeakReference?
-  private let locked = Locked(State())
+  private let locked = LockedState(State())
+  /// Tasks waiting in `finished()`.
+  private let waiters = Waiters<Void>()
   private let channel: IndicatorChannel
 
   /// Creates a controller.
@@ -161,28 +163,7 @@ public final class LoadingController: Capability {
   /// await loading.finished()  // "✔ Resolving" is on the terminal
   /// ```
   public func finished() async {
-    let id = locked.withLock { state in
-      defer { state.nextWaiterID += 1 }
-      return state.nextWaiterID
-    }
-    await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        let waiting = locked.withLock { state -> Bool in
-          // Checked under the lock that the cancellation handler takes too.
-          guard state.phase != .idle || state.isDrawingLastCall, !Task.isCancelled else {
-            return false
-          }
-          state.waiters.append((id, continuation))
-          return true
-        }
-        if !waiting { continuation.resume() }
-      }
-    } onCancel: {
-      let waiter = locked.withLock { state in
-        state.waiters.firstIndex { $0.id == id }.map { state.waiters.remove(at: $0) }
-      }
-      waiter?.continuation.resume()
-    }
+    await waiters.wait(ifCancelled: ()) { locked.withLock { $0.isIdle } ? () : nil }
   }
 
   /// Ends a piece of loading work.
@@ -202,7 +183,7 @@ public final class LoadingController: Capability {
       switch state.phase {
       case .pending:
         state.phase = .idle
-        return .cancelAppearance(state.advanceStep(), state.takeWaitersIfIdle())
+        return .cancelAppearance(state.advanceStep(), resumesWaiters: state.isIdle)
       case .visible(let since):
         let until = max(since + options.minimumShowTime, now)
         state.phase = .finishing(since: since, until: until)
@@ -221,9 +202,9 @@ public final class LoadingController: Capability {
         "stop was called more often than start; the extra stop is ignored.")
     case .nested:
       break
-    case .cancelAppearance(let token, let waiters):
+    case .cancelAppearance(let token, let resumesWaiters):
       token?.cancel()
-      for waiter in waiters { waiter.continuation.resume() }
+      if resumesWaiters { waiters.resumeAll(returning: ()) }
     case .hide(let stale, let step, let delay):
       stale?.cancel()
       schedule(.hide, step: step, after: delay)
@@ -241,48 +222,52 @@ public final class LoadingController: Capability {
     }
     for token in tokens { token.cancel() }
     guard wasVisible else { return resumeWaitersIfIdle() }
-    scheduler.schedule(after: .zero) { [channel, locked] in
+    scheduler.schedule(after: .zero) { [channel, locked, waiters] in
       channel.call { indicator in
         indicator.disappear(outcome: .cancelled)
-        Self.lastCallDrawn(locked)
+        Self.lastCallDrawn(locked, waiters)
       }
     }.detach()
   }
 
   // The host died and its values were released: a visible indicator must not stay on screen.
   deinit {
-    let (tokens, wasVisible) = locked.withLock { state in
+    // Usually `didEnd` has stopped everything already (the host's death ends the controller
+    // just before releasing it), and the indicator's last call may be on its way: the waiters
+    // are then resumed when it has run, not here.
+    let (tokens, wasVisible, isDrawingLastCall) = locked.withLock { state in
       let reset = state.reset()
       if reset.wasVisible { state.isDrawingLastCall = true }
-      return reset
+      return (reset.tokens, reset.wasVisible, state.isDrawingLastCall)
     }
     for token in tokens { token.cancel() }
+    if isDrawingLastCall, !wasVisible { return }
     if wasVisible {
-      scheduler.schedule(after: .zero) { [channel, locked] in
+      scheduler.schedule(after: .zero) { [channel, locked, waiters] in
         channel.call { indicator in
           indicator.disappear(outcome: .cancelled)
-          Self.lastCallDrawn(locked)
+          Self.lastCallDrawn(locked, waiters)
         }
       }.detach()
     } else {
-      Self.lastCallDrawn(locked)
+      Self.lastCallDrawn(locked, waiters)
     }
   }
 
   /// Resumes the waiters of `finished()` once the indicator's last call has run.
-  private static func lastCallDrawn(_ locked: Locked<State>) {
-    let waiters = locked.withLock { state -> [Waiter] in
+  private static func lastCallDrawn(_ locked: LockedState<State>, _ waiters: Waiters<Void>) {
+    let idle = locked.withLock { state -> Bool in
       state.isDrawingLastCall = false
-      return state.takeWaitersIfIdle()
+      return state.isIdle
     }
-    for waiter in waiters { waiter.continuation.resume() }
+    if idle { waiters.resumeAll(returning: ()) }
   }
 
   private func resumeWaitersIfIdle() {
-    for waiter in locked.withLock({ $0.takeWaitersIfIdle() }) { waiter.continuation.resume() }
+    if locked.withLock({ $0.isIdle }) { waiters.resumeAll(returning: ()) }
   }
 
-  var waiterCount: Int { locked.withLock { $0.waiters.count } }
+  var waiterCount: Int { waiters.count }
 
   private var isHostAlive: Bool {
     // Checked outside the lock: the strong reference it takes for a moment may be the last.
@@ -352,9 +337,9 @@ public final class LoadingController: Capability {
     }
     guard let (outcome, tokens) = ending else { return }
     for token in tokens { token.cancel() }
-    channel.call { [locked] indicator in
+    channel.call { [locked, waiters] indicator in
       indicator.disappear(outcome: outcome)
-      Self.lastCallDrawn(locked)
+      Self.lastCallDrawn(locked, waiters)
     }
   }
 
@@ -373,17 +358,12 @@ extension LoadingController {
   private enum StopResult {
     case unbalanced
     case nested
-    case cancelAppearance(CancellationToken?, [Waiter])
+    case cancelAppearance(CancellationToken?, resumesWaiters: Bool)
     case hide(stale: CancellationToken?, step: UInt64, after: Duration)
   }
 
-  private typealias Waiter = (id: UInt64, continuation: CheckedContinuation<Void, Never>)
-
   private struct State {
     var phase = LoadingState.idle
-    /// Tasks waiting in `finished()`.
-    var waiters: [Waiter] = []
-    var nextWaiterID: UInt64 = 0
     /// Whether the indicator's disappearance is on its way to it.
     var isDrawingLastCall = false
     var depth = 0
@@ -405,12 +385,8 @@ extension LoadingController {
       return stepToken
     }
 
-    /// The waiters to resume when nothing is loading or being drawn any more.
-    mutating func takeWaitersIfIdle() -> [Waiter] {
-      guard phase == .idle, !isDrawingLastCall else { return [] }
-      defer { waiters = [] }
-      return waiters
-    }
+    /// Whether nothing is loading or being drawn any more: when `finished()` returns.
+    var isIdle: Bool { phase == .idle && !isDrawingLastCall }
 
     /// Back to idle with nothing scheduled; returns the tokens to cancel after unlocking, and
     /// whether the indicator was visible.

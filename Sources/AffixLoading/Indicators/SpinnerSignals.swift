@@ -34,7 +34,7 @@ package enum SpinnerSignals {
     var installed: [Int32] = []
   }
 
-  private static let registry = Locked(Registry())
+  private static let registry = LockedState(Registry())
 
   /// Descriptors that fit the handler's word; a spinner on a higher one is not covered.
   package static func covers(_ descriptor: Int32) -> Bool {

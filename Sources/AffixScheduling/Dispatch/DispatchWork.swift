@@ -12,11 +12,11 @@ final class DispatchWork: Sendable {
     var handle = DispatchHandle()
   }
 
-  private let state: Locked<State>
+  private let state: LockedState<State>
   private let repeats: Bool
 
   init(action: @escaping @Sendable () -> Void, repeats: Bool) {
-    state = Locked(State(action: action))
+    state = LockedState(State(action: action))
     self.repeats = repeats
   }
 

@@ -26,7 +26,7 @@ public final class FrameClock: Sendable {
   /// The time between frames.
   public let interval: Duration
 
-  private let state = Locked(State())
+  private let state = LockedState(State())
 
   /// Creates a clock that ticks `framesPerSecond` times a second on `scheduler` while it has
   /// subscribers.
@@ -35,7 +35,12 @@ public final class FrameClock: Sendable {
   ///   - scheduler: The scheduler that runs the clock's timer and, with it, every subscriber.
   ///   - framesPerSecond: The frame rate. A rate of zero or less falls back to 60 and is
   ///     reported through `Diagnostics` (subsystem `"scheduling"`).
-  public init(scheduler: any Scheduler, framesPerSecond: Int = 60) {
+  ///   - fileID: The caller's file, for that report.
+  ///   - line: The caller's line, for that report.
+  public init(
+    scheduler: any Scheduler, framesPerSecond: Int = 60, fileID: String = #fileID,
+    line: Int = #line
+  ) {
     self.scheduler = scheduler
     var rate = framesPerSecond
     if rate <= 0 {
@@ -43,7 +48,7 @@ public final class FrameClock: Sendable {
       Diagnostics.report(
         "scheduling",
         "A frame clock needs a positive frame rate, but was given \(framesPerSecond); it runs at "
-          + "\(rate) frames a second instead.")
+          + "\(rate) frames a second instead.", fileID: fileID, line: line)
     }
     interval = .seconds(1) / rate
   }

@@ -100,11 +100,11 @@ public final class VirtualTimeScheduler: Scheduler {
     }
   }
 
-  private let state: Locked<State>
+  private let state: LockedState<State>
 
   /// Creates a scheduler whose clock starts at `now` and stays there until advanced.
   public init(now: SchedulerInstant = .zero) {
-    state = Locked(State(now: now))
+    state = LockedState(State(now: now))
   }
 
   /// The scheduler's virtual time: while an action runs, the instant it was due.

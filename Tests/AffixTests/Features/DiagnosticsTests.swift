@@ -13,11 +13,22 @@ import Testing
       Diagnostics.report("core", "first")
       Diagnostics.report(Diagnostic(subsystem: "dance", message: "second"))
     }
-    #expect(
-      seen.values == [
-        Diagnostic(subsystem: "core", message: "first"),
-        Diagnostic(subsystem: "dance", message: "second"),
-      ])
+    #expect(seen.values.map(\.subsystem) == ["core", "dance"])
+    #expect(seen.values.map(\.message) == ["first", "second"])
+  }
+
+  @Test func aReportNamesTheCallSiteItWasGiven() {
+    let seen = Recording<Diagnostic>()
+    let reportLine = Diagnostics.withHandler(recorder(seen)) {
+      Diagnostics.report(
+        "core", "passed through", severity: .error, fileID: "App/Card.swift", line: 7)
+      Diagnostics.report("core", "here")
+      return #line
+    }
+    #expect(seen.values.map(\.fileID) == ["App/Card.swift", "AffixTests/DiagnosticsTests.swift"])
+    #expect(seen.values.first?.line == 7)
+    #expect(seen.values.last?.line == reportLine - 1)
+    #expect(seen.values.map(\.severity) == [.error, .warning])
   }
 
   @Test func aScopedHandlerMissesReportsMadeOutsideItsScope() {
@@ -63,5 +74,8 @@ import Testing
   @Test func aDiagnosticDescribesItselfWithItsSubsystem() {
     let diagnostic = Diagnostic(subsystem: "loading", message: "stop without start")
     #expect(diagnostic.description == "affix[loading]: stop without start")
+    let error = Diagnostic(subsystem: "loading", message: "lost", severity: .error)
+    #expect(error.description == "affix[loading]: error: lost")
+    #expect(Diagnostic.Severity.warning < .error)
   }
 }

@@ -22,8 +22,7 @@ enum DanceDriver {
     var state: Dancer.StateLock?
     let dancer: WeakReference<Dancer>
     // What a frame reads, as plain words, so that walking the members costs no reference
-    // counting: the frame's snapshot of the array keeps `host`'s pin and `state` alive.
-    let hostAddress: UnsafeMutableRawPointer?
+    // counting: the frame's snapshot of the array keeps `state` alive.
     let stateReference: Unmanaged<Dancer.StateLock>
     /// The tracks this member's frames write through, owned by `memo`.
     let memo: FrameMemo
@@ -34,7 +33,6 @@ enum DanceDriver {
       self.host = dancer.host
       self.state = dancer.state
       self.dancer = WeakReference(dancer)
-      self.hostAddress = dancer.host.pinnedAddress
       self.stateReference = Unmanaged.passUnretained(dancer.state)
       self.memo = FrameMemo()
       self.memoReference = Unmanaged.passUnretained(memo)
@@ -76,7 +74,7 @@ enum DanceDriver {
     }
   }
 
-  private static let registry = Locked(Registry())
+  private static let registry = LockedState(Registry())
 
   /// Adds `dancer` to the animations `clock` steps each frame, subscribing to the clock if it
   /// is the first; the returned token removes it (cancelled or dropped).
@@ -152,8 +150,7 @@ enum DanceDriver {
       for index in members.indices {
         // A member removed since the snapshot was taken has no state; its dancer is done.
         guard members[index].state != nil else { continue }
-        if !overlapping, let address = members[index].hostAddress,
-          let host = AnyWeakReference.object(pinnedAt: address),
+        if !overlapping, let host = members[index].host.object,
           members[index].stateReference._withUnsafeGuaranteedRef({ state in
             members[index].memoReference._withUnsafeGuaranteedRef { memo in
               Dancer.writeCommonFrame(state, memo: memo, to: now, host: host)

@@ -18,9 +18,9 @@ struct WorldState {
   var subscription: CancellationToken?
   /// Set while a subscription is being made outside the lock, so only one is made.
   var isSubscribing = false
-  /// Tasks waiting for a body to come to rest.
-  var restWaiters: [RestWaiter] = []
-  var nextWaiterID: UInt64 = 0
+  /// Tasks waiting for a body to come to rest, by body. A body's list stays while the body is
+  /// in the world, so that a waiter that found it never waits on a list no one resumes.
+  var restWaiters: [Int: Waiters<Void>] = [:]
   /// Handlers told when a body comes to rest or leaves it.
   var restObservers: [RestObserver] = []
   /// How many observers each observed body has, so that a step asks only when one rests.
@@ -31,29 +31,31 @@ struct WorldState {
   var isAnnouncing = false
   var nextObserverID: UInt64 = 0
 
-  /// A task waiting in `DynamicBody.settled()`.
-  struct RestWaiter {
-    let id: UInt64
-    let body: Int
-    let continuation: CheckedContinuation<Void, Never>
-  }
-
   /// Whether the body rests, or has left the world.
   func isSettled(_ id: Int) -> Bool {
     guard let index = slots[id] else { return true }
     return !bodies[index].isMoving
   }
 
-  /// The waiters whose bodies have settled, to resume after unlocking.
-  mutating func takeSettledWaiters() -> [RestWaiter] {
+  /// The waiter lists of the bodies that rest or have left the world, to resume after
+  /// unlocking; a body that has left takes its list with it.
+  mutating func takeSettledWaiters() -> [Waiters<Void>] {
     guard !restWaiters.isEmpty else { return [] }
-    var settled: [RestWaiter] = []
-    var waiting: [RestWaiter] = []
-    for waiter in restWaiters {
-      if isSettled(waiter.body) { settled.append(waiter) } else { waiting.append(waiter) }
+    var settled: [Waiters<Void>] = []
+    for (id, waiters) in restWaiters where isSettled(id) {
+      settled.append(waiters)
+      if slots[id] == nil { restWaiters[id] = nil }
     }
-    restWaiters = waiting
     return settled
+  }
+
+  /// The waiter list of body `id`, made if needed; nil when the body rests or has left.
+  mutating func restWaiters(of id: Int) -> Waiters<Void>? {
+    guard !isSettled(id) else { return nil }
+    if let waiters = restWaiters[id] { return waiters }
+    let waiters = Waiters<Void>()
+    restWaiters[id] = waiters
+    return waiters
   }
 
   mutating func insert(_ body: BodyState) {

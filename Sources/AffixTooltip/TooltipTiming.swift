@@ -1,0 +1,35 @@
+/// When a tooltip shows and hides: after a delay, so that a pointer passing over does not
+/// flash it, and with a grace time, so that a pointer leaving for a moment does not hide it.
+///
+/// ```swift
+/// let quick = TooltipTiming(showDelay: .milliseconds(200), hideDelay: .milliseconds(50))
+/// ```
+public struct TooltipTiming: Sendable, Hashable, CustomStringConvertible {
+  /// How long the pointer rests on the host before the tooltip shows.
+  public var showDelay: Duration
+
+  /// How long the tooltip stays after the pointer leaves; a return within it keeps it shown.
+  public var hideDelay: Duration
+
+  /// Creates timing rules; a negative delay is taken as zero.
+  ///
+  /// ```swift
+  /// let timing = TooltipTiming(showDelay: .seconds(1))
+  /// ```
+  public init(showDelay: Duration = .milliseconds(500), hideDelay: Duration = .milliseconds(100)) {
+    self.showDelay = max(showDelay, .zero)
+    self.hideDelay = max(hideDelay, .zero)
+  }
+
+  /// Half a second to show, a tenth to hide, as the platforms' tooltips do.
+  ///
+  /// ```swift
+  /// let timing = TooltipTiming.standard
+  /// ```
+  public static let standard = TooltipTiming()
+
+  /// `TooltipTiming(show after 0.5 seconds, hide after 0.1 seconds)`.
+  public var description: String {
+    "TooltipTiming(show after \(showDelay), hide after \(hideDelay))"
+  }
+}

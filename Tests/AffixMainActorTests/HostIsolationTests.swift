@@ -1,0 +1,73 @@
+import AffixDancing
+import AffixDraggable
+import AffixScheduling
+import Foundation
+import Testing
+
+/// A main-actor view that records, in its setter, whether each write ran on the main actor.
+@MainActor final class CheckedCard: @MainActor Draggable {
+  var writesOffTheMainActor = 0
+  var writes = 0
+  var position = CGPoint(x: 0, y: 0) {
+    didSet {
+      writes += 1
+      if !isOnMainQueue() { writesOffTheMainActor += 1 }
+      MainActor.assertIsolated("a mixin wrote a main-actor host's property off the main actor")
+    }
+  }
+}
+
+/// A main-actor view that dances on a virtual clock and checks, in its setter, where each
+/// write runs.
+@MainActor final class CheckedSprite: @MainActor Dancing {
+  let clock: FrameClock
+  var writes = 0
+  var alpha = 1.0 {
+    didSet {
+      writes += 1
+      MainActor.assertIsolated("a mixin wrote a main-actor host's property off the main actor")
+    }
+  }
+
+  init(clock: FrameClock) {
+    self.clock = clock
+  }
+
+  var danceClock: FrameClock { clock }
+}
+
+@MainActor @Suite struct HostIsolationTests {
+  @Test func aVirtualClockAdvancedOffTheMainActorWritesADancingViewOnTheMainActor() async {
+    let scheduler = VirtualTimeScheduler()
+    let sprite = CheckedSprite(clock: FrameClock(scheduler: scheduler))
+    let ending = Task { await sprite.dance.animate(duration: 0.5) { $0.alpha = 0 }.start().ended() }
+    while sprite.dance.dancer.waiterCount == 0 { await Task.yield() }
+    // The clock's thread: a detached task, never the main actor.
+    await Task.detached {
+      for _ in 0..<60 { scheduler.advance(by: .seconds(1) / 60) }
+    }.value
+    #expect(await ending.value == .end)
+    #expect(sprite.alpha == 0)
+    #expect(sprite.writes > 1)
+  }
+
+  @Test func aVirtualClockAdvancedOffTheMainActorWritesADraggedViewOnTheMainActor() async {
+    let scheduler = VirtualTimeScheduler()
+    let world = DynamicsWorld(clock: FrameClock(scheduler: scheduler))
+    let card = CheckedCard()
+    card.makeDraggable(snapPoint: CGPoint(x: 100, y: 0), world: world)
+    card.drag(.began(at: .zero))
+    card.drag(.changed(to: CGPoint(x: 40, y: 40)))
+    card.drag(.ended(velocity: Vector2D(dx: 0, dy: 0)))
+    // The clock's thread: a detached task, never the main actor.
+    await Task.detached {
+      for _ in 0..<120 { scheduler.advance(by: .seconds(1) / 60) }
+    }.value
+    // The writes were enqueued on the main actor; this test's awaits let them run.
+    for _ in 0..<10_000 where abs(card.position.x - 100) > 1 { await Task.yield() }
+    #expect(card.writes > 0)
+    #expect(card.writesOffTheMainActor == 0)
+    #expect(abs(card.position.x - 100) < 1)
+    card.removeDraggable()
+  }
+}

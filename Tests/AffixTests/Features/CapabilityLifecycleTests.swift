@@ -1,0 +1,97 @@
+import Affix
+import Testing
+
+/// A capability that records what it hears of its lifecycle, and whether its host read back
+/// alive when it was attached.
+private final class Witness: Capability {
+  let events = Recording<String>()
+
+  func didAttach(to host: AnyWeakReference) {
+    events.append(host.object == nil ? "attached to nothing" : "attached")
+  }
+
+  func didEnd(_ ending: CapabilityEnding) {
+    events.append("ended: \(ending)")
+  }
+}
+
+/// An owner of its storage, whose values die with it.
+private final class DyingOwner: AssociationOwner {
+  let associationStorage = AssociationStorage()
+}
+
+@Suite struct CapabilityLifecycleTests {
+  @Test func attachingTellsTheCapabilityItsLiveHostOnce() {
+    let host = Host()
+    let witness = Witness()
+    Associations(of: host).attach(witness)
+    Associations(of: host).attach(witness)  // the same one again: no second attachment
+    #expect(witness.events.values == ["attached"])
+    Associations(of: host).detach(Witness.self)
+  }
+
+  @Test func detachingEndsTheCapabilityAsDetached() {
+    let host = Host()
+    let witness = Associations(of: host).attach(Witness())
+    Associations(of: host).detach(Witness.self)
+    #expect(witness.events.values == ["attached", "ended: detached"])
+  }
+
+  @Test func attachingAnotherOfTheTypeEndsTheFirstAsReplaced() {
+    let host = Host()
+    let first = Associations(of: host).attach(Witness())
+    let second = Associations(of: host).attach(Witness())
+    #expect(first.events.values == ["attached", "ended: replaced"])
+    #expect(second.events.values == ["attached"])
+    Associations(of: host).detach(Witness.self)
+  }
+
+  @Test func getOrAttachAttachesOnlyWhatItStores() {
+    let host = Host()
+    let stored = Associations(of: host).capability(Witness.self) { Witness() }
+    let again = Associations(of: host).capability(Witness.self) { Witness() }
+    #expect(stored === again)
+    #expect(stored.events.values == ["attached"])
+    Associations(of: host).detach(Witness.self)
+  }
+
+  @Test func theDeathOfAHostInTheSharedTableEndsItsCapabilityByTheNextSweep() {
+    let witness = Witness()
+    do {
+      let host = Host()
+      Associations(of: host).attach(witness)
+    }
+    #expect(sweepUntil { witness.events.count == 2 })
+    #expect(witness.events.values == ["attached", "ended: host died"])
+  }
+
+  @Test func theDeathOfAnOwnerEndsItsCapabilityAtOnce() {
+    let witness = Witness()
+    do {
+      let owner = DyingOwner()
+      Associations(of: owner).attach(witness)
+    }
+    AssociationTable.sweep()
+    #expect(witness.events.values == ["attached", "ended: host died"])
+  }
+
+  @Test func aDetachedCapabilityDoesNotHearOfItsFormerHostsDeath() {
+    let witness = Witness()
+    do {
+      let host = Host()
+      Associations(of: host).attach(witness)
+      Associations(of: host).detach(Witness.self)
+    }
+    AssociationTable.sweep()
+    #expect(witness.events.values == ["attached", "ended: detached"])
+  }
+
+  @Test func aCapabilityWrittenBeforeDidEndStillHearsDidDetach() {
+    let host = Host()
+    let recorder = Associations(of: host).attach(Recorder())
+    Associations(of: host).attach(Recorder())
+    #expect(recorder.detachments == 1)
+    let replacement = Associations(of: host).detach(Recorder.self)
+    #expect(replacement?.detachments == 1)
+  }
+}

@@ -1,0 +1,146 @@
+import Affix
+import AffixScheduling
+import AffixTooltip
+import Synchronization
+import Testing
+
+/// A host on a virtual clock that records every write of its tooltip's visibility.
+final class Button: Tooltipped {
+  let scheduler: VirtualTimeScheduler
+  var writes: [Bool] = []
+  var isTooltipShown = false {
+    didSet { writes.append(isTooltipShown) }
+  }
+
+  init(scheduler: VirtualTimeScheduler = VirtualTimeScheduler()) {
+    self.scheduler = scheduler
+  }
+
+  var tooltipScheduler: any Scheduler { scheduler }
+}
+
+/// A type that does not conform, as one from another module.
+final class Label {
+  var tooltipVisible = false
+}
+
+/// The diagnostics reported while `body` runs.
+func diagnostics(in body: () -> Void) -> [Diagnostic] {
+  let seen = Mutex<[Diagnostic]>([])
+  Diagnostics.withHandler(
+    { diagnostic in seen.withLock { $0.append(diagnostic) } }, operation: body)
+  return seen.withLock { $0 }
+}
+
+@Suite struct TooltipTests {
+  @Test func itShowsOnceThePointerHasRestedForTheShowDelay() {
+    let button = Button()
+    button.pointerEntered()
+    button.scheduler.advance(by: .milliseconds(499))
+    #expect(!button.isTooltipShown)
+    button.scheduler.advance(by: .milliseconds(1))
+    #expect(button.isTooltipShown)
+    #expect(button.tooltip?.isPending == false)
+  }
+
+  @Test func aPointerPassingOverShowsNothing() {
+    let button = Button()
+    button.pointerEntered()
+    button.scheduler.advance(by: .milliseconds(300))
+    button.pointerExited()
+    button.scheduler.advance(by: .seconds(2))
+    #expect(button.writes.isEmpty)
+    #expect(button.scheduler.pendingCount == 0)
+  }
+
+  @Test func itHidesAfterTheGraceTimeAndAReturnWithinItKeepsItShown() {
+    let button = Button()
+    button.pointerEntered()
+    button.scheduler.advance(by: .seconds(1))
+    button.pointerExited()
+    button.scheduler.advance(by: .milliseconds(50))
+    button.pointerEntered()
+    button.scheduler.advance(by: .seconds(1))
+    #expect(button.writes == [true])
+    button.pointerExited()
+    button.scheduler.advance(by: .milliseconds(100))
+    #expect(button.writes == [true, false])
+  }
+
+  @Test func customTimingIsRead() {
+    final class SlowButton: Tooltipped {
+      let scheduler = VirtualTimeScheduler()
+      var isTooltipShown = false
+      var tooltipScheduler: any Scheduler { scheduler }
+      var tooltipTiming: TooltipTiming { TooltipTiming(showDelay: .seconds(2)) }
+    }
+    let button = SlowButton()
+    button.pointerEntered()
+    button.scheduler.advance(by: .seconds(1))
+    #expect(!button.isTooltipShown)
+    button.scheduler.advance(by: .seconds(1))
+    #expect(button.isTooltipShown)
+    #expect(TooltipTiming(showDelay: .seconds(-1)).showDelay == .zero)
+  }
+
+  @Test func unbalancedPointerReportsNameTheCallersLine() {
+    let button = Button()
+    let line = #line + 2
+    let reports = diagnostics {
+      button.pointerExited()
+      button.pointerEntered()
+      button.pointerEntered()
+    }
+    #expect(reports.count == 2)
+    #expect(reports.allSatisfy { $0.subsystem == "tooltip" && $0.severity == .warning })
+    #expect(reports.first?.line == line)
+    #expect(reports.first?.fileID == "AffixTooltipTests/TooltipTests.swift")
+  }
+
+  @Test func settledReturnsOnceThePendingShowHasRun() async {
+    let button = Button()
+    button.pointerEntered()
+    let controller = button.tooltip
+    let waiter = Task { await controller?.settled() }
+    button.scheduler.advance(by: .seconds(1))
+    await waiter.value
+    #expect(button.isTooltipShown)
+  }
+
+  @Test func anObjectThatDoesNotConformGetsATooltipAtRunTime() {
+    let scheduler = VirtualTimeScheduler()
+    let label = Label()
+    let tooltip = TooltipController.attach(to: label, scheduler: scheduler) { label, shown in
+      label.tooltipVisible = shown
+    }
+    tooltip.pointerEntered()
+    scheduler.advance(by: .seconds(1))
+    #expect(label.tooltipVisible)
+    #expect(Associations(of: label).capability(TooltipController.self) === tooltip)
+    tooltip.dismiss()
+    #expect(!label.tooltipVisible)
+  }
+
+  @Test func detachingHidesAShownTooltipAndCancelsWhatIsPending() {
+    let button = Button()
+    button.pointerEntered()
+    button.scheduler.advance(by: .seconds(1))
+    button.pointerExited()
+    Associations(of: button).detach(TooltipController.self)
+    #expect(button.writes == [true, false])
+    #expect(button.scheduler.pendingCount == 0)
+  }
+
+  @Test func theDeathOfItsHostCancelsAPendingShowByTheNextSweep() {
+    let scheduler = VirtualTimeScheduler()
+    weak var controller: TooltipController?
+    do {
+      let button = Button(scheduler: scheduler)
+      button.pointerEntered()
+      controller = button.tooltip
+    }
+    AssociationTable.sweep()
+    #expect(controller == nil)
+    #expect(scheduler.pendingCount == 0)
+  }
+}

@@ -1,0 +1,98 @@
+public import Affix
+public import AffixScheduling
+
+/// An object that blinks: its `isVisible` toggles on a schedule, a given number of times.
+///
+/// ```swift
+/// final class Cursor: Blinking {
+///   var isVisible = true
+/// }
+///
+/// cursor.blink(times: 3, every: .milliseconds(500))
+/// await cursor.blinkFinished()
+/// ```
+public protocol Blinking: AnyObject {
+  /// Whether the object shows; the mixin toggles it, in the isolation `blink` was called from.
+  var isVisible: Bool { get set }
+
+  /// The scheduler that times the blinks: the main queue's by default.
+  var blinkScheduler: any Scheduler { get }
+}
+
+extension Blinking {
+  /// The main queue's scheduler.
+  public var blinkScheduler: any Scheduler { DispatchScheduler.main }
+
+  /// Hides and shows the object `times` times, one toggle every `interval`; a blink in
+  /// progress is replaced. A count or interval that is not positive is reported and ignored.
+  public func blink(
+    times: Int, every interval: Duration, isolation: isolated (any Actor)? = #isolation,
+    fileID: String = #fileID, line: Int = #line
+  ) {
+    guard times > 0, interval > .zero else {
+      return Diagnostics.report(
+        "blink", "blink(times: \(times), every: \(interval)) needs positive values; ignored.",
+        fileID: fileID, line: line)
+    }
+    let toggle = IsolatedCallback<Bool>(isolation: isolation) { [weak self] visible in
+      self?.isVisible = visible
+    }
+    let blinker = Associations(of: self).capability(Blinker.self) { Blinker() }
+    blinker.start(toggles: times * 2, every: interval, on: blinkScheduler, toggle: toggle)
+  }
+
+  /// Stops blinking and shows the object.
+  public func stopBlinking() {
+    Associations(of: self).capability(Blinker.self)?.stop()
+  }
+
+  /// Waits until the blinking ends; at once if it is not blinking.
+  public func blinkFinished(isolation: isolated (any Actor)? = #isolation) async {
+    await Associations(of: self).capability(Blinker.self)?.run.finished()
+  }
+}
+
+/// The blinking state of one host, attached to it as a capability.
+public final class Blinker: Capability {
+  let run = ScheduledRun()
+  private let state = LockedState((remaining: 0, toggle: IsolatedCallback<Bool>?.none))
+
+  func start(
+    toggles: Int, every interval: Duration, on scheduler: any Scheduler,
+    toggle: IsolatedCallback<Bool>
+  ) {
+    state.withLock { $0 = (toggles, toggle) }
+    run.start { id in
+      try? scheduler.scheduleRepeating(every: interval) { [weak self] in
+        self?.step(id)
+      }
+    }
+  }
+
+  func stop() {
+    run.cancel()
+    show()
+  }
+
+  private func step(_ id: ScheduledRun.ID) {
+    guard run.isCurrent(id) else { return }
+    let (remaining, toggle) = state.withLock { state in
+      state.remaining -= 1
+      return state
+    }
+    toggle?(remaining % 2 == 0)
+    if remaining == 0 { run.finish(id) }
+  }
+
+  private func show() {
+    state.withLock { $0.toggle }?(true)
+  }
+
+  /// Stops blinking; a live host is left visible.
+  public func didEnd(_ ending: CapabilityEnding) {
+    run.shutDown()
+    if ending != .hostDied { show() }
+  }
+
+  deinit { run.shutDown() }
+}

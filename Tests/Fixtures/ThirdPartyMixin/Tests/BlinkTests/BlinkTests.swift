@@ -1,0 +1,92 @@
+import Affix
+import AffixScheduling
+import AffixTesting
+import Blink
+import Testing
+
+/// A main-actor view, adopting the mixin for the main actor alone.
+@MainActor final class Lamp {
+  let scheduler = VirtualTimeScheduler()
+  var toggles: [Bool] = []
+  var isVisible = true {
+    didSet {
+      MainActor.assertIsolated("the mixin wrote a main-actor property off the main actor")
+      toggles.append(isVisible)
+    }
+  }
+}
+
+extension Lamp: @MainActor Blinking {
+  var blinkScheduler: any Scheduler { scheduler }
+}
+
+@MainActor @Suite struct BlinkTests {
+  @Test func itTogglesTheGivenNumberOfTimesAndEndsVisible() {
+    let lamp = Lamp()
+    lamp.blink(times: 2, every: .milliseconds(100))
+    lamp.scheduler.advance(by: .milliseconds(250))
+    #expect(lamp.toggles == [false, true])
+    lamp.scheduler.advance(by: .seconds(1))
+    #expect(lamp.toggles == [false, true, false, true])
+    #expect(lamp.scheduler.pendingCount == 0)
+  }
+
+  @Test func blinkingAgainReplacesTheBlinkInProgress() {
+    let lamp = Lamp()
+    lamp.blink(times: 5, every: .milliseconds(100))
+    lamp.scheduler.advance(by: .milliseconds(100))
+    lamp.blink(times: 1, every: .milliseconds(300))
+    lamp.scheduler.advance(by: .seconds(2))
+    #expect(lamp.toggles == [false, false, true])
+    #expect(lamp.scheduler.pendingCount == 0)
+  }
+
+  @Test func stoppingShowsTheLampAndCancelsTheTimer() {
+    let lamp = Lamp()
+    lamp.blink(times: 5, every: .milliseconds(100))
+    lamp.scheduler.advance(by: .milliseconds(100))
+    lamp.stopBlinking()
+    #expect(lamp.isVisible)
+    #expect(lamp.scheduler.pendingCount == 0)
+  }
+
+  @Test func aClockAdvancedOffTheMainActorTogglesTheLampOnTheMainActor() async {
+    let lamp = Lamp()
+    lamp.blink(times: 1, every: .milliseconds(100))
+    let scheduler = lamp.scheduler
+    let finished = Task { await lamp.blinkFinished() }
+    // The clock's thread: a detached task. The setter asserts that it runs on the main actor.
+    await Task.detached { scheduler.advance(by: .seconds(1)) }.value
+    await finished.value
+    // The toggles were enqueued on the main actor; these awaits let them run.
+    for _ in 0..<1_000 where lamp.toggles.count < 2 { await Task.yield() }
+    #expect(lamp.toggles == [false, true])
+  }
+
+  @Test func badInputIsReportedWithTheCallersLine() {
+    let lamp = Lamp()
+    let seen = LockedState<[Diagnostic]>([])
+    let line = #line + 4
+    Diagnostics.withHandler(
+      { diagnostic in seen.withLock { $0.append(diagnostic) } },
+      operation: {
+        lamp.blink(times: 0, every: .seconds(1))
+      })
+    let reports = seen.withLock { $0 }
+    #expect(reports.map(\.subsystem) == ["blink"])
+    #expect(reports.first?.line == line)
+    #expect(lamp.toggles.isEmpty)
+  }
+
+  @Test(.tags(.leakCheck)) func aDeadLampReleasesItsBlinkerMidBlink() throws {
+    try expectNoLeaks { tracker in
+      do {
+        let lamp = Lamp()
+        lamp.blink(times: 5, every: .milliseconds(100))
+        tracker.track(lamp, "host")
+        tracker.track(try #require(Associations(of: lamp).capability(Blinker.self)), "blinker")
+      }
+      AssociationTable.sweep()
+    }
+  }
+}
