@@ -103,6 +103,16 @@ import Testing
     controller.stop()
   }
 
+  @Test func workStartedWhileTheIndicatorFinishesStartsIndeterminate() {
+    controller.start()
+    scheduler.advance(by: .milliseconds(300))
+    controller.update(progress: 1)
+    controller.stop()  // finishing: stays for the minimum show time
+    controller.start()
+    #expect(indicator.events.last == .progress(nil))
+    controller.stop()
+  }
+
   @Test func progressWithNothingLoadingIsReported() {
     let log = DiagnosticLog()
     log.capture { controller.update(progress: 0.5) }

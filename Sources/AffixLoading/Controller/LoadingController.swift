@@ -123,8 +123,8 @@ public final class LoadingController: Capability {
       return
     }
     let now = scheduler.now
-    let (appear, cancelled, newMessage) = locked.withLock {
-      state -> (UInt64?, CancellationToken?, String??) in
+    let (appear, cancelled, newMessage, clearsProgress) = locked.withLock {
+      state -> (UInt64?, CancellationToken?, String??, Bool) in
       state.depth += 1
       switch state.phase {
       case .idle:
@@ -134,20 +134,24 @@ public final class LoadingController: Capability {
         state.followed = nil
         let cancelled = state.advanceStep()
         state.phase = .pending(appearsAt: now + options.graceTime)
-        return (state.step, cancelled, nil)
+        return (state.step, cancelled, nil, false)
       case .pending, .visible:
-        return (nil, nil, nil)
+        return (nil, nil, nil, false)
       case .finishing(let since, _):
-        // New work, not the old one resumed: its outcome and its message.
+        // New work, not the old one resumed: its outcome, its message, and no progress yet.
         state.phase = .visible(since: since)
         state.outcome = .success
         let changed = state.message != message
         state.message = message
-        return (nil, state.advanceStep(), changed ? .some(message) : nil)
+        let hadProgress = state.progress != nil
+        state.progress = nil
+        state.followed = nil
+        return (nil, state.advanceStep(), changed ? .some(message) : nil, hadProgress)
       }
     }
     cancelled?.cancel()
     if let newMessage { channel.call { $0.update(message: newMessage) } }
+    if clearsProgress { channel.call { $0.update(progress: nil) } }
     if let appear { schedule(.appear, step: appear, after: options.graceTime) }
   }
 
