@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -9,7 +9,7 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
   name: "Affix",
-  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .visionOS(.v2)],
   products: [
     .library(name: "Affix", targets: ["Affix"]),
     .library(name: "AffixScheduling", targets: ["AffixScheduling"]),

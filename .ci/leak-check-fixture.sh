@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs `swift package leak-check` as a user of Affix would: in a package outside this one
-# (.ci/fixtures/LeakCheckApp) with leak checks tagged `.leakCheck` in two test targets of its
-# own, beside an ordinary test. One check leaks through an association on purpose.
+# (.ci/fixtures/LeakCheckApp) with leak checks in two test targets of its own, tagged
+# `.leakCheck` or marked with the `.checksLeaks` trait alone (a test and a suite of each),
+# beside an ordinary test. One check leaks through an association on purpose.
 # Passes only if the plugin
-#   - finds and runs exactly the three leak checks, and not the ordinary test;
+#   - finds and runs exactly the five leak checks, and not the ordinary test;
 #   - fails on the leaking one, naming the test and the cycle through the association;
 #   - passes when narrowed (--target, --filter) to clean checks;
 #   - fails when nothing is left to run.
@@ -29,11 +30,12 @@ expect_line() {  # a whole line of the output, as an extended regular expression
   printf '%s\n' "$output" | grep -qE "^$1\$" || fail "$2"
 }
 
-echo "== the whole package: three leak checks, one leaking"
+echo "== the whole package: five leak checks, two by the trait alone, one leaking"
 leak_check
 [ "$code" -ne 0 ] || fail "leak-check passed although closingADocumentWithItsInspectorReleasesBoth() leaks"
-expect_line '  leak checks found: 3 \(AppModelTests 1, AppTests 2\)' "did not find the three leak checks"
-expect_line '  leak checks run: 3 \(Swift Testing 3, XCTest 0\)' "did not run the three leak checks"
+expect_line '  leak checks found: 5 \(AppModelTests 2, AppTests 3\)' \
+  "did not find the five leak checks (those with only the .checksLeaks trait included)"
+expect_line '  leak checks run: 5 \(Swift Testing 5, XCTest 0\)' "did not run the five leak checks"
 expect_line '    in closingADocumentWithItsInspectorReleasesBoth\(\):' "does not name the leaking test"
 expect_line '      LEAK: Document tracked at AppTests/DocumentLeakChecks\.swift:[0-9]+ is still alive; retain cycle: Document -\[InspectorKey\]-> Inspector\.document -> Document' \
   "does not show the cycle through the association"
@@ -43,10 +45,10 @@ if printf '%s\n' "$output" | grep -q 'aDocumentKeepsItsTitle'; then
   fail "ran aDocumentKeepsItsTitle(), which is not a leak check"
 fi
 
-echo "== --target AppModelTests: a clean suite tagged as a whole"
+echo "== --target AppModelTests: a clean suite tagged as a whole, one marked with the trait"
 leak_check --target AppModelTests
 [ "$code" -eq 0 ] || fail "leak-check failed on the clean AppModelTests"
-expect_line '  leak checks run: 1 \(Swift Testing 1, XCTest 0\)' "--target did not narrow to one check"
+expect_line '  leak checks run: 2 \(Swift Testing 2, XCTest 0\)' "--target did not narrow to two checks"
 expect_line 'leak-check: passed' "no passing verdict for AppModelTests"
 
 echo "== --filter WeakInspector: the clean check beside the leaking one"
@@ -57,7 +59,7 @@ expect_line '  leak checks run: 1 \(Swift Testing 1, XCTest 0\)' "--filter did n
 echo "== --filter that matches nothing"
 leak_check --filter NoSuchCheck
 [ "$code" -ne 0 ] || fail "leak-check passed although no leak check ran"
-expect_line '  leak checks found: 0 \(of 4 tests listed\)' "does not say that no leak check was found"
+expect_line '  leak checks found: 0 \(of 6 tests listed\)' "does not say that no leak check was found"
 
 if [ "$status" -eq 0 ]; then
   echo "leak-check-fixture: ok"

@@ -2,7 +2,7 @@ import Foundation
 import PackagePlugin
 
 /// `swift package leak-check`: finds the package's leak checks (Swift Testing tests tagged
-/// `.leakCheck`, in any test target), runs them in a `swift test` subprocess, echoes its
+/// `.leakCheck` or marked `.checksLeaks`, in any test target), runs them in a `swift test` subprocess, echoes its
 /// output, then prints a summary of the checks run and the leaks found, per test, and fails on
 /// any leak or failure, or when no leak check ran.
 ///

@@ -1,12 +1,16 @@
 import Foundation
 
 /// The leak checks of a package, found in the Swift Testing event stream that
-/// `swift test list` writes: every test whose tags, or whose enclosing suites' tags, include
-/// `.leakCheck`.
+/// `swift test list` writes: every test that is, or is inside a suite that is, tagged
+/// `.leakCheck` or marked with the `.checksLeaks` trait.
 ///
 /// The toolchain's `--filter` does not understand tags yet, so the checks are found here and
 /// run by their identifiers. The stream lists each test once with the tags written on it;
 /// a suite's tags reach its tests only when they run, so ancestors are looked up by identifier.
+///
+/// The stream carries tags but no other trait, and a trait cannot add a tag to its test, so
+/// `.checksLeaks` is found where it is written: in the arguments of the `@Test` or `@Suite`
+/// attribute at the source location the stream gives for each test and suite.
 struct LeakCheckDiscovery {
   /// The tag as the event stream writes it: a tag declared as a static member of `Tag`.
   static let tag = ".leakCheck"
@@ -24,10 +28,11 @@ struct LeakCheckDiscovery {
   /// How many test functions the stream listed, leak checks or not.
   private(set) var testCount = 0
 
-  /// Reads the JSON lines of an event stream (version 0).
+  /// Reads the JSON lines of an event stream (version 0), and the sources it points to.
   init(eventStream: Data) throws {
-    var functions: [(id: String, tags: Set<String>)] = []
-    var taggedSuites: [String] = []
+    var functions: [(id: String, isCheck: Bool)] = []
+    var checkingSuites: [String] = []
+    var sources = TraitSources()
     for line in eventStream.split(separator: UInt8(ascii: "\n")) where !line.isEmpty {
       guard let record = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
         record["kind"] as? String == "test",
@@ -36,19 +41,21 @@ struct LeakCheckDiscovery {
       else { continue }
       // `_tags` is still marked experimental; `tags` is where it will settle.
       let tags = Set((payload["_tags"] ?? payload["tags"]) as? [String] ?? [])
+      let isCheck =
+        tags.contains(Self.tag)
+        || sources.attributeChecksLeaks(at: payload["sourceLocation"] as? [String: Any])
       switch payload["kind"] as? String {
       case "suite":
-        if tags.contains(Self.tag) { taggedSuites.append(id) }
+        if isCheck { checkingSuites.append(id) }
       case "function":
-        functions.append((id, tags))
+        functions.append((id, isCheck))
       default:
         continue
       }
     }
     testCount = functions.count
     checks = functions.filter { function in
-      function.tags.contains(Self.tag)
-        || taggedSuites.contains { function.id.hasPrefix($0 + "/") }
+      function.isCheck || checkingSuites.contains { function.id.hasPrefix($0 + "/") }
     }.map { Check(id: $0.id) }
   }
 
@@ -88,6 +95,62 @@ struct LeakCheckDiscovery {
     var result = ""
     for character in text {
       if "\\^$.|?*+()[]{}".contains(character) { result.append("\\") }
+      result.append(character)
+    }
+    return result
+  }
+}
+
+/// Reads the attribute of a test or a suite at its source location, to find the
+/// `.checksLeaks` trait in its arguments.
+private struct TraitSources {
+  private var files: [String: [Substring]] = [:]
+
+  /// Whether the `@Test` or `@Suite` attribute whose name starts at `location` (as the event
+  /// stream gives it: `_filePath`, and a 1-based `line` and `column`) lists `.checksLeaks`.
+  mutating func attributeChecksLeaks(at location: [String: Any]?) -> Bool {
+    guard let location, let path = location["_filePath"] as? String,
+      let line = location["line"] as? Int, let column = location["column"] as? Int
+    else { return false }
+    if files[path] == nil {
+      let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+      files[path] = text.split(separator: "\n", omittingEmptySubsequences: false)
+    }
+    guard let lines = files[path], line >= 1, line <= lines.count else { return false }
+    let rest = lines[(line - 1)...].joined(separator: "\n")
+    guard column >= 1, column <= rest.count + 1 else { return false }
+    let arguments = Self.arguments(of: rest.dropFirst(column - 1))
+    return arguments.contains(".checksLeaks") || arguments.contains("LeakCheckTrait")
+  }
+
+  /// The parenthesised arguments right after the attribute's name, string literals left out;
+  /// empty when the attribute has none.
+  private static func arguments(of attribute: Substring) -> String {
+    var text = attribute.drop { $0.isLetter || $0.isNumber || $0 == "_" }
+    guard text.first == "(" else { return "" }
+    text = text.dropFirst()
+    var depth = 1
+    var inString = false
+    var escaped = false
+    var result = ""
+    for character in text {
+      if inString {
+        if escaped {
+          escaped = false
+        } else if character == "\\" {
+          escaped = true
+        } else if character == "\"" {
+          inString = false
+        }
+        continue
+      }
+      switch character {
+      case "\"": inString = true
+      case "(": depth += 1
+      case ")": depth -= 1
+      default: break
+      }
+      if depth == 0 { break }
       result.append(character)
     }
     return result

@@ -4,9 +4,9 @@ struct LeakCheckOptions {
     USAGE: swift package leak-check [--target <target>]... [--filter <pattern>]
                                     [--sanitize=address] [-- <swift test options>]
 
-    Runs the package's leak checks, the Swift Testing tests tagged `.leakCheck` (or in a suite
-    tagged so) in any of its test targets, with `swift test`, and fails on any leak or test
-    failure, or when no leak check ran.
+    Runs the package's leak checks, the Swift Testing tests tagged `.leakCheck` or marked
+    `.checksLeaks` (or in a suite tagged or marked so) in any of its test targets, with
+    `swift test`, and fails on any leak or test failure, or when no leak check ran.
 
     OPTIONS:
       --target <target>         Runs only the leak checks in this test target (repeatable).

@@ -140,9 +140,10 @@ struct LeakCheckResult {
       lines.append("  none matches --target or --filter")
     } else {
       lines.append(
-        "  a leak check is a Swift Testing test tagged `.leakCheck` (import AffixTesting):")
+        "  a leak check is a Swift Testing test tagged `.leakCheck` or marked `.checksLeaks` "
+          + "(import AffixTesting):")
       lines.append(
-        "    @Test(.tags(.leakCheck)) func ...  or  @Suite(.tags(.leakCheck)) struct ...")
+        "    @Test(.tags(.leakCheck)) func ...  or  @Suite(.checksLeaks) struct ...")
     }
     return lines.joined(separator: "\n")
   }

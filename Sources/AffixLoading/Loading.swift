@@ -1,5 +1,6 @@
 import Affix
 public import AffixScheduling
+public import Foundation
 
 /// A class that shows a loading indicator while it works, only when the work is slow.
 ///
@@ -12,17 +13,18 @@ public import AffixScheduling
 ///   func makeLoadingIndicator() -> any LoadingIndicator { TerminalSpinner.standardError() }
 ///
 ///   func resolve() async throws {
-///     startLoading(message: "Resolving packages")
-///     do {
-///       try await fetchGraph()
-///       stopLoading()
-///     } catch {
-///       stopLoading(.failure)
-///       throw error
+///     try await withLoading(message: "Resolving packages") {
+///       try await fetchGraph()  // suspends: the main queue is free to draw the spinner
 ///     }
 ///   }
 /// }
 /// ```
+///
+/// The indicator is timed on the main queue by default, so it draws only while the main
+/// thread is free: work that suspends, as above, or work on other threads. A command-line
+/// program whose main thread does the work synchronously runs it through the hostless
+/// ``withLoading(message:indicator:scheduler:options:isolation:_:)`` instead, which draws on a
+/// queue of its own.
 ///
 /// A main-actor class, a view or a view model, conforms for the main actor alone, with an
 /// isolated conformance; its indicator is then called on the main actor, and may be a
@@ -88,6 +90,16 @@ extension Loading {
     controller.stop(outcome)
   }
 
+  /// Shows how far the work in progress is, a fraction in `0...1` or `nil` for indeterminate;
+  /// see `LoadingController.update(progress:)`.
+  public func updateLoading(progress fraction: Double?) {
+    guard let controller = LoadingController.attached(to: self) else {
+      Diagnostics.report("loading", "update(progress:) was called with nothing loading; ignored.")
+      return
+    }
+    controller.update(progress: fraction)
+  }
+
   /// Shows a new message for the work in progress; see
   /// ``LoadingController/update(message:)``.
   public func updateLoading(message: String?) {
@@ -99,26 +111,36 @@ extension Loading {
   }
 
   /// Runs `work` with the indicator: starts loading, and stops with the outcome the work had
-  /// (``LoadingOutcome/success`` when it returns, ``LoadingOutcome/failure`` when it throws,
-  /// ``LoadingOutcome/cancelled`` when it throws `CancellationError`), then returns its result
-  /// or rethrows its error. Runs `work` in the caller's isolation.
+  /// (``LoadingOutcome/success`` when it returns, ``LoadingOutcome/failure(_:)`` with the
+  /// error when it throws, ``LoadingOutcome/cancelled`` when it throws `CancellationError`),
+  /// then returns its result or rethrows its error. Runs `work` in the caller's isolation.
   ///
   /// ```swift
   /// let graph = try await resolver.withLoading(message: "Resolving") {
   ///   try await resolver.fetchGraph()
   /// }
   /// ```
+  ///
+  /// - Parameters:
+  ///   - message: The indicator's message.
+  ///   - progress: A Foundation `Progress` the indicator follows while the work runs (see
+  ///     ``LoadingController/follow(_:)``); `nil` for indeterminate progress, or to report
+  ///     fractions with ``updateLoading(progress:)``.
+  ///   - isolation: Where `work` runs: the caller's isolation.
+  ///   - work: The slow work.
   public func withLoading<Result, Failure: Error>(
-    message: String? = nil, isolation: isolated (any Actor)? = #isolation,
+    message: String? = nil, progress: Progress? = nil,
+    isolation: isolated (any Actor)? = #isolation,
     _ work: () async throws(Failure) -> Result
   ) async throws(Failure) -> Result {
     startLoading(message: message, isolation: isolation)
+    if let progress { LoadingController.attached(to: self)?.follow(progress) }
     do {
       let result = try await work()
       stopLoading(.success)
       return result
     } catch {
-      stopLoading(error is CancellationError ? .cancelled : .failure)
+      stopLoading(error is CancellationError ? .cancelled : .failure(error))
       throw error
     }
   }

@@ -5,7 +5,7 @@ extension Tag {
   /// released when its owner goes.
   ///
   /// `swift package leak-check` runs every test tagged so, or inside a suite tagged so, in any
-  /// test target of the package: the tag is how it finds leak checks.
+  /// test target of the package, and every test marked with ``LeakCheckTrait`` too.
   ///
   /// ```swift
   /// @Test(.tags(.leakCheck))

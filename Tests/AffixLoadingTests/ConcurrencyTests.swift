@@ -34,7 +34,7 @@ import Testing
     }
     #expect(!document.isLoading)
     scheduler.advance(by: .seconds(1))
-    #expect(document.indicator.transitions.last == .disappear(outcome: .failure))
+    #expect(document.indicator.transitions.last == .disappear(outcome: .failure(Broken())))
   }
 
   @Test func cancellationEndsWithCancelled() async {
@@ -138,7 +138,7 @@ import Testing
     let controller = LoadingController(indicator: indicator, scheduler: scheduler)
     controller.start(message: "Fetching")
     scheduler.advance(to: .ms(400))
-    controller.stop(.failure)  // finishing: stays for the minimum show time
+    controller.stop(.failure(DiskFull()))  // finishing: stays for the minimum show time
     controller.start(message: "Linking")
     scheduler.advance(to: .ms(500))
     controller.stop()

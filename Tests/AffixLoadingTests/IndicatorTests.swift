@@ -30,7 +30,8 @@ final class Transcript: Sendable {
   }
 
   @Test(arguments: [
-    (LoadingOutcome.success, "done"), (.failure, "failed"), (.cancelled, "cancelled"),
+    (LoadingOutcome.success, "done"), (.failure(DiskFull()), "failed: disk full"),
+    (.cancelled, "cancelled"),
   ])
   func plainOutputNamesTheOutcome(outcome: LoadingOutcome, word: String) {
     let transcript = Transcript()
@@ -48,12 +49,12 @@ final class Transcript: Sendable {
     spinner.tick(frame: 1, angle: 0.4)
     spinner.tick(frame: 2, angle: 0.8)
     spinner.tick(frame: 3, angle: 1.2)
-    spinner.disappear(outcome: .failure)
+    spinner.disappear(outcome: .failure(DiskFull()))
     let clear = "\r\u{1B}[2K"
     let (hide, show) = ("\u{1B}[?25l", "\u{1B}[?25h")
     #expect(
       transcript.all
-        == "\(hide)\(clear)a Build\(clear)b Build\(clear)c Build\(clear)a Build\(clear)✖ Build\n\(show)"
+        == "\(hide)\(clear)a Build\(clear)b Build\(clear)c Build\(clear)a Build\(clear)✖ Build: disk full\n\(show)"
     )
     #expect(transcript.all.filter { $0 == "\n" }.count == 1)
   }
@@ -67,7 +68,7 @@ final class Transcript: Sendable {
     #expect(!transcript.all.contains("\n"))
   }
 
-  @Test(arguments: [LoadingOutcome.success, .failure, .cancelled])
+  @Test(arguments: [LoadingOutcome.success, .failure(DiskFull()), .cancelled])
   func theCursorIsHiddenWhileSpinningAndShownAfterEveryOutcome(outcome: LoadingOutcome) {
     let transcript = Transcript()
     let spinner = TerminalSpinner(isTerminal: true, write: transcript.write)
@@ -248,7 +249,7 @@ final class Transcript: Sendable {
     let spinner = TerminalSpinner(descriptor: terminal.writeEnd, isTerminal: true)
     spinner.appear(message: "Fetching")
     #expect(!SpinnerSignals.isHandling(SIGINT) && SpinnerSignals.isHandling(SIGTERM))
-    spinner.disappear(outcome: .failure)
+    spinner.disappear(outcome: .failure(DiskFull()))
     #expect(!SpinnerSignals.hasDefaultDisposition(SIGINT))
     #expect(SpinnerSignals.hasDefaultDisposition(SIGTERM))
   }

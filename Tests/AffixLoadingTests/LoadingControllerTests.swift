@@ -82,10 +82,11 @@ import Testing
   @Test func indicatorShownLongEnoughDisappearsAtOnce() {
     controller.start()
     scheduler.advance(to: .ms(1_000))
-    controller.stop(.failure)
+    controller.stop(.failure(DiskFull()))
     #expect(controller.state == .finishing(since: .ms(300), until: .ms(1_000)))
     scheduler.advance(by: .zero)
-    #expect(indicator.transitions == [.appear(message: nil), .disappear(outcome: .failure)])
+    #expect(
+      indicator.transitions == [.appear(message: nil), .disappear(outcome: .failure(DiskFull()))])
     #expect(controller.state == .idle)
   }
 
@@ -122,10 +123,10 @@ import Testing
     controller.start()
     controller.start()
     scheduler.advance(to: .ms(300))
-    controller.stop(.failure)
+    controller.stop(.failure(DiskFull()))
     controller.stop()
     scheduler.advance(to: .ms(800))
-    #expect(indicator.transitions.last == .disappear(outcome: .failure))
+    #expect(indicator.transitions.last == .disappear(outcome: .failure(DiskFull())))
   }
 
   @Test(arguments: [1, 3])

@@ -59,3 +59,8 @@ extension SchedulerInstant {
     .zero + .milliseconds(milliseconds)
   }
 }
+
+/// The error of failing work in these tests.
+struct DiskFull: Error, Equatable, CustomStringConvertible {
+  var description: String { "disk full" }
+}

@@ -36,7 +36,6 @@ extension CardView: @MainActor Draggable {}
 @MainActor final class BadgeIndicator: @MainActor LoadingIndicator {
   var isShown = false
   var messages: [String?] = []
-  var ticks = 0
   var outcome: LoadingOutcome?
   private var appearance: CheckedContinuation<Void, Never>?
 
@@ -46,8 +45,6 @@ extension CardView: @MainActor Draggable {}
     appearance?.resume()
     appearance = nil
   }
-
-  func tick(frame: Int, angle: Double) { ticks = frame }
 
   func update(message: String?) { messages.append(message) }
 
@@ -154,7 +151,7 @@ extension CardView: @MainActor Draggable {}
       }
     }
     await view.loadingFinished()
-    #expect(view.badge.outcome == .failure)
+    #expect(view.badge.outcome?.error is Refused)
   }
 }
 

@@ -1,12 +1,16 @@
 public import Affix
 public import AffixScheduling
+public import Foundation
 
 /// The state and timing of one host's loading indicator: the capability behind ``Loading``.
 ///
 /// `start` schedules the indicator to appear after the grace time; a `stop` before then cancels
-/// it, so fast work shows nothing at all. Once visible, the indicator ticks at a steady
-/// interval and stays for at least the minimum show time, so it never flickers. Starts nest:
-/// n starts need n stops, and an extra stop is reported, not fatal.
+/// it, so fast work shows nothing at all. Once visible, the indicator stays for at least the
+/// minimum show time, so it never flickers, and ticks at a steady interval if it wants ticks
+/// (see ``LoadingIndicator/wantsTicks``). Progress is indeterminate until the work reports a
+/// fraction with `update(progress:)` or hands over a Foundation `Progress` with
+/// ``follow(_:)``. Starts nest: n starts need n stops, and an extra stop is reported, not
+/// fatal.
 ///
 /// Every indicator call runs in the isolation the controller was created in (see
 /// ``LoadingIndicator``), never under the controller's lock. The controller holds its host
@@ -20,9 +24,20 @@ public import AffixScheduling
 /// ```swift
 /// let loading = LoadingController.attach(to: task, indicator: TerminalSpinner.standardError())
 /// loading.start(message: "Resolving")
-/// try task.resolve()
-/// loading.stop()
+/// do {
+///   try await task.resolve()  // suspends, so the main queue is free to draw the indicator
+///   loading.stop()
+/// } catch {
+///   loading.stop(.failure(error))  // not `defer { loading.stop() }`: that reports success
+///   throw error
+/// }
 /// ```
+///
+/// Work that does not suspend (a synchronous computation on the main thread) keeps the main
+/// queue busy, and an indicator ticked there never draws: time such work on another
+/// scheduler, or run it through the hostless
+/// ``withLoading(message:indicator:scheduler:options:isolation:_:)``, which draws on a queue
+/// of its own.
 public final class LoadingController: Capability {
   /// What the controller shows; touch it only in the isolation the controller was made in.
   public var indicator: any LoadingIndicator { channel.indicator }
@@ -110,29 +125,35 @@ public final class LoadingController: Capability {
       return
     }
     let now = scheduler.now
-    let (appear, cancelled, newMessage) = locked.withLock {
-      state -> (UInt64?, CancellationToken?, String??) in
+    let (appear, cancelled, newMessage, clearsProgress) = locked.withLock {
+      state -> (UInt64?, CancellationToken?, String??, Bool) in
       state.depth += 1
       switch state.phase {
       case .idle:
         state.message = message
         state.outcome = .success
+        state.progress = nil
+        state.followed = nil
         let cancelled = state.advanceStep()
         state.phase = .pending(appearsAt: now + options.graceTime)
-        return (state.step, cancelled, nil)
+        return (state.step, cancelled, nil, false)
       case .pending, .visible:
-        return (nil, nil, nil)
+        return (nil, nil, nil, false)
       case .finishing(let since, _):
-        // New work, not the old one resumed: its outcome and its message.
+        // New work, not the old one resumed: its outcome, its message, and no progress yet.
         state.phase = .visible(since: since)
         state.outcome = .success
         let changed = state.message != message
         state.message = message
-        return (nil, state.advanceStep(), changed ? .some(message) : nil)
+        let hadProgress = state.progress != nil
+        state.progress = nil
+        state.followed = nil
+        return (nil, state.advanceStep(), changed ? .some(message) : nil, hadProgress)
       }
     }
     cancelled?.cancel()
     if let newMessage { channel.call { $0.update(message: newMessage) } }
+    if clearsProgress { channel.call { $0.update(progress: nil) } }
     if let appear { schedule(.appear, step: appear, after: options.graceTime) }
   }
 
@@ -152,6 +173,86 @@ public final class LoadingController: Capability {
     case false?:
       break
     }
+  }
+
+  /// Shows how far the work is: a fraction in `0...1`, or `nil` for indeterminate progress
+  /// (the default for each new piece of work). A visible indicator shows it at once, a pending
+  /// one when it appears.
+  ///
+  /// ```swift
+  /// for (index, file) in files.enumerated() {
+  ///   try await upload(file)
+  ///   loading.update(progress: Double(index + 1) / Double(files.count))
+  /// }
+  /// ```
+  ///
+  /// A fraction outside `0...1` is clamped; a non-finite one is reported through `Diagnostics`
+  /// and ignored, as is any update with nothing loading.
+  public func update(progress fraction: Double?) {
+    if let fraction, !fraction.isFinite {
+      Diagnostics.report("loading", "A progress of \(fraction) is not finite; ignored.")
+      return
+    }
+    let clamped = fraction.map { min(max($0, 0), 1) }
+    let visible = locked.withLock { state -> Bool? in
+      guard state.depth > 0 else { return nil }
+      guard state.progress != clamped else { return false }
+      state.progress = clamped
+      return state.phase.isVisible
+    }
+    switch visible {
+    case nil:
+      Diagnostics.report(
+        "loading", "update(progress:) was called with nothing loading; ignored.")
+    case true?:
+      channel.call { $0.update(progress: clamped) }
+    case false?:
+      break
+    }
+  }
+
+  /// Shows the progress of a Foundation `Progress` once, as it is now: its
+  /// `fractionCompleted`, or indeterminate while it `isIndeterminate`.
+  ///
+  /// To keep showing it as it advances, ``follow(_:)`` it instead.
+  public func update(progress: Progress) {
+    update(progress: Self.fraction(of: progress))
+  }
+
+  /// Shows the progress of a Foundation `Progress` for the rest of the work in progress,
+  /// reading it at every tick while the indicator is visible (the controller ticks while it
+  /// follows a `Progress`, even for an indicator that wants no ticks).
+  ///
+  /// Foundation on Linux offers no key-value observing of `Progress`, so the controller reads
+  /// it rather than observing it: at most one update per ``LoadingOptions/tickInterval``, and
+  /// none when the fraction did not change.
+  ///
+  /// ```swift
+  /// let progress = Progress(totalUnitCount: Int64(files.count))
+  /// loading.start(message: "Uploading")
+  /// loading.follow(progress)
+  /// for file in files {
+  ///   try await upload(file)
+  ///   progress.completedUnitCount += 1
+  /// }
+  /// loading.stop()
+  /// ```
+  public func follow(_ progress: Progress) {
+    let startTicks = locked.withLock { state -> UInt64?? in
+      guard state.depth > 0 else { return nil }
+      state.followed = UncheckedProgress(progress)
+      return state.phase.isVisible && state.tickToken == nil ? .some(state.session) : .some(nil)
+    }
+    guard let startTicks else {
+      Diagnostics.report("loading", "follow(_:) was called with nothing loading; ignored.")
+      return
+    }
+    update(progress: progress)
+    if let session = startTicks { startTicking(session: session) }
+  }
+
+  static func fraction(of progress: Progress) -> Double? {
+    progress.isIndeterminate ? nil : progress.fractionCompleted
   }
 
   /// Waits until nothing is loading and the indicator has drawn its last call (a command-line
@@ -292,20 +393,32 @@ public final class LoadingController: Capability {
   private func appear(step: UInt64) {
     guard isHostAlive else { return shutDown() }
     let now = scheduler.now
-    let shown = locked.withLock { state -> (message: String?, session: UInt64)? in
+    let shown = locked.withLock {
+      state -> (message: String?, progress: Double?, session: UInt64, ticks: Bool)? in
       guard state.step == step, case .pending = state.phase else { return nil }
       state.phase = .visible(since: now)
       state.session += 1
       state.frame = 0
-      return (state.message, state.session)
+      let ticks = channel.wantsTicks || state.followed != nil
+      return (state.message, state.progress, state.session, ticks)
     }
     guard let shown else { return }
-    channel.call { $0.appear(message: shown.message) }
+    channel.call { indicator in
+      indicator.appear(message: shown.message)
+      if let progress = shown.progress { indicator.update(progress: progress) }
+    }
+    // An indicator that wants no ticks and follows no `Progress` costs no timer.
+    if shown.ticks { startTicking(session: shown.session) }
+  }
+
+  private func startTicking(session: UInt64) {
     let ticks = try? scheduler.scheduleRepeating(every: options.tickInterval) { [weak self] in
-      self?.tick(session: shown.session)
+      self?.tick(session: session)
     }
     let unwanted = locked.withLock { state -> CancellationToken? in
-      guard state.session == shown.session, state.phase.isVisible else { return ticks }
+      guard state.session == session, state.phase.isVisible, state.tickToken == nil else {
+        return ticks
+      }
       state.tickToken = ticks
       return nil
     }
@@ -314,12 +427,14 @@ public final class LoadingController: Capability {
 
   private func tick(session: UInt64) {
     guard isHostAlive else { return shutDown() }
-    let frame = locked.withLock { state -> Int? in
+    let ticked = locked.withLock { state -> (frame: Int, followed: UncheckedProgress?)? in
       guard state.session == session, state.phase.isVisible else { return nil }
       state.frame += 1
-      return state.frame
+      return (state.frame, state.followed)
     }
-    guard let frame else { return }
+    guard let (frame, followed) = ticked else { return }
+    if let followed { update(progress: followed.progress) }
+    guard channel.wantsTicks else { return }
     let turn = 2 * Double.pi
     var angle = (Double(frame) * options.anglePerTick).truncatingRemainder(dividingBy: turn)
     if angle < 0 { angle += turn }
@@ -369,6 +484,10 @@ extension LoadingController {
     var depth = 0
     var message: String?
     var outcome = LoadingOutcome.success
+    /// The fraction done, `nil` while indeterminate.
+    var progress: Double?
+    /// The Foundation `Progress` read at each tick, if the work handed one over.
+    var followed: UncheckedProgress?
     // Identifies the one appearance or hiding that may run; bumping it disowns the old one.
     var step: UInt64 = 0
     var stepToken: CancellationToken?
@@ -398,6 +517,8 @@ extension LoadingController {
       phase = .idle
       depth = 0
       message = nil
+      progress = nil
+      followed = nil
       return (tokens, wasVisible)
     }
   }
@@ -410,14 +531,28 @@ extension LoadingController {
 private final class IndicatorChannel: @unchecked Sendable {
   let indicator: any LoadingIndicator
   let isolation: (any Actor)?
+  /// Read once, in the isolation the indicator lives in.
+  let wantsTicks: Bool
 
   init(indicator: any LoadingIndicator, isolation: (any Actor)?) {
     self.indicator = indicator
     self.isolation = isolation
+    wantsTicks = indicator.wantsTicks
   }
 
   func call(_ body: @escaping (any LoadingIndicator) -> Void) {
     let indicator = indicator
     IsolatedCallback<Void>(isolation: isolation) { body(indicator) }(())
+  }
+}
+
+/// A Foundation `Progress`, which is thread-safe (it locks its own state) but is not declared
+/// `Sendable` by every Foundation: read only through `fractionCompleted` and
+/// `isIndeterminate`.
+struct UncheckedProgress: @unchecked Sendable {
+  let progress: Progress
+
+  init(_ progress: Progress) {
+    self.progress = progress
   }
 }

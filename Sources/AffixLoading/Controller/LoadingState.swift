@@ -44,15 +44,3 @@ public enum LoadingState: Sendable, Hashable, CustomStringConvertible {
     }
   }
 }
-
-/// How a piece of loading work ended, as the indicator shows it when it disappears.
-public enum LoadingOutcome: Sendable, Hashable {
-  /// The work succeeded.
-  case success
-
-  /// The work failed.
-  case failure
-
-  /// The loading was abandoned: its controller was detached while the indicator was shown.
-  case cancelled
-}

@@ -18,14 +18,24 @@ public final class RecordingIndicator: LoadingIndicator, Sendable {
     case tick(frame: Int, angle: Double)
     /// ``LoadingIndicator/update(message:)`` was called.
     case update(message: String?)
+    /// ``LoadingIndicator/update(progress:)`` was called.
+    case progress(Double?)
     /// ``LoadingIndicator/disappear(outcome:)`` was called.
     case disappear(outcome: LoadingOutcome)
   }
 
   private let recorded = Mutex<[Event]>([])
 
+  /// Whether the indicator asks for ticks, as given when it was created.
+  public let wantsTicks: Bool
+
   /// Creates an indicator with no events.
-  public init() {}
+  ///
+  /// - Parameter wantsTicks: Whether it asks its controller for ticks; `true` by default, to
+  ///   record them. Pass `false` to record an indicator that the platform animates.
+  public init(wantsTicks: Bool = true) {
+    self.wantsTicks = wantsTicks
+  }
 
   /// Every call received, in order.
   public var events: [Event] {
@@ -54,7 +64,7 @@ public final class RecordingIndicator: LoadingIndicator, Sendable {
       switch event {
       case .appear: return true
       case .disappear: return false
-      case .tick, .update: continue
+      case .tick, .update, .progress: continue
       }
     }
     return false
@@ -73,6 +83,11 @@ public final class RecordingIndicator: LoadingIndicator, Sendable {
   /// Records a new message.
   public func update(message: String?) {
     recorded.withLock { $0.append(.update(message: message)) }
+  }
+
+  /// Records a progress update.
+  public func update(progress: Double?) {
+    recorded.withLock { $0.append(.progress(progress)) }
   }
 
   /// Records a disappearance.

@@ -12,21 +12,23 @@ import Synchronization
 /// end; plain lines with no control codes when the output is not a terminal.
 ///
 /// On a terminal it draws `⠋ Fetching packages`, turns the first character at each tick, and
-/// ends with `✔ Fetching packages` (or `✖` on failure) on a line of its own. The line is cut
+/// ends with `✔ Fetching packages` (or `✖ Fetching packages: ` and the error, on failure) on a
+/// line of its own. Once the work reports progress, the line carries a bar and a percentage
+/// before the message: `⠋ [██████░░░░░░░░░░░░░░]  30% Fetching packages`. The line is cut
 /// to the terminal's width, so that it never wraps (a wrapped line cannot be redrawn in place),
 /// and the cursor is hidden while it spins and shown again whenever it stops: at every outcome,
 /// if the spinner is released while shown, and, for a spinner on standard error
 /// (``standardError()``), when Ctrl-C (`SIGINT`) or `SIGTERM` ends the process while it is
 /// shown. Into a pipe or a log file it writes
-/// `Fetching packages...` when it appears (and for each new message) and
-/// `Fetching packages: done` (or `failed`, `cancelled`) when it disappears, and nothing per
-/// tick.
+/// `Fetching packages...` when it appears (and for each new message), `Fetching packages: 30%`
+/// each time the progress passes another tenth, and `Fetching packages: done` (or
+/// `failed: ` and the error, `cancelled`) when it disappears, and nothing per tick.
 ///
 /// ```swift
 /// let spinner = TerminalSpinner.standardError()
 /// let loading = LoadingController(indicator: spinner, scheduler: DispatchScheduler(queue: queue))
 /// loading.start(message: "Fetching packages")
-/// loading.update(message: "Fetching packages (12 of 40)")
+/// loading.update(progress: 12.0 / 40)
 /// ```
 public final class TerminalSpinner: LoadingIndicator, Sendable {
   /// The frames drawn in turn on a terminal.
@@ -49,7 +51,13 @@ public final class TerminalSpinner: LoadingIndicator, Sendable {
     var isVisible = false
     var message: String?
     var frame = 0
+    var progress: Double?
+    /// The last tenth of the progress written as a plain line.
+    var tenthWritten: Int?
   }
+
+  /// The number of cells in the progress bar.
+  private static let barWidth = 20
 
   private static let clearLine = "\r\u{1B}[2K"
   private static let hideCursor = "\u{1B}[?25l"
@@ -123,6 +131,9 @@ public final class TerminalSpinner: LoadingIndicator, Sendable {
     }
   }
 
+  /// `true`: the spinner turns its frame at each tick.
+  public var wantsTicks: Bool { true }
+
   /// Draws the first frame, or writes the message as a plain line.
   public func appear(message: String?) {
     let wasVisible = shown.withLock { state in
@@ -141,25 +152,49 @@ public final class TerminalSpinner: LoadingIndicator, Sendable {
   /// Redraws the line with the next frame; writes nothing when not on a terminal.
   public func tick(frame: Int, angle: Double) {
     guard isTerminal else { return }
-    let message = shown.withLock { state in
+    let (message, progress) = shown.withLock { state in
       state.frame = frame
-      return state.message
+      return (state.message, state.progress)
     }
-    write(Self.clearLine + line(frames[frame % frames.count], message))
+    write(Self.clearLine + line(frames[frame % frames.count], message, progress))
   }
 
   /// Shows `message` from now on: redraws the line, or writes it as a plain line.
   public func update(message: String?) {
-    let frame = shown.withLock { state -> Int? in
+    let shownNow = shown.withLock { state -> (frame: Int, progress: Double?)? in
       guard state.isVisible else { return nil }
       state.message = message
-      return state.frame
+      return (state.frame, state.progress)
     }
-    guard let frame else { return }
+    guard let shownNow else { return }
     if isTerminal {
-      write(Self.clearLine + line(frames[frame % frames.count], message))
+      write(
+        Self.clearLine + line(frames[shownNow.frame % frames.count], message, shownNow.progress))
     } else {
       write((message ?? "Working") + "...\n")
+    }
+  }
+
+  /// Draws the progress as a bar and a percentage before the message, or removes them when
+  /// `fraction` is `nil`; into a pipe, writes a line each time it passes another tenth.
+  public func update(progress fraction: Double?) {
+    let clamped = fraction.map { $0.isFinite ? min(max($0, 0), 1) : 0 }
+    let shownNow = shown.withLock {
+      state -> (frame: Int, message: String?, plainLine: Bool)? in
+      guard state.isVisible else { return nil }
+      state.progress = clamped
+      guard let clamped else { return (state.frame, state.message, false) }
+      let tenth = Int(clamped * 10)
+      let passed = state.tenthWritten.map { tenth > $0 } ?? true
+      if passed { state.tenthWritten = tenth }
+      return (state.frame, state.message, passed)
+    }
+    guard let shownNow else { return }
+    if isTerminal {
+      write(
+        Self.clearLine + line(frames[shownNow.frame % frames.count], shownNow.message, clamped))
+    } else if shownNow.plainLine, let clamped {
+      write((shownNow.message ?? "Working") + ": " + Self.percentage(clamped) + "\n")
     }
   }
 
@@ -171,9 +206,13 @@ public final class TerminalSpinner: LoadingIndicator, Sendable {
     }
     if isTerminal {
       switch outcome {
-      case .success: write(Self.clearLine + line("✔", message) + "\n" + Self.showCursor)
-      case .failure: write(Self.clearLine + line("✖", message) + "\n" + Self.showCursor)
-      case .cancelled: write(Self.clearLine + Self.showCursor)
+      case .success:
+        write(Self.clearLine + line("✔", message) + "\n" + Self.showCursor)
+      case .failure(let error):
+        let failed = (message ?? "Failed") + ": " + String(describing: error)
+        write(Self.clearLine + line("✖", failed) + "\n" + Self.showCursor)
+      case .cancelled:
+        write(Self.clearLine + Self.showCursor)
       }
       // After the cursor is shown, so that a signal until then still finds it restored.
       if wasVisible, let descriptor { SpinnerSignals.spinnerHidden(on: descriptor) }
@@ -181,20 +220,39 @@ public final class TerminalSpinner: LoadingIndicator, Sendable {
       let ending =
         switch outcome {
         case .success: "done"
-        case .failure: "failed"
+        case .failure(let error): "failed: " + String(describing: error)
         case .cancelled: "cancelled"
         }
       write((message ?? "Working") + ": " + ending + "\n")
     }
   }
 
-  /// The symbol and the message, cut so that the line fits the terminal without wrapping.
-  private func line(_ symbol: String, _ message: String?) -> String {
-    let whole = message.map { symbol + " " + $0 } ?? symbol
+  /// The symbol, the progress bar if the progress is determinate, and the message, cut so
+  /// that the line fits the terminal without wrapping.
+  private func line(_ symbol: String, _ message: String?, _ progress: Double? = nil) -> String {
+    let text = [progress.map(Self.bar), message].compactMap { $0 }
+    let whole = ([symbol] + text).joined(separator: " ")
     // The last column is left free: writing it makes some terminals wrap at once.
     guard let width = columns(), width > 1, whole.count > width - 1 else { return whole }
     guard width > 2 else { return String(whole.prefix(width - 1)) }
     return String(whole.prefix(width - 2)) + "…"
+  }
+}
+
+extension TerminalSpinner {
+  /// `[██████░░░░░░░░░░░░░░]  30%`: the bar, then the percentage right-aligned in four columns.
+  fileprivate static func bar(_ fraction: Double) -> String {
+    let filled = Int((fraction * Double(barWidth)).rounded(.down))
+    let cells =
+      String(repeating: "█", count: filled)
+      + String(repeating: "░", count: barWidth - filled)
+    let percent = percentage(fraction)
+    return "[" + cells + "] " + String(repeating: " ", count: 4 - percent.count) + percent
+  }
+
+  /// The whole percent done, rounded down so that 100% means done: `30%`.
+  fileprivate static func percentage(_ fraction: Double) -> String {
+    String(Int((fraction * 100).rounded(.down))) + "%"
   }
 }
 

@@ -22,7 +22,8 @@ import Synchronization
 ///
 /// ```swift
 /// ReducedMotion.$override.withValue(true) {
-///   view.dance.animate(duration: 0.3) { $0[\.opacity] = 0 }  // at rest at once
+///   // AffixDancing: the label's alpha is 0 from the first frame.
+///   label.dance.animate(duration: 0.3) { $0.alpha = 0 }.start()
 /// }
 /// ```
 ///

@@ -19,7 +19,13 @@ public import Affix
 /// // The work finished early: nothing is printed.
 /// token.cancel()
 /// ```
-public protocol Scheduler: AnyObject, Sendable {
+///
+/// Every scheduler is also a `Clock` whose instants are ``SchedulerInstant``s: async code that
+/// sleeps with `try await clock.sleep(for:)` or `Task.sleep(for:tolerance:clock:)` sleeps on
+/// the scheduler's time, so a test that hands it a ``VirtualTimeScheduler`` decides when the
+/// sleep ends. A conforming type gets ``sleep(until:tolerance:)`` and ``minimumResolution``
+/// from the scheduler's own ``schedule(after:_:)``.
+public protocol Scheduler: AnyObject, Clock where Instant == SchedulerInstant {
   /// The current instant on this scheduler's clock.
   var now: SchedulerInstant { get }
 

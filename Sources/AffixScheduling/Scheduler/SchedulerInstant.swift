@@ -1,5 +1,7 @@
 /// A point on a scheduler's clock, as the time elapsed since the clock's epoch.
 ///
+/// It is the `Instant` of every ``Scheduler`` as a `Clock`.
+///
 /// Instants from different schedulers are not comparable in any meaningful way: each scheduler
 /// has its own epoch (the moment a ``DispatchScheduler`` was created, or an arbitrary start for
 /// a ``VirtualTimeScheduler``).
@@ -9,7 +11,7 @@
 /// let later = start + .milliseconds(250)
 /// later - start  // 0.25 seconds
 /// ```
-public struct SchedulerInstant: Comparable, Hashable, Sendable, CustomStringConvertible {
+public struct SchedulerInstant: InstantProtocol, CustomStringConvertible {
   /// The time elapsed since the clock's epoch.
   public var sinceEpoch: Duration
 

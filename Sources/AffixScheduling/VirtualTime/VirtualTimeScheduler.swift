@@ -20,6 +20,11 @@ public import Affix
 /// scheduler.pendingCount                     // 1: the timer's next firing, at t+0.15
 /// timer.cancel()
 /// ```
+///
+/// It is also a `Clock`: async code that sleeps on it with `try await clock.sleep(for:)` or
+/// `Task.sleep(for:tolerance:clock:)` wakes when a test advances it past the deadline. A test
+/// waits with ``waitForSleepers(_:)`` until the code under test has reached its sleep, then
+/// advances.
 public final class VirtualTimeScheduler: Scheduler {
   private struct Job {
     var action: @Sendable () -> Void
@@ -101,6 +106,7 @@ public final class VirtualTimeScheduler: Scheduler {
   }
 
   private let state: LockedState<State>
+  let sleepers = LockedState(Sleepers())
 
   /// Creates a scheduler whose clock starts at `now` and stays there until advanced.
   public init(now: SchedulerInstant = .zero) {

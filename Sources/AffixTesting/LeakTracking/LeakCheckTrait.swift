@@ -20,6 +20,10 @@ extension LeakTracker {
 ///
 /// Apply it to a test or to a suite (it applies to every test inside). Each test case of a
 /// parameterized test gets its own tracker.
+///
+/// `swift package leak-check` runs the tests it applies to, as it runs those tagged
+/// `.leakCheck`. The test listing it reads shows tags but no other trait, so it finds this one
+/// where it is written: write `.checksLeaks` in the `@Test` or `@Suite` attribute itself.
 public struct LeakCheckTrait: TestTrait, SuiteTrait, TestScoping {
   /// Applies to every test in a suite it is applied to.
   public var isRecursive: Bool { true }

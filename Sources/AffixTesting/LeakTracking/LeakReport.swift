@@ -52,8 +52,8 @@ public struct LeakReport: Sendable, CustomStringConvertible {
       } else if closureProperties.isEmpty {
         text +=
           "no retain path through stored properties or associations (closure captures and "
-          + "values inside locks are not visible; something outside the tracked objects may "
-          + "hold it)"
+          + "values inside a Mutex or an Atomic are not visible; something outside the "
+          + "tracked objects may hold it)"
       } else {
         let names = closureProperties.map {
           $0.hasPrefix("-[") ? "\(typeName) \($0)" : "\(typeName).\($0)"

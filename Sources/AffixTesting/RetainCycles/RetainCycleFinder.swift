@@ -5,8 +5,10 @@
 /// tuples and the elements of collections and dictionaries. It also follows what is attached
 /// to an object through `Associations`: the values of strong keys and the capabilities, shown
 /// as `Host -[key]-> ...` (a capability's key is its type name). It skips `weak` and `unowned`
-/// properties and the values of weak keys, because they keep nothing alive. Whatever sits
-/// inside a lock (`Mutex`, `Atomic`) is not visible to it. Nor is what closures capture: a
+/// properties and the values of weak keys, because they keep nothing alive. The state inside
+/// the lock that Affix's own capabilities keep their state in is followed (read under that
+/// lock, and shown as `Capability.locked.state.property`); whatever sits inside a `Mutex` or
+/// an `Atomic` is not visible to it. Nor is what closures capture: a
 /// cycle through a closure (`self.onChange = { self.refresh() }`, or an observer of a key that
 /// captures the host) has no path here, and the finder reports which properties and
 /// associations of the object hold closures instead.

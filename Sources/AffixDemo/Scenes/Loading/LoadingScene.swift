@@ -45,11 +45,20 @@ enum LoadingScene {
           + "\(seconds(shown.disappeared - shown.started)) s: the minimum show time, no flicker")
     }
 
+    screen.step("A download that reports its progress (1.6 s), drawn as a bar:")
+    run(
+      loading, watched: indicator, for: .milliseconds(1_600), message: "Downloading artifacts",
+      progressSteps: 8, on: stage)
+    if let shown = indicator.lastShown {
+      screen.detail(
+        "determinate: loading.update(progress:) each 0.2 s, ended with \(shown.outcome)")
+    }
+
     screen.step("A failing task (1.2 s):")
     run(
-      loading, watched: indicator, for: .milliseconds(1_200), message: "Downloading artifacts",
+      loading, watched: indicator, for: .milliseconds(1_200), message: "Uploading artifacts",
       on: stage,
-      outcome: .failure)
+      outcome: .failure(MirrorError()))
     if let shown = indicator.lastShown {
       screen.detail("ended with \(shown.outcome)")
     }
@@ -59,18 +68,27 @@ enum LoadingScene {
     screen.detail("state: \(resolver.loadingState)")
   }
 
-  /// Starts `loading`, stops it `duration` later on the stage's queue (where the indicator's
-  /// own timers fire, so the two are ordered), and waits until the indicator is gone.
+  /// Starts `loading`, reports `progressSteps` even steps of progress over `duration` (none:
+  /// indeterminate), stops it `duration` later on the stage's queue (where the indicator's
+  /// own timers fire, so they are ordered), and waits until the indicator is gone.
   private static func run(
     _ loading: LoadingController, watched indicator: WatchedIndicator, for duration: Duration,
-    message: String? = nil,
+    message: String? = nil, progressSteps: Int = 0,
     on stage: Stage, outcome: LoadingOutcome = .success
   ) {
     indicator.noteStart()
     loading.start(message: message)
-    let stop = stage.scheduler.schedule(after: duration) { loading.stop(outcome) }
+    let progress = (0..<progressSteps).map { step in
+      stage.scheduler.schedule(after: duration / progressSteps * step) {
+        loading.update(progress: Double(step) / Double(progressSteps))
+      }
+    }
+    let stop = stage.scheduler.schedule(after: duration) {
+      if progressSteps > 0 { loading.update(progress: 1) }
+      loading.stop(outcome)
+    }
     stage.wait(upTo: duration + .seconds(5)) { !loading.state.isActive }
-    withExtendedLifetime(stop) {}
+    withExtendedLifetime((progress, stop)) {}
   }
 
   private static func seconds(_ duration: Duration) -> String {
@@ -78,6 +96,11 @@ enum LoadingScene {
     let value = Double(whole) + Double(fraction) / 1e18
     return String((value * 10).rounded() / 10)
   }
+}
+
+/// The demo's failing upload.
+struct MirrorError: Error, CustomStringConvertible {
+  var description: String { "the mirror did not answer" }
 }
 
 /// A class we own that does slow work; conforming to Loading is all it takes.

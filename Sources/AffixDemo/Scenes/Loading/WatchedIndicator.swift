@@ -49,9 +49,19 @@ final class WatchedIndicator: LoadingIndicator {
     shown.appear(message: message)
   }
 
+  var wantsTicks: Bool { shown.wantsTicks }
+
   func tick(frame: Int, angle: Double) {
     state.withLock { $0.current?.ticks += 1 }
     shown.tick(frame: frame, angle: angle)
+  }
+
+  func update(message: String?) {
+    shown.update(message: message)
+  }
+
+  func update(progress: Double?) {
+    shown.update(progress: progress)
   }
 
   func disappear(outcome: LoadingOutcome) {

@@ -105,6 +105,12 @@ enum ReferenceWalker {
   private static func walk(
     _ value: Any, at path: String, depth: Int, _ visit: (String, Found) -> Void
   ) {
+    // The library's own lock is seen through, as if its owner held the state itself: that is
+    // where every built-in capability keeps its state.
+    if let locked = value as? any LockedStateReflecting, depth < maximumValueDepth {
+      walk(locked.reflectedState, at: join(path, "state"), depth: depth + 1, visit)
+      return
+    }
     if type(of: value) is AnyClass {
       visit(path, .object(value as AnyObject))
       return

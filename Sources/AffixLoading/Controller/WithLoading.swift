@@ -1,0 +1,70 @@
+public import AffixScheduling
+import Dispatch
+
+/// Runs `work` with a loading indicator that belongs to no object: for a command-line
+/// command or a server job.
+///
+/// The indicator appears if the work outlasts the grace time, shows the progress the work
+/// reports through the controller it is given, and disappears with the work's outcome
+/// (``LoadingOutcome/failure(_:)`` with the error it threw, ``LoadingOutcome/cancelled`` for
+/// `CancellationError`). The call returns, or rethrows, once the indicator has drawn its last
+/// line, so a program that exits next never cuts it off.
+///
+/// The indicator is timed and called on `scheduler`, by default a queue of the loading
+/// module's own, never on the caller's isolation: the spinner draws even while the caller's
+/// thread is busy, as the main thread of a command-line program doing synchronous work is.
+///
+/// ```swift
+/// // main.swift of a command-line tool
+/// import AffixLoading
+///
+/// let files = try await withLoading(message: "Indexing") { loading in
+///   try index(directory, progress: { done in loading.update(progress: done) })  // synchronous
+/// }
+/// ```
+///
+/// - Parameters:
+///   - message: The indicator's message.
+///   - indicator: What to show; a ``TerminalSpinner`` on standard error by default. It is
+///     called on `scheduler`'s context, so it must be `Sendable`.
+///   - scheduler: Times and calls the indicator; `nil` for a queue of the loading module's own.
+///     A `VirtualTimeScheduler` in tests.
+///   - options: The timing rules.
+///   - isolation: Where `work` runs: the caller's isolation.
+///   - work: The slow work; it reports progress through the controller it is given.
+/// - Returns: What `work` returned.
+/// - Throws: What `work` threw.
+public func withLoading<Result, Failure: Error>(
+  message: String? = nil,
+  indicator: any LoadingIndicator & Sendable = TerminalSpinner.standardError(),
+  scheduler: (any Scheduler)? = nil, options: LoadingOptions = .standard,
+  isolation: isolated (any Actor)? = #isolation,
+  _ work: (LoadingController) async throws(Failure) -> Result
+) async throws(Failure) -> Result {
+  let controller = LoadingController.hostless(
+    indicator: indicator, scheduler: scheduler ?? LoadingController.ownQueue, options: options)
+  controller.start(message: message)
+  let outcome: Swift.Result<Result, Failure>
+  do {
+    outcome = .success(try await work(controller))
+    controller.stop(.success)
+  } catch {
+    outcome = .failure(error)
+    controller.stop(error is CancellationError ? .cancelled : .failure(error))
+  }
+  await controller.finished()
+  return try outcome.get()
+}
+
+extension LoadingController {
+  /// The scheduler of hostless loading: a serial queue that no caller's work blocks.
+  static let ownQueue = DispatchScheduler(queue: DispatchQueue(label: "org.affix.loading"))
+
+  /// A controller that calls its indicator on the scheduler's context, whatever the caller's
+  /// isolation.
+  static func hostless(
+    indicator: any LoadingIndicator & Sendable, scheduler: any Scheduler, options: LoadingOptions
+  ) -> LoadingController {
+    LoadingController(indicator: indicator, scheduler: scheduler, options: options, isolation: nil)
+  }
+}
