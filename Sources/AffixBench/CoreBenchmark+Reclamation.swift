@@ -102,16 +102,17 @@ extension CoreBenchmark {
   static func objectSetScaling(quick: Bool) {
     let passes = quick ? 50 : 300
     let hostSets = (0..<2).map { _ in (0..<1_000).map { _ in PropertyHost() } }
-    let tokens = (0..<4).map { _ in SharedToken() }
+    // Tokens of each thread's own, so that no reference count is shared between the threads.
+    let tokens = (0..<2).map { _ in (0..<4).map { _ in SharedToken() } }
     let set: @Sendable (Int) -> Void = { set in
       for pass in 0..<passes {
-        let token = tokens[(pass + set) % tokens.count]
+        let token = tokens[set][pass % 4]
         for host in hostSets[set] { Associations(of: host)[SharedTokenKey.self] = token }
       }
     }
     let setB0: @Sendable (Int) -> Void = { set in
       for pass in 0..<passes {
-        let token = tokens[(pass + set) % tokens.count]
+        let token = tokens[set][pass % 4]
         for host in hostSets[set] { storeToken(token, in: host) }
       }
     }

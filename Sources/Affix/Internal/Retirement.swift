@@ -28,11 +28,11 @@ import Synchronization
 @usableFromInline
 enum Retirement {
   /// Shards of retired references: 0 for the main thread, the rest for other threads.
-  static let shardCount = 16
+  static let shardCount = 8
 
   /// The most references a shard holds before its next retirement releases them on the
   /// retiring thread.
-  static let shardLimit = 1_024
+  static let shardLimit = 4_096
 
   // `@unchecked Sendable`: the references are reached only under `lock`.
   final class Shard: @unchecked Sendable {
@@ -102,8 +102,9 @@ enum Retirement {
     retire(bits)
   }
 
-  /// Releases every shard's references on a Dispatch thread, unless a drain is scheduled or
-  /// running: one at a time, so that slow deinits never take more than one Dispatch thread.
+  /// Releases every shard's references on a Dispatch thread a millisecond from now, unless a
+  /// drain is scheduled or running: one at a time, so that slow deinits never take more than
+  /// one Dispatch thread.
   static func scheduleDrain() {
     // Dispatch does not work in the child of a fork: retirements there wait for the bound or
     // a sweep.
@@ -111,7 +112,11 @@ enum Retirement {
       drainScheduled.compareExchange(expected: false, desired: true, ordering: .acquiring)
         .exchanged
     else { return }
-    DispatchQueue.global(qos: .utility).async { runDrains() }
+    // A millisecond later, so that one grace period (a `membarrier`, which interrupts every
+    // running thread of the process) serves every retirement of that millisecond.
+    DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .milliseconds(1)) {
+      runDrains()
+    }
   }
 
   /// Drains until the shards are empty, then lets the next retirement schedule a drain. A
