@@ -116,21 +116,8 @@ extension CoreBenchmark {
         for host in hostSets[set] { storeToken(token, in: host) }
       }
     }
-    func scaling(_ work: @escaping @Sendable (Int) -> Void) -> (one: Double, two: Double) {
-      var best = (one: Double.infinity, two: Double.infinity)
-      for _ in 0..<5 {
-        best.one = min(
-          best.one, nanosecondsPerOperation(operations: passes * 1_000, rounds: 1) { work(0) })
-        best.two = min(
-          best.two,
-          nanosecondsPerOperation(operations: passes * 2_000, rounds: 1) {
-            DispatchQueue.concurrentPerform(iterations: 2) { work($0) }
-          })
-      }
-      return best
-    }
-    let (one, two) = scaling(set)
-    let (b0One, b0Two) = scaling(setB0)
+    let (one, two) = oneThreadAgainstTwo(operationsPerThread: passes * 1_000, set)
+    let (b0One, b0Two) = oneThreadAgainstTwo(operationsPerThread: passes * 1_000, setB0)
     AssociationTable.sweep()
     report("core.set_object_one_thread", one, "ns/op")
     report("core.set_object_two_threads", two, "ns/op (per set, both threads together)")

@@ -456,27 +456,32 @@ enum CoreBenchmark {
       for _ in 0..<passes { for host in hostSets.sets[set] { sum &+= readNumber(host) } }
       blackHole(sum)
     }
-    // Rounds alternate between one thread and two, so both see the machine alike.
-    func scaling(_ work: @escaping @Sendable (Int) -> Void) -> (one: Double, two: Double) {
-      var best = (one: Double.infinity, two: Double.infinity)
-      for _ in 0..<5 {
-        best.one = min(
-          best.one, nanosecondsPerOperation(operations: passes * 1_000, rounds: 1) { work(0) })
-        best.two = min(
-          best.two,
-          nanosecondsPerOperation(operations: passes * 2_000, rounds: 1) {
-            DispatchQueue.concurrentPerform(iterations: 2) { work($0) }
-          })
-      }
-      return best
-    }
-    let (one, two) = scaling(read)
-    let (b0One, b0Two) = scaling(readB0)
+    let (one, two) = oneThreadAgainstTwo(operationsPerThread: passes * 1_000, read)
+    let (b0One, b0Two) = oneThreadAgainstTwo(operationsPerThread: passes * 1_000, readB0)
     report("core.get_one_thread", one, "ns/op")
     report("core.get_two_threads", two, "ns/op")
     reportRatio("core.two_thread_scaling", one / two)
     // What two threads gain on this machine at all, for the same loop over a stored property.
     reportRatio("core.b0_two_thread_scaling", b0One / b0Two)
+  }
+
+  /// Nanoseconds per operation of `work(0)` on one thread, and of `work(0)` and `work(1)` on
+  /// two at once, each the best of five rounds. Rounds alternate between one thread and two,
+  /// so both see the machine alike.
+  static func oneThreadAgainstTwo(
+    operationsPerThread: Int, _ work: @escaping @Sendable (Int) -> Void
+  ) -> (one: Double, two: Double) {
+    var best = (one: Double.infinity, two: Double.infinity)
+    for _ in 0..<5 {
+      best.one = min(
+        best.one, nanosecondsPerOperation(operations: operationsPerThread, rounds: 1) { work(0) })
+      best.two = min(
+        best.two,
+        nanosecondsPerOperation(operations: 2 * operationsPerThread, rounds: 1) {
+          DispatchQueue.concurrentPerform(iterations: 2) { work($0) }
+        })
+    }
+    return best
   }
 
   /// The longest a read that misses waits while a full sweep of dead hosts runs: a sweep takes
