@@ -131,7 +131,7 @@ package enum DeallocationHooks {
     else { return }
     fatalError(
       "Cannot form weak reference to instance of class \(type(of: host)) (\(refusal)): "
-        + "the twin of objc_initWeak on a deallocating object")
+        + "the twin of objc_initWeak, which stops the process here")
   }
 }
 
