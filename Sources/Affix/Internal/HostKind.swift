@@ -31,30 +31,43 @@ package enum HostKind: Equatable, Sendable {
   /// An object that cannot carry values; the reason says why.
   case unsupported(String)
 
-  /// Whether every host takes the weak path, as set by `AFFIX_HOST_MODE=weak` when the process
-  /// starts; so that the weak path, which on Linux no host needs, is tested here for every host.
-  package static let everyHostIsWeak: Bool = {
-    guard let mode = getenv("AFFIX_HOST_MODE") else { return false }
-    switch String(cString: mode) {
-    case "weak": return true
-    case "pinned", "": return false
-    default:
+  /// Which path hosts take, as set by `AFFIX_HOST_MODE` when the process starts: so that the
+  /// weak path, which no host needs on Linux, and the deallocation hook of Apple platforms,
+  /// which Linux has not, are tested here.
+  package enum Mode: String, Sendable {
+    /// Each host takes the path of its kind: the default.
+    case pinned
+    /// Every host takes the weak path, and only sweeps find dead hosts.
+    case weak
+    /// Every host takes the weak path, and a host of a class that conforms to
+    /// ``DeallocationHookHost`` (the twin of an `NSObject`, in the tests) has its entry removed
+    /// by a deallocation hook as it deallocates, as an Objective-C object's is on Apple
+    /// platforms. See `DeallocationHook.swift`.
+    case hooked
+  }
+
+  /// The mode this process runs in (`AFFIX_HOST_MODE`), read once.
+  package static let mode: Mode = {
+    guard let text = getenv("AFFIX_HOST_MODE") else { return .pinned }
+    let name = String(cString: text)
+    if name.isEmpty { return .pinned }
+    guard let mode = Mode(rawValue: name) else {
       Diagnostics.report(
         "associations",
-        "AFFIX_HOST_MODE=\(String(cString: mode)) is not a host mode (pinned or weak); "
-          + "using pinned")
-      return false
+        "AFFIX_HOST_MODE=\(name) is not a host mode (pinned, weak or hooked); using pinned")
+      return .pinned
     }
+    return mode
   }()
+
+  /// Whether every host takes the weak path (`AFFIX_HOST_MODE=weak` or `hooked`).
+  package static let everyHostIsWeak: Bool = mode != .pinned
 
   /// The path for `host`.
   ///
   /// - Complexity: O(1); reads the host's class and compares two metadata addresses.
   package static func of(_ host: AnyObject) -> HostKind {
-    let address = UInt(bitPattern: ObjectIdentifier(host))
-    // Tagged pointers (small NSNumber, NSString and NSDate on Apple platforms) carry their
-    // value in the pointer: bit 0 on x86_64, the top bit on arm64. No heap object has either.
-    if address & 1 != 0 || Int(bitPattern: address) < 0 {
+    if isTaggedPointer(UInt(bitPattern: ObjectIdentifier(host))) {
       return .unsupported("a tagged pointer has no identity of its own")
     }
     let hostClass: AnyClass = type(of: host)
@@ -70,6 +83,37 @@ package enum HostKind: Equatable, Sendable {
       return .weak
     }
     return everyHostIsWeak ? .weak : .pinned
+  }
+
+  /// Whether `address`, the bit pattern of an object reference, is an Objective-C tagged
+  /// pointer: a value carried in the pointer itself (a small `NSNumber`, `NSString` or
+  /// `NSDate`), with no object behind it.
+  ///
+  /// objc4's `objc-internal.h` defines the rule as `_objc_isTaggedPointer(ptr)`:
+  /// `(ptr & _OBJC_TAG_MASK) == _OBJC_TAG_MASK`, where `_OBJC_TAG_MASK` is `1UL` (bit 0) when
+  /// `OBJC_MSB_TAGGED_POINTERS` is 0, which it is only for 64-bit macOS and Mac Catalyst on
+  /// x86_64 ("64-bit Mac - tag bit is LSB"), and `1UL << 63` (the top bit) everywhere else:
+  /// arm64 (split tagged pointers keep the tag in the top bit too) and the x86_64 simulators
+  /// of iOS, tvOS and visionOS. Heap objects are 16-byte aligned and Apple's user address space
+  /// ends far below the top bit, so neither bit is ever set in a real object's address there.
+  ///
+  /// Without an Objective-C runtime there are no tagged pointers at all, and either bit may be
+  /// set in a real object's address: arm64 top-byte tagging (HWASan, or a kernel and allocator
+  /// using the ignored top byte) puts a tag in bits 56-63 of every heap pointer, the top bit in
+  /// about half of them. So elsewhere no address is a tagged pointer.
+  ///
+  /// - Complexity: O(1).
+  @inline(__always)
+  package static func isTaggedPointer(_ address: UInt) -> Bool {
+    #if canImport(ObjectiveC)
+      #if arch(x86_64) && (os(macOS) || targetEnvironment(macCatalyst))
+        return address & 1 != 0
+      #else
+        return address & (1 << 63) != 0
+      #endif
+    #else
+      return false
+    #endif
   }
 
   /// Whether the Swift runtime keeps `host`'s reference counts in its header.

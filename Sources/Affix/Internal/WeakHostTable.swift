@@ -8,8 +8,10 @@ import Synchronization
 /// reference reads the very host a caller holds. No pin keeps a dead host's address, so an
 /// object allocated later at the same address finds an entry whose reference reads nil, treats
 /// it as absent and replaces it: correct by construction, whoever counts the host's references.
-/// Values are released when a sweep finds the reference nil, or, on Apple platforms, when the
-/// host deallocates (see `WeakHostTable+ObjectiveC.swift`).
+/// Values are released when a sweep finds the reference nil, or, for a host with a deallocation
+/// hook (an Objective-C object on Apple platforms, its twin in `AFFIX_HOST_MODE=hooked`), when
+/// the host deallocates (see `DeallocationHook.swift`); a sweep never removes such a host's
+/// entry, as the host may still be reading it in its `deinit`.
 ///
 /// Reads take a lock and a weak load, several times the pinned path's cost; every read of the
 /// pinned path that misses checks ``isEmpty`` first, one atomic load.
@@ -27,15 +29,21 @@ enum WeakHostTable {
     /// removal would otherwise release the storage, and its values, on that reader's thread.
     let storageReference: Unmanaged<AssociationStorage>
 
-    /// Set once a deallocation hook will remove this entry as its host deallocates: no other
-    /// object can then ever meet the entry at the host's address.
-    let isRemovedAtDeallocation = Atomic<Bool>(false)
+    /// Whether a deallocation hook removes this entry as its host deallocates: no other object
+    /// can then ever meet the entry at the host's address, and no sweep may remove it, since
+    /// the host reads it through its `deinit`, when its weak reference already reads nil. Set
+    /// before the entry enters the table, so whoever finds the entry there sees it; the hook
+    /// is attached right after, while the caller still holds the host.
+    let isRemovedAtDeallocation: Bool
 
     /// Takes the table's reference to `storage`; `release()` gives it back unless the entry
-    /// enters the table.
-    init(host: AnyObject, storage: AssociationStorage) {
+    /// enters the table. Ask ``DeallocationHooks/weakReferenceRefusal(of:)`` first: forming
+    /// the weak reference to an Objective-C object that refuses one stops the process.
+    init(host: AnyObject, storage: AssociationStorage, isRemovedAtDeallocation: Bool) {
+      DeallocationHooks.checkTwinAllowsWeakReference(to: host)
       self.host = host
       self.storageReference = Unmanaged.passRetained(storage)
+      self.isRemovedAtDeallocation = isRemovedAtDeallocation
     }
 
     /// The storage. Only while the entry is in the table, or was seen there by a caller that
@@ -44,14 +52,15 @@ enum WeakHostTable {
 
     /// Whether the entry belongs to `host`, which the caller holds at the entry's address.
     ///
-    /// Where a deallocation hook removes the entry as its host goes (Apple platforms), no other
-    /// object can meet it, so the address settles it, with no weak load: that is the common
-    /// case there, and it also lets a host keep its values through its own deinit, when every
-    /// weak reference to it reads nil. Elsewhere (Linux with `AFFIX_HOST_MODE=weak`) the entry
+    /// Where a deallocation hook removes the entry as its host goes (Objective-C objects on
+    /// Apple platforms, twin hosts in `AFFIX_HOST_MODE=hooked`), no other object can meet it,
+    /// so the address settles it, with no weak load: that is the common case there, and it
+    /// also lets a host keep its values through its own deinit, when every weak reference to
+    /// it reads nil. Otherwise (`AFFIX_HOST_MODE=weak`, natively counted hosts) the entry
     /// could be a dead predecessor's not yet swept, so the weak reference must read `host`;
     /// the load's strong reference is never the host's last, as the caller holds it.
     func belongs(to host: AnyObject) -> Bool {
-      isRemovedAtDeallocation.load(ordering: .acquiring) || self.host === host
+      isRemovedAtDeallocation || self.host === host
     }
 
     /// Whether the host is gone. The weak load takes a strong reference to a live host, so
@@ -95,16 +104,14 @@ enum WeakHostTable {
   static func makeStorage(of host: AnyObject) -> AssociationStorage {
     let address = UInt(bitPattern: ObjectIdentifier(host))
     let storage = AssociationStorage()
-    let candidate = Entry(host: host, storage: storage)
-    guard candidate.belongs(to: host) else {
-      // A weak reference formed during the host's deinit reads nil at once.
-      candidate.storageReference.release()
-      Diagnostics.report(
-        "associations",
-        "a \(type(of: host)) attached its first value during its deinit; the value is released "
-          + "at once, as a host in its deinit can only change the values it already has")
+    // Asked before the weak reference is formed: an Objective-C object that refuses one stops
+    // the process in `objc_initWeak`. Its storage is its own, released with the caller's write.
+    if let refusal = DeallocationHooks.weakReferenceRefusal(of: host) {
+      Diagnostics.report("associations", refusalMessage(refusal, host: host))
       return storage
     }
+    let keeper = DeallocationHooks.keeper(for: host)
+    let candidate = Entry(host: host, storage: storage, isRemovedAtDeallocation: keeper != nil)
     isPopulated.store(true, ordering: .releasing)
     while true {
       var count = 0
@@ -115,7 +122,9 @@ enum WeakHostTable {
         return nil
       }
       guard let existing else {
-        attachDeallocationHook(to: host, address: address, entry: candidate)
+        if let keeper {
+          DeallocationHooks.attach(keeper, to: host, address: address, entry: candidate)
+        }
         if count >= sweepThreshold.load(ordering: .relaxed) { scheduleSweep() }
         return storage
       }
@@ -133,7 +142,9 @@ enum WeakHostTable {
       if replaced {
         // The table's reference to the dead object's storage goes to the queue.
         if ReleaseQueue.enqueue([existing.storageReference]) { ReleaseQueue.scheduleDrain() }
-        attachDeallocationHook(to: host, address: address, entry: candidate)
+        if let keeper {
+          DeallocationHooks.attach(keeper, to: host, address: address, entry: candidate)
+        }
         return storage
       }
     }
@@ -155,14 +166,34 @@ enum WeakHostTable {
     }
   }
 
+  /// The diagnostic for a host that cannot be held weakly.
+  private static func refusalMessage(_ refusal: WeakReferenceRefusal, host: AnyObject) -> String {
+    switch refusal {
+    case .deallocating:
+      "a \(type(of: host)) attached its first value during its deinit; the value is released "
+        + "at once, as a host in its deinit can only change the values it already has"
+    case .refusedByClass:
+      "a \(type(of: host)) cannot carry associated values: its class refuses weak references, "
+        + "which the weak path holds its hosts by; the value is released at once"
+    case .refusedByObjectiveC:
+      "a \(type(of: host)) refuses weak references: it is in its deinit, where a host can only "
+        + "change the values it already has, or its class does not support them; the value is "
+        + "released at once"
+    }
+  }
+
   /// Removes the entries whose host is gone and returns the table's references to their
   /// storages, for the caller to queue for release.
+  ///
+  /// Never an entry that a deallocation hook removes: its host's weak reference reads nil
+  /// from the start of its deinit, while the host may still read its values there, and the
+  /// hook removes the entry once the last `deinit` body has run.
   static func sweep() -> [Unmanaged<AssociationStorage>] {
     guard !isEmpty else { return [] }
     // Weak references are loaded outside the lock: a load takes a strong reference whose
     // release could be the host's last.
     let snapshot = entries.withLock { Array($0) }
-    let gone = snapshot.filter { $0.value.hostIsGone }
+    let gone = snapshot.filter { !$0.value.isRemovedAtDeallocation && $0.value.hostIsGone }
     guard !gone.isEmpty else { return [] }
     return entries.withLock { entries in
       var swept: [Unmanaged<AssociationStorage>] = []
@@ -202,14 +233,6 @@ enum WeakHostTable {
     }
   }
 }
-
-#if !canImport(ObjectiveC)
-  extension WeakHostTable {
-    /// Without an Objective-C runtime there is no deallocation hook: sweeps find dead hosts.
-    @inline(__always)
-    static func attachDeallocationHook(to host: AnyObject, address: UInt, entry: Entry) {}
-  }
-#endif
 
 extension WeakHostTable {
   static func lockForFork() { entries.lock.lock() }

@@ -19,7 +19,11 @@ func yieldThread() {
 /// The host mode this run was started in (`AFFIX_HOST_MODE`), for the few behaviours that
 /// differ between the pinned and the weak path.
 enum HostMode {
-  static let isWeak = getenvString("AFFIX_HOST_MODE") == "weak"
+  /// Every host takes the weak path: `weak`, or `hooked`, where only ``HookedHost``s also get
+  /// a deallocation hook.
+  static let isWeak = ["weak", "hooked"].contains(getenvString("AFFIX_HOST_MODE"))
+  /// ``HookedHost``s get a deallocation hook, the twin of an `NSObject`'s on Apple platforms.
+  static let isHooked = getenvString("AFFIX_HOST_MODE") == "hooked"
 }
 
 /// Whether the thread sanitizer's runtime is in this process. Its child of a multithreaded
