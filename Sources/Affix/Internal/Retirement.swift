@@ -112,27 +112,32 @@ enum Retirement {
       drainScheduled.compareExchange(expected: false, desired: true, ordering: .acquiring)
         .exchanged
     else { return }
-    // A millisecond later, so that one grace period (a `membarrier`, which interrupts every
-    // running thread of the process) serves every retirement of that millisecond.
+    scheduleDrainBlock()
+  }
+
+  /// A millisecond later, so that one grace period (a `membarrier`, which interrupts every
+  /// running thread of the process) serves every retirement of that millisecond.
+  private static func scheduleDrainBlock() {
     DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .milliseconds(1)) {
-      runDrains()
+      runDrain()
     }
   }
 
-  /// Drains until the shards are empty, then lets the next retirement schedule a drain. A
+  /// Drains once, then lets the next retirement schedule a drain, or schedules the next itself
+  /// if the shards filled meanwhile: a block at a time, so that other work on Dispatch's
+  /// threads (the release of dead hosts' values) is never starved by a stream of writes. A
   /// retirement that found the flag still set scheduled nothing; its shard's lock orders its
   /// append before this look, or this clearing before its look at the flag, so it is never
   /// left behind.
-  private static func runDrains() {
-    while true {
-      while drain(includingMain: false) {}
-      drainScheduled.store(false, ordering: .sequentiallyConsistent)
-      let left = shards.contains { shard in shard.withLock { !$0.references.isEmpty } }
-      guard left,
-        drainScheduled.compareExchange(expected: false, desired: true, ordering: .acquiring)
-          .exchanged
-      else { return }
-    }
+  private static func runDrain() {
+    drain(includingMain: false)
+    drainScheduled.store(false, ordering: .sequentiallyConsistent)
+    let left = shards.contains { shard in shard.withLock { !$0.references.isEmpty } }
+    guard left,
+      drainScheduled.compareExchange(expected: false, desired: true, ordering: .acquiring)
+        .exchanged
+    else { return }
+    scheduleDrainBlock()
   }
 
   /// Takes what every shard holds, waits for one grace period, and releases it on this thread;
