@@ -20,9 +20,9 @@ import Synchronization
 /// 0 and every other thread into one of the rest, chosen in turn as threads first retire, so
 /// that writers on different threads take different locks. A shard holds at most
 /// ``shardLimit`` references: the retirement that fills it releases the shard's other
-/// references on its own thread after a grace period (never the one it retired itself), unless that thread is already releasing retired
-/// objects or is inside a read section (user code that a read ran), whose retirements the
-/// next release takes. A release takes at most what the shards held, so retired objects not
+/// references on its own thread after a grace period (never the one it retired itself),
+/// unless that thread is already releasing retired objects or is inside a read section (user
+/// code that a read ran), whose retirements the next release takes. A release takes at most what the shards held, so retired objects not
 /// yet released number at most `2 × shardCount × shardLimit`, plus `shardLimit` for each
 /// thread releasing its own shard, whatever the write rate and however slow the `deinit`s.
 @usableFromInline
