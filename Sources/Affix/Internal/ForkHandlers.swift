@@ -23,17 +23,18 @@ enum ForkHandlers {
   }
 
   // In the order the core nests them: a pass holds the table's lock while it queues what it
-  // swept, and nothing takes a shard's lock while holding another of these.
+  // swept, and a writer past the retirement bound holds its shard's lock while it counts its
+  // release under way in the release queue.
   private static func prepare() {
     HostTable.lockForFork()
     WeakHostTable.lockForFork()
-    ReleaseQueue.lockForFork()
     Retirement.lockForFork()
+    ReleaseQueue.lockForFork()
   }
 
   private static func parent() {
-    Retirement.unlockAfterFork()
     ReleaseQueue.unlockAfterFork()
+    Retirement.unlockAfterFork()
     WeakHostTable.unlockAfterFork()
     HostTable.unlockAfterFork()
   }

@@ -112,13 +112,17 @@ enum ReleaseQueue {
       return (state.pending, ticket)
     }
     Retirement.drain(includingMain: Retirement.isMainThread)
+    // Read after every take: a release that took work before this call's takes was counted
+    // under way before its own take (a storage's under the queue's lock, retired objects
+    // before their shards' locks), so its ticket is below this one.
+    let bound = state.withLock { $0.nextTicket }
     for storage in storages { release(storage) }
     endRelease(ticket)
 
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: waitLimit)
     var attempts = 0
-    while state.withLock({ $0.underWay.contains { $0.key < ticket && $0.value != thread } }) {
+    while state.withLock({ $0.underWay.contains { $0.key < bound && $0.value != thread } }) {
       if clock.now >= deadline {
         Diagnostics.report(
           "associations",

@@ -71,19 +71,21 @@ enum Retirement {
     let mayRelease = !affix_is_releasing() && !affix_inside_read_section()
     // One critical section decides and takes, so that what this thread releases past the
     // bound never includes the reference it retires now, whoever shares the shard.
-    let taken = shard.withLock { shard -> (references: [UInt], ready: [UInt])? in
+    let taken = shard.withLock { shard -> (references: [UInt], ready: [UInt], ticket: Int)? in
       if mayRelease, shard.references.count + shard.ready.count >= shardLimit - 1 {
         defer {
           shard.references = [bits]
           shard.ready = []
         }
-        return (shard.references, shard.ready)
+        // Counted as under way before the take, so that a sweep that finds the shard empty
+        // after it waits for this release (see `ReleaseQueue.releaseAllAndWait()`).
+        return (shard.references, shard.ready, ReleaseQueue.beginRelease())
       }
       shard.references.append(bits)
       return nil
     }
     if let taken {
-      let ticket = ReleaseQueue.beginRelease()
+      let ticket = taken.ticket
       synchronize()
       release(taken.ready)
       release(taken.references)
@@ -151,6 +153,9 @@ enum Retirement {
       scheduleDrain()
       return false
     }
+    // Counted as under way before the take: a sweep that finds the shards empty after it
+    // waits for this release (see `ReleaseQueue.releaseAllAndWait()`).
+    let ticket = ReleaseQueue.beginRelease()
     var taken: [UInt] = []
     for index in 1..<shardCount {
       shards[index].withLock { shard in
@@ -163,10 +168,10 @@ enum Retirement {
       return shard.references
     }
     guard !taken.isEmpty || !main.isEmpty else {
+      ReleaseQueue.endRelease(ticket)
       if includingMain { releaseMainReady() }
       return false
     }
-    let ticket = ReleaseQueue.beginRelease()
     synchronize()
     if !main.isEmpty {
       if includingMain {
