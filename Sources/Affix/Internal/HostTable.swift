@@ -321,7 +321,7 @@ enum HostTable {
               chunk.append(storage)
               budget -= state.slots.remove(at: slot) - 1
               state.count -= 1
-            case .inDeinit(let address, _):
+            case .inDeinit(let address):
               let firstSeen = state.lingering[address] ?? now
               lingeringNow[address] = firstSeen
               if now - firstSeen >= lingerLimit, state.reported.insert(address).inserted {
@@ -682,7 +682,7 @@ struct SlotArray {
     /// Its deinit has begun and not visibly ended: the unowned count holds more than the
     /// strong references' one and the pins. Either the deinit runs, or something holds the
     /// host `unowned`.
-    case inDeinit(address: UInt, storage: Unmanaged<AssociationStorage>)
+    case inDeinit(address: UInt)
     case dead(Unmanaged<AssociationStorage>)
   }
 
@@ -703,7 +703,7 @@ struct SlotArray {
     // without the pin comes, after this fence, with a `ForeignPins` that no longer counts it.
     atomicMemoryFence(ordering: .acquiring)
     guard unownedCount <= 1 + ForeignPins.count(at: object) else {
-      return .inDeinit(address: address, storage: storage)
+      return .inDeinit(address: address)
     }
     return .dead(storage)
   }

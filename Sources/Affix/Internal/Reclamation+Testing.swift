@@ -51,9 +51,6 @@ package enum RetirementStatistics {
   /// The most a thread releasing its own shard holds besides.
   package static var shardLimit: Int { Retirement.shardLimit }
 
-  /// References retired and not yet taken for release.
-  package static var waiting: Int { Retirement.waiting }
-
   /// Makes this thread retire as the main thread does: its retired objects are released on
   /// the main queue.
   package static func retireAsMainThread() {

@@ -213,13 +213,6 @@ enum Retirement {
     affix_retire_shard(UInt32(shardCount)) == 0
   }
 
-  /// References retired and not yet taken for release, for tests and the benchmark.
-  static var waiting: Int {
-    shards.reduce(0) { total, shard in
-      total + shard.withLock { $0.references.count + $0.ready.count }
-    }
-  }
-
   /// Waits for a grace period. Never inside a read section, which it would wait for: callers
   /// check `affix_inside_read_section()` first.
   private static func synchronize() {
