@@ -4,8 +4,8 @@ public import Foundation
 
 /// A class that shows a loading indicator while it works, only when the work is slow.
 ///
-/// Conform, provide the indicator, and call ``startLoading(message:isolation:)`` and
-/// ``stopLoading(_:)`` around slow work. All the state lives in a ``LoadingController``
+/// Conform, provide the indicator, and call ``startLoading(message:isolation:fileID:line:)`` and
+/// ``stopLoading(_:fileID:line:)`` around slow work. All the state lives in a ``LoadingController``
 /// attached to the instance, so the conforming class adds no stored properties.
 ///
 /// ```swift
@@ -74,40 +74,52 @@ extension Loading {
   }
 
   /// Starts a piece of slow work: the indicator appears after the grace time unless the work
-  /// ends first. Calls nest; see ``LoadingController/start(message:)``.
-  public func startLoading(message: String? = nil, isolation: isolated (any Actor)? = #isolation) {
-    loadingController(isolation: isolation).start(message: message)
+  /// ends first. Calls nest; see ``LoadingController/start(message:fileID:line:)``.
+  public func startLoading(
+    message: String? = nil, isolation: isolated (any Actor)? = #isolation,
+    fileID: String = #fileID, line: Int = #line
+  ) {
+    loadingController(isolation: isolation).start(message: message, fileID: fileID, line: line)
   }
 
-  /// Ends a piece of work started with ``startLoading(message:isolation:)``; see
-  /// ``LoadingController/stop(_:)``.
-  public func stopLoading(_ outcome: LoadingOutcome = .success) {
+  /// Ends a piece of work started with ``startLoading(message:isolation:fileID:line:)``; see
+  /// ``LoadingController/stop(_:fileID:line:)``.
+  public func stopLoading(
+    _ outcome: LoadingOutcome = .success, fileID: String = #fileID, line: Int = #line
+  ) {
     guard let controller = LoadingController.attached(to: self) else {
       Diagnostics.report(
-        "loading", "stop was called more often than start; the extra stop is ignored.")
+        "loading", "stop was called more often than start; the extra stop is ignored.",
+        fileID: fileID, line: line)
       return
     }
-    controller.stop(outcome)
+    controller.stop(outcome, fileID: fileID, line: line)
   }
 
   /// Shows how far the work in progress is, a fraction in `0...1` or `nil` for indeterminate;
   /// see `LoadingController.update(progress:)`.
-  public func updateLoading(progress fraction: Double?) {
+  public func updateLoading(
+    progress fraction: Double?, fileID: String = #fileID, line: Int = #line
+  ) {
     guard let controller = LoadingController.attached(to: self) else {
-      Diagnostics.report("loading", "update(progress:) was called with nothing loading; ignored.")
+      Diagnostics.report(
+        "loading", "update(progress:) was called with nothing loading; ignored.",
+        fileID: fileID, line: line)
       return
     }
-    controller.update(progress: fraction)
+    controller.update(progress: fraction, fileID: fileID, line: line)
   }
 
   /// Shows a new message for the work in progress; see
-  /// ``LoadingController/update(message:)``.
-  public func updateLoading(message: String?) {
+  /// ``LoadingController/update(message:fileID:line:)``.
+  public func updateLoading(message: String?, fileID: String = #fileID, line: Int = #line) {
     guard let controller = LoadingController.attached(to: self) else {
-      Diagnostics.report("loading", "update(message:) was called with nothing loading; ignored.")
+      Diagnostics.report(
+        "loading", "update(message:) was called with nothing loading; ignored.",
+        fileID: fileID, line: line)
       return
     }
-    controller.update(message: message)
+    controller.update(message: message, fileID: fileID, line: line)
   }
 
   /// Runs `work` with the indicator: starts loading, and stops with the outcome the work had
@@ -124,8 +136,8 @@ extension Loading {
   /// - Parameters:
   ///   - message: The indicator's message.
   ///   - progress: A Foundation `Progress` the indicator follows while the work runs (see
-  ///     ``LoadingController/follow(_:)``); `nil` for indeterminate progress, or to report
-  ///     fractions with ``updateLoading(progress:)``.
+  ///     ``LoadingController/follow(_:fileID:line:)``); `nil` for indeterminate progress, or to report
+  ///     fractions with ``updateLoading(progress:fileID:line:)``.
   ///   - isolation: Where `work` runs: the caller's isolation.
   ///   - work: The slow work.
   public func withLoading<Result, Failure: Error>(
@@ -156,7 +168,7 @@ extension Loading {
     LoadingController.attached(to: self)?.state ?? .idle
   }
 
-  /// Whether some ``startLoading(message:isolation:)`` is not yet balanced by a stop.
+  /// Whether some ``startLoading(message:isolation:fileID:line:)`` is not yet balanced by a stop.
   public var isLoading: Bool {
     LoadingController.attached(to: self)?.isLoading ?? false
   }

@@ -23,6 +23,13 @@ func rubberBandMatchesTheClosedForm(overshoot: Double, dimension: Double) {
   #expect(abs(back - overshoot) <= 1e-9 * max(overshoot, 1), "the inverse undoes it")
 }
 
+@Test("The documented example's figure is the formula's")
+func rubberBandDocumentedExample() {
+  // RubberBand's doc comment: `offset(forOvershoot: 100, dimension: 320)  // 46.93 points`.
+  let offset = RubberBand.standard.offset(forOvershoot: 100, dimension: 320)
+  #expect((offset * 100).rounded() / 100 == 46.93)
+}
+
 @Test("The band follows the finger at c of its speed at the edge, and flattens beyond")
 func rubberBandSlopeStartsAtTheCoefficient() {
   let band = RubberBand(coefficient: 0.3)

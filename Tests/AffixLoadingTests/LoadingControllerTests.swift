@@ -259,28 +259,6 @@ import Testing
     #expect(controller.options.anglePerTick.isFinite)
   }
 
-  @Test(
-    arguments: [
-      (Double.nan, 0.5), (.infinity, 0.5), (-1, 0.5), (0.2, .nan), (0.2, -.infinity), (0.2, -3),
-    ])
-  func unusableSecondsAreReportedAndReplaced(grace: Double, minimumShow: Double) {
-    let log = DiagnosticLog()
-    let options = log.capture {
-      LoadingOptions(graceSeconds: grace, minimumShowSeconds: minimumShow)
-    }
-    #expect(log.all.count == 1)
-    #expect(options.graceTime >= .zero)
-    #expect(options.minimumShowTime >= .zero)
-  }
-
-  @Test func usableSecondsAreKept() {
-    let log = DiagnosticLog()
-    let options = log.capture { LoadingOptions(graceSeconds: 0.25, minimumShowSeconds: 1) }
-    #expect(log.all.isEmpty)
-    #expect(options.graceTime == .milliseconds(250))
-    #expect(options.minimumShowTime == .seconds(1))
-  }
-
   @Test func defaultsFollowTheOriginalMixin() {
     let options = LoadingOptions.standard
     #expect(options.tickInterval == .milliseconds(50))

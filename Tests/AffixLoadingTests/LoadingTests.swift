@@ -2,6 +2,7 @@ import Affix
 import AffixLoading
 import AffixScheduling
 import Dispatch
+import Foundation
 import Testing
 
 @Suite struct LoadingTests {
@@ -23,6 +24,27 @@ import Testing
       document.indicator.transitions == [
         .appear(message: "Saving"), .disappear(outcome: .success),
       ])
+  }
+
+  @Test func misuseReportsNameTheCallersLine() throws {
+    let document = Document(scheduler: scheduler)
+    let log = DiagnosticLog()
+    let lines = log.capture { () -> [Int] in
+      document.stopLoading()
+      let stopLine = #line - 1
+      document.updateLoading(message: "late")
+      let messageLine = #line - 1
+      document.updateLoading(progress: .nan)
+      let progressLine = #line - 1
+      document.startLoading()
+      document.loadingController().follow(Progress(totalUnitCount: 1))
+      document.loadingController().update(progress: .infinity)
+      let infinityLine = #line - 1
+      return [stopLine, messageLine, progressLine, infinityLine]
+    }
+    #expect(log.all.map(\.line) == lines)
+    #expect(Set(log.all.map(\.fileID)) == ["AffixLoadingTests/LoadingTests.swift"])
+    document.stopLoading()
   }
 
   @Test func stateLivesInOneControllerAttachedToTheHost() {

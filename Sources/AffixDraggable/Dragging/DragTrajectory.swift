@@ -1,5 +1,5 @@
 import AffixScheduling
-public import Foundation
+package import Foundation
 
 /// A recorded drag and snap: where the object's centre was at every frame, for plots.
 ///
@@ -12,9 +12,9 @@ public import Foundation
 ///   print(sample.time, sample.position.x, sample.position.y, sample.phase)
 /// }
 /// ```
-public struct DragTrajectory: Sendable {
+package struct DragTrajectory: Sendable {
   /// What the object was doing at a sample.
-  public enum Phase: String, Sendable, Hashable {
+  package enum Phase: String, Sendable, Hashable {
     /// Held by the finger.
     case dragging
     /// Let go, springing to the snap point.
@@ -22,21 +22,21 @@ public struct DragTrajectory: Sendable {
   }
 
   /// One frame of the trajectory.
-  public struct Sample: Sendable, Hashable {
+  package struct Sample: Sendable, Hashable {
     /// Seconds since the finger went down.
-    public var time: Double
+    package var time: Double
     /// The object's centre.
-    public var position: CGPoint
+    package var position: CGPoint
     /// The finger, while it holds the object.
-    public var finger: CGPoint?
+    package var finger: CGPoint?
     /// What the object was doing.
-    public var phase: Phase
+    package var phase: Phase
   }
 
   /// Every frame, from the first movement to rest.
-  public var samples: [Sample]
+  package var samples: [Sample]
   /// Where the object snaps back to (and started).
-  public var snapPoint: CGPoint
+  package var snapPoint: CGPoint
 
   /// Records a drag along `path` that ends with a fling, and the snap that follows.
   ///
@@ -48,7 +48,7 @@ public struct DragTrajectory: Sendable {
   ///   - damping: The snap damping, 0...1.
   ///   - framesPerSecond: The frame rate of the recording.
   /// - Returns: The trajectory, at most ten seconds of snapping after the release.
-  public static func record(
+  package static func record(
     from start: CGPoint = CGPoint(x: 0, y: 0), path: [CGPoint]? = nil,
     releaseVelocity: Vector2D = Vector2D(dx: 900, dy: -600), damping: Double = Snap.defaultDamping,
     framesPerSecond: Int = 60

@@ -129,7 +129,7 @@ public final class DynamicsWorld: Sendable {
   public var isReceivingFrames: Bool { state.withLock { $0.subscription != nil } }
 
   /// The number of physics steps taken so far.
-  public var stepCount: Int { state.withLock { $0.steps } }
+  package var stepCount: Int { state.withLock { $0.steps } }
 
   /// Spends `elapsed` on whole physics steps, then tells the bodies that moved where they are.
   ///

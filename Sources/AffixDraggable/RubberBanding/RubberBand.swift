@@ -14,7 +14,7 @@ public import Foundation
 ///
 /// ```swift
 /// card.makeDraggable(bounds: track, rubberBand: .standard)
-/// RubberBand.standard.offset(forOvershoot: 100, dimension: 320)  // 47.6 points
+/// RubberBand.standard.offset(forOvershoot: 100, dimension: 320)  // 46.93 points
 /// ```
 ///
 /// ![The rubber-band curve: the offset grows with the overshoot, ever more slowly, towards the dimension.](draggable-rubber-band)

@@ -118,10 +118,16 @@ public final class LoadingController: Capability {
   /// A start while work is already in progress only nests (its message is ignored); a start
   /// while the indicator is finishing keeps it on screen, shows `message`, and ends with its
   /// own outcome.
-  public func start(message: String? = nil) {
+  ///
+  /// - Parameters:
+  ///   - message: The indicator's message.
+  ///   - fileID: The caller's file, for a misuse report.
+  ///   - line: The caller's line, for a misuse report.
+  public func start(message: String? = nil, fileID: String = #fileID, line: Int = #line) {
     guard isHostAlive else {
       Diagnostics.report(
-        "loading", "start was called after the loading host died; nothing will be shown.")
+        "loading", "start was called after the loading host died; nothing will be shown.",
+        fileID: fileID, line: line)
       return
     }
     let now = scheduler.now
@@ -159,7 +165,7 @@ public final class LoadingController: Capability {
 
   /// Changes the message of the work in progress; a visible indicator shows it at once.
   /// Reported and ignored when nothing is loading.
-  public func update(message: String?) {
+  public func update(message: String?, fileID: String = #fileID, line: Int = #line) {
     let visible = locked.withLock { state -> Bool? in
       guard state.depth > 0 else { return nil }
       state.message = message
@@ -167,7 +173,9 @@ public final class LoadingController: Capability {
     }
     switch visible {
     case nil:
-      Diagnostics.report("loading", "update(message:) was called with nothing loading; ignored.")
+      Diagnostics.report(
+        "loading", "update(message:) was called with nothing loading; ignored.",
+        fileID: fileID, line: line)
     case true?:
       channel.call { $0.update(message: message) }
     case false?:
@@ -188,9 +196,10 @@ public final class LoadingController: Capability {
   ///
   /// A fraction outside `0...1` is clamped; a non-finite one is reported through `Diagnostics`
   /// and ignored, as is any update with nothing loading.
-  public func update(progress fraction: Double?) {
+  public func update(progress fraction: Double?, fileID: String = #fileID, line: Int = #line) {
     if let fraction, !fraction.isFinite {
-      Diagnostics.report("loading", "A progress of \(fraction) is not finite; ignored.")
+      Diagnostics.report(
+        "loading", "A progress of \(fraction) is not finite; ignored.", fileID: fileID, line: line)
       return
     }
     let clamped = fraction.map { min(max($0, 0), 1) }
@@ -203,7 +212,8 @@ public final class LoadingController: Capability {
     switch visible {
     case nil:
       Diagnostics.report(
-        "loading", "update(progress:) was called with nothing loading; ignored.")
+        "loading", "update(progress:) was called with nothing loading; ignored.",
+        fileID: fileID, line: line)
     case true?:
       channel.call { $0.update(progress: clamped) }
     case false?:
@@ -215,8 +225,8 @@ public final class LoadingController: Capability {
   /// `fractionCompleted`, or indeterminate while it `isIndeterminate`.
   ///
   /// To keep showing it as it advances, ``follow(_:)`` it instead.
-  public func update(progress: Progress) {
-    update(progress: Self.fraction(of: progress))
+  public func update(progress: Progress, fileID: String = #fileID, line: Int = #line) {
+    update(progress: Self.fraction(of: progress), fileID: fileID, line: line)
   }
 
   /// Shows the progress of a Foundation `Progress` for the rest of the work in progress,
@@ -237,17 +247,19 @@ public final class LoadingController: Capability {
   /// }
   /// loading.stop()
   /// ```
-  public func follow(_ progress: Progress) {
+  public func follow(_ progress: Progress, fileID: String = #fileID, line: Int = #line) {
     let startTicks = locked.withLock { state -> UInt64?? in
       guard state.depth > 0 else { return nil }
       state.followed = UncheckedProgress(progress)
       return state.phase.isVisible && state.tickToken == nil ? .some(state.session) : .some(nil)
     }
     guard let startTicks else {
-      Diagnostics.report("loading", "follow(_:) was called with nothing loading; ignored.")
+      Diagnostics.report(
+        "loading", "follow(_:) was called with nothing loading; ignored.", fileID: fileID,
+        line: line)
       return
     }
-    update(progress: progress)
+    update(progress: progress, fileID: fileID, line: line)
     if let session = startTicks { startTicking(session: session) }
   }
 
@@ -274,7 +286,9 @@ public final class LoadingController: Capability {
   /// minimum show time, showing `outcome`. A failure reported by any nested stop makes the
   /// final outcome a failure. A stop without a matching start is reported through
   /// `Diagnostics` and ignored.
-  public func stop(_ outcome: LoadingOutcome = .success) {
+  public func stop(
+    _ outcome: LoadingOutcome = .success, fileID: String = #fileID, line: Int = #line
+  ) {
     let now = scheduler.now
     let result = locked.withLock { state -> StopResult in
       guard state.depth > 0 else { return .unbalanced }
@@ -300,7 +314,8 @@ public final class LoadingController: Capability {
     case .unbalanced:
       Diagnostics.report(
         "loading",
-        "stop was called more often than start; the extra stop is ignored.")
+        "stop was called more often than start; the extra stop is ignored.", fileID: fileID,
+        line: line)
     case .nested:
       break
     case .cancelAppearance(let token, let resumesWaiters):

@@ -37,19 +37,6 @@ public struct LoadingOptions: Sendable, Hashable {
     self.anglePerTick = anglePerTick
   }
 
-  /// Creates options from times in seconds, as they often come from settings or user input.
-  ///
-  /// A negative or non-finite time is reported through `Diagnostics` and replaced by zero
-  /// (a grace time) or the default (a minimum show time).
-  public init(graceSeconds: Double, minimumShowSeconds: Double) {
-    let defaults = LoadingOptions()
-    self.init(
-      graceTime: Self.duration(seconds: graceSeconds, named: "grace time", fallback: .zero),
-      minimumShowTime: Self.duration(
-        seconds: minimumShowSeconds, named: "minimum show time",
-        fallback: defaults.minimumShowTime))
-  }
-
   /// The default options.
   public static let standard = LoadingOptions()
 
@@ -75,19 +62,6 @@ public struct LoadingOptions: Sendable, Hashable {
       options.anglePerTick = defaults.anglePerTick
     }
     return options
-  }
-
-  private static func duration(seconds: Double, named name: String, fallback: Duration)
-    -> Duration
-  {
-    guard seconds.isFinite, seconds >= 0 else {
-      report(
-        "a \(name) must be a finite number of seconds, at least zero (\(seconds)); using \(fallback)"
-      )
-      return fallback
-    }
-    // Beyond this, Duration's arithmetic would overflow; no one waits a million years.
-    return .seconds(min(seconds, 3e13))
   }
 }
 
