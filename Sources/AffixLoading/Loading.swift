@@ -158,9 +158,9 @@ extension Loading {
   }
 
   /// Waits until nothing is loading and the indicator has drawn its final line; see
-  /// ``LoadingController/finished()``.
-  public func loadingFinished() async {
-    await LoadingController.attached(to: self)?.finished()
+  /// ``LoadingController/settled()``.
+  public func loadingSettled() async {
+    await LoadingController.attached(to: self)?.settled()
   }
 
   /// Where this object's indicator is in its life; `idle` if it never loaded.

@@ -65,7 +65,7 @@ import Testing
 
   @Test func returnsAtOnceWhenIdle() async {
     let controller = LoadingController(indicator: indicator, scheduler: scheduler)
-    await controller.finished()
+    await controller.settled()
     #expect(indicator.events.isEmpty)
   }
 
@@ -75,7 +75,7 @@ import Testing
     scheduler.advance(to: .ms(400))
     controller.stop()
     let waiting = Task { [indicator] in
-      await controller.finished()
+      await controller.settled()
       return indicator.transitions.last
     }
     while controller.finishedWaiterCount == 0 { await Task.yield() }
@@ -86,7 +86,7 @@ import Testing
   @Test func returnsWhenTheWorkEndsBeforeTheIndicatorAppears() async {
     let controller = LoadingController(indicator: indicator, scheduler: scheduler)
     controller.start()
-    let waiting = Task { await controller.finished() }
+    let waiting = Task { await controller.settled() }
     while controller.finishedWaiterCount == 0 { await Task.yield() }
     controller.stop()
     await waiting.value
@@ -105,7 +105,7 @@ import Testing
       scheduler.advance(to: .ms(400))
       #expect(indicator.isShown)
       waiting = Task { [indicator, controller] in
-        await controller.finished()
+        await controller.settled()
         return indicator.transitions.last
       }
       while controller.finishedWaiterCount == 0 { await Task.yield() }
@@ -120,7 +120,7 @@ import Testing
     let controller = LoadingController(indicator: indicator, scheduler: scheduler)
     controller.start()
     scheduler.advance(to: .ms(400))
-    let waiting = Task { await controller.finished() }
+    let waiting = Task { await controller.settled() }
     while controller.finishedWaiterCount == 0 { await Task.yield() }
     waiting.cancel()
     await waiting.value

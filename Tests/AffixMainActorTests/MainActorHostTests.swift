@@ -135,7 +135,7 @@ extension CardView: @MainActor Draggable {}
       view.imported = 2
       return view.imported
     }
-    await view.loadingFinished()
+    await view.loadingSettled()
     #expect(count == 2)
     #expect(view.badge.messages == ["Importing", "Importing 2 of 2"])
     #expect(view.badge.outcome == .success && !view.badge.isShown)
@@ -150,7 +150,7 @@ extension CardView: @MainActor Draggable {}
         throw Refused()
       }
     }
-    await view.loadingFinished()
+    await view.loadingSettled()
     #expect(view.badge.outcome?.error is Refused)
   }
 }

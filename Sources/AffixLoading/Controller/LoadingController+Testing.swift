@@ -1,4 +1,4 @@
 extension LoadingController {
-  /// How many `finished()` calls are waiting, so that tests can wait for one to register.
+  /// How many `settled()` calls are waiting, so that tests can wait for one to register.
   package var finishedWaiterCount: Int { waiterCount }
 }

@@ -50,7 +50,7 @@ public final class LoadingController: Capability {
 
   private let host: AnyWeakReference?
   private let locked = LockedState(State())
-  /// Tasks waiting in `finished()`.
+  /// Tasks waiting in `settled()`.
   private let waiters = Waiters<Void>()
   private let channel: IndicatorChannel
 
@@ -273,9 +273,9 @@ public final class LoadingController: Capability {
   ///
   /// ```swift
   /// loading.stop()
-  /// await loading.finished()  // "✔ Resolving" is on the terminal
+  /// await loading.settled()  // "✔ Resolving" is on the terminal
   /// ```
-  public func finished() async {
+  public func settled() async {
     await waiters.wait(ifCancelled: ()) { locked.withLock { $0.isIdle } ? () : nil }
   }
 
@@ -370,7 +370,7 @@ public final class LoadingController: Capability {
     }
   }
 
-  /// Resumes the waiters of `finished()` once the indicator's last call has run.
+  /// Resumes the waiters of `settled()` once the indicator's last call has run.
   private static func lastCallDrawn(_ locked: LockedState<State>, _ waiters: Waiters<Void>) {
     let idle = locked.withLock { state -> Bool in
       state.isDrawingLastCall = false
@@ -519,7 +519,7 @@ extension LoadingController {
       return stepToken
     }
 
-    /// Whether nothing is loading or being drawn any more: when `finished()` returns.
+    /// Whether nothing is loading or being drawn any more: when `settled()` returns.
     var isIdle: Bool { phase == .idle && !isDrawingLastCall }
 
     /// Back to idle with nothing scheduled; returns the tokens to cancel after unlocking, and

@@ -52,7 +52,7 @@ public func withLoading<Result, Failure: Error>(
     outcome = .failure(error)
     controller.stop(error is CancellationError ? .cancelled : .failure(error))
   }
-  await controller.finished()
+  await controller.settled()
   return try outcome.get()
 }
 
