@@ -36,7 +36,8 @@ enum DraggableBenchmark {
     let world = DynamicsWorld(clock: clock)
     let bodies = (0..<bodyCount).map { index in
       let body = world.makeBody(at: CGPoint(x: Double(index), y: 0))
-      body.snap(Snap(to: CGPoint(x: Double(index), y: 300), damping: 1, frequency: 1))
+      body.snap(
+        Snap(to: CGPoint(x: Double(index), y: 300), spring: .snap(damping: 1, frequency: 1)))
       return body
     }
     let window = Duration.milliseconds(500)
@@ -88,10 +89,10 @@ enum DraggableBenchmark {
             return true
           }
         case .dragController:
-          body = DragController.attach(to: host, position: \.position, world: world).body
+          body = DragController.attach(to: host, center: \.position, world: world).body
         }
-        body.velocity = Vector2D(dx: Double(index % 7) * 100, dy: -300)
-        body.snap(Snap(to: CGPoint(x: 200, y: 200), damping: 0))
+        body.velocity = CGPoint(x: Double(index % 7) * 100, y: -300)
+        body.snap(Snap(to: CGPoint(x: 200, y: 200), spring: .snap(damping: 0)))
         return body
       }
       best = min(best, nanosecondsPerBodyStep(in: world))
@@ -123,9 +124,9 @@ enum DraggableBenchmark {
           at: CGPoint(x: Double(index % 40) * 10, y: Double(index / 40) * 10), bounds: bounds)
         body.rubberBand = .standard
         body.attach(
-          Attachment(
+          SpringAttachment(
             anchor: CGPoint(x: 700 + Double(index % 7) * 10, y: -300),
-            spring: DynamicsSpring(frequency: 3, dampingRatio: 0.05)))
+            spring: DampedSpring(frequency: 3, dampingRatio: 0.05)))
         return body
       }
       best = min(best, nanosecondsPerBodyStep(in: world))

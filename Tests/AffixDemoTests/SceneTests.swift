@@ -66,7 +66,7 @@ struct SceneTests {
       "the decay came to rest at x = 79.9 (state inactive)",
     ],
     "draggable": [
-      "makeDraggable(damping: 0.35): the card rests at its snap point (60.0, 30.0)",
+      "makeDraggable(snap: .snap(damping: 0.35)): the card rests at its snap point (60.0, 30.0)",
       "drag(.began(at: (64.0, 32.0)))",
       "the card's centre at (96.0, 42.0): it keeps the touch offset",
       "drag(.ended(velocity:",

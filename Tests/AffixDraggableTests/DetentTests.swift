@@ -11,7 +11,8 @@ private let right = CGPoint(x: 600, y: 0)
 /// A card on three detents, grabbed at `left` and dragged to `x`.
 private func cardOnDetents(draggedTo x: Double, in virtual: VirtualWorld) -> Card {
   let card = Card(at: left)
-  card.makeDraggable(snapPoints: [left, middle, right], damping: 1, world: virtual.world)
+  card.makeDraggable(
+    snapPoints: [left, middle, right], snap: .snap(damping: 1), world: virtual.world)
   card.drag(.began(at: left))
   card.drag(.changed(to: CGPoint(x: x, y: 0)))
   virtual.frames(1)
@@ -25,8 +26,8 @@ func projectionMatchesTheClosedForm() {
   #expect(DecelerationRate.fast.rawValue == 0.99)
   #expect(abs(normal.projection(of: 1_000) - 499) < 1e-9)
   #expect(abs(DecelerationRate.fast.projection(of: -1_000) - -99) < 1e-9)
-  let vector = normal.projection(of: Vector2D(dx: 500, dy: -2_000))
-  #expect(abs(vector.dx - 249.5) < 1e-9 && abs(vector.dy - -998) < 1e-9)
+  let vector = normal.projection(of: CGPoint(x: 500, y: -2_000))
+  #expect(abs(vector.x - 249.5) < 1e-9 && abs(vector.y - -998) < 1e-9)
 }
 
 @Test("Dropped slowly, the object snaps to the nearest detent")
@@ -35,7 +36,7 @@ func slowDropSnapsToNearest() {
   let card = cardOnDetents(draggedTo: 200, in: virtual)
   card.drag(.ended(velocity: .zero))
   virtual.settle()
-  #expect(card.position == middle)
+  #expect(card.center == middle)
   #expect(card.dragController?.snapPoint == middle)
 }
 
@@ -44,16 +45,16 @@ func flingSnapsToProjectedDetent() throws {
   let virtual = VirtualWorld()
   let card = cardOnDetents(draggedTo: 200, in: virtual)
   // Projected: 200 + 600 / 1000 × 0.998 / 0.002 = 499.4, nearer `right` than `middle`.
-  card.drag(.ended(velocity: Vector2D(dx: 600, dy: 0)))
+  card.drag(.ended(velocity: CGPoint(x: 600, y: 0)))
   let release = try #require(card.dragController?.lastRelease)
   #expect(release.position == CGPoint(x: 200, y: 0))
-  #expect(release.velocity == Vector2D(dx: 600, dy: 0))
+  #expect(release.velocity == CGPoint(x: 600, y: 0))
   #expect(abs(Double(release.projectedPosition.x) - 499.4) < 1e-9)
   #expect(release.nearestSnapPoint == right)
   #expect(release.previousSnapPoint == left)
-  #expect(card.dragController?.body.velocity == Vector2D(dx: 600, dy: 0), "the fling is carried")
+  #expect(card.dragController?.body.velocity == CGPoint(x: 600, y: 0), "the fling is carried")
   virtual.settle()
-  #expect(card.position == right)
+  #expect(card.center == right)
 }
 
 @Test("The fling is carried into the snap: the first frame moves as fast as the throw")
@@ -61,9 +62,9 @@ func flingVelocityCarriesIntoTheSnap() {
   func firstFrame(_ velocity: Double) -> Double {
     let virtual = VirtualWorld()
     let card = cardOnDetents(draggedTo: 200, in: virtual)
-    card.drag(.ended(velocity: Vector2D(dx: velocity, dy: 0)))
+    card.drag(.ended(velocity: CGPoint(x: velocity, y: 0)))
     virtual.frames(1)
-    return Double(card.position.x) - 200
+    return Double(card.center.x) - 200
   }
   // Both throws land on `right`; the faster one covers more of the way in the first frame,
   // by about the difference in speed times the frame.
@@ -80,12 +81,12 @@ func handlerChoosesTarget() {
   var seen: [DragRelease] = []
   card.dragController?.onRelease { release in
     seen.append(release)
-    return release.velocity.dx > 1_500 ? .snap(to: offscreen) : .snapToNearest
+    return release.velocity.x > 1_500 ? .snap(to: offscreen) : .snapToNearest
   }
-  card.drag(.ended(velocity: Vector2D(dx: 2_000, dy: 0)))
+  card.drag(.ended(velocity: CGPoint(x: 2_000, y: 0)))
   #expect(seen.count == 1, "decided before drag(_:) returned")
   virtual.settle()
-  #expect(card.position == offscreen)
+  #expect(card.center == offscreen)
   #expect(card.dragController?.snapPoint == offscreen)
 }
 
@@ -94,9 +95,9 @@ func handlerVetoes() {
   let virtual = VirtualWorld()
   let card = cardOnDetents(draggedTo: 280, in: virtual)
   card.dragController?.onRelease { _ in .snapBack }
-  card.drag(.ended(velocity: Vector2D(dx: 100, dy: 0)))
+  card.drag(.ended(velocity: CGPoint(x: 100, y: 0)))
   virtual.settle()
-  #expect(card.position == left)
+  #expect(card.center == left)
 }
 
 @Test("Handed off, the body lets go where it was released and the world stops moving it")
@@ -105,19 +106,19 @@ func handOffLeavesTheObjectToTheApp() throws {
   let card = cardOnDetents(draggedTo: 200, in: virtual)
   let controller = try #require(card.dragController)
   controller.onRelease { _ in .handOff }
-  card.drag(.ended(velocity: Vector2D(dx: 900, dy: -300)))
+  card.drag(.ended(velocity: CGPoint(x: 900, y: -300)))
   #expect(controller.body.behavior == nil)
-  #expect(controller.lastRelease?.velocity == Vector2D(dx: 900, dy: -300))
+  #expect(controller.lastRelease?.velocity == CGPoint(x: 900, y: -300))
   virtual.frames(2)
-  #expect(card.position == CGPoint(x: 200, y: 0))
+  #expect(card.center == CGPoint(x: 200, y: 0))
   #expect(!virtual.world.needsFrames)
   // The app moves the card; the next drag starts from where the app left it.
   controller.onRelease { _ in .snapToNearest }
-  card.position = CGPoint(x: 470, y: 10)
+  card.center = CGPoint(x: 470, y: 10)
   card.drag(.began(at: CGPoint(x: 470, y: 10)))
   card.drag(.ended(velocity: .zero))
   virtual.settle()
-  #expect(card.position == right)
+  #expect(card.center == right)
 }
 
 @Test("Cancelled gestures snap back to the detent they left without asking the handler")
@@ -132,7 +133,7 @@ func cancelledSnapsBackWithoutHandler() {
   card.drag(.cancelled)
   virtual.settle()
   #expect(!asked)
-  #expect(card.position == left)
+  #expect(card.center == left)
 }
 
 /// An actor that release handlers may be written on.
@@ -152,7 +153,7 @@ func handlerOnAnotherActorDecidesLater() async {
   card.drag(.ended(velocity: .zero), isolation: nil)
   while controller.snapPoint != right { await Task.yield() }
   virtual.settle()
-  #expect(card.position == right)
+  #expect(card.center == right)
   withExtendedLifetime(referee) {}
 }
 
@@ -182,7 +183,7 @@ func snapPointsAreValidated() {
   controller?.snapPoints = [CGPoint(x: -100, y: 0), right]
   #expect(controller?.snapPoint == right, "600 is nearer the old target, 300, than -100")
   virtual.settle()
-  #expect(card.position == right)
+  #expect(card.center == right)
 }
 
 @Test("A non-finite target from a handler is reported and the nearest detent used")
@@ -193,13 +194,13 @@ func nonFiniteDecisionIsReported() {
   let log = DiagnosticLog.capture { card.drag(.ended(velocity: .zero)) }
   #expect(log.messages.count == 1)
   virtual.settle()
-  #expect(card.position == middle)
+  #expect(card.center == middle)
 }
 
 @Test("A release gives the fling's speed along a path, for a hand-off to an animation")
 func releaseSpeedTowardsATarget() {
   let release = DragRelease(
-    position: .zero, velocity: Vector2D(dx: 300, dy: 400), projectedPosition: .zero,
+    position: .zero, velocity: CGPoint(x: 300, y: 400), projectedPosition: .zero,
     nearestSnapPoint: .zero, previousSnapPoint: .zero)
   #expect(abs(release.speed(towards: CGPoint(x: 30, y: 40)) - 500) < 1e-9)
   #expect(abs(release.speed(towards: CGPoint(x: 100, y: 0)) - 300) < 1e-9)

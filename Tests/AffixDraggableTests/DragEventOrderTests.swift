@@ -20,7 +20,7 @@ func eventsBeforeBeganAreReported(_ event: DragEvent) {
   #expect(log.messages.count == 1)
   #expect(log.messages.first?.contains("no drag in progress") == true)
   #expect(log.subsystems == ["drag"])
-  #expect(card.position == CGPoint(x: 10, y: 10))
+  #expect(card.center == CGPoint(x: 10, y: 10))
   #expect(card.dragController?.isDragging == false)
   #expect(!virtual.world.needsFrames)
 }
@@ -42,7 +42,7 @@ func secondBeganRestarts() {
   #expect(log.messages.first?.contains("while a drag is in progress") == true)
   #expect(card.dragController?.isDragging == true)
   // Grabbed at (60, 10) with the card at (50, 0): the offset is (10, 10).
-  #expect(card.position == CGPoint(x: 60, y: 0))
+  #expect(card.center == CGPoint(x: 60, y: 0))
 }
 
 @Test(
@@ -62,25 +62,25 @@ func nonFiniteLocationsAreIgnored(_ bad: Double) {
   }
   #expect(log.messages.count == 2)
   #expect(log.messages.allSatisfy { $0.contains("not finite") })
-  #expect(card.position == CGPoint(x: 20, y: 0))
-  #expect(card.position.x.isFinite && card.position.y.isFinite)
+  #expect(card.center == CGPoint(x: 20, y: 0))
+  #expect(card.center.x.isFinite && card.center.y.isFinite)
 }
 
 @Test("A non-finite release velocity ends the drag without a fling")
 func nonFiniteVelocityEndsWithoutFling() {
   let virtual = VirtualWorld()
   let card = Card(at: CGPoint(x: 0, y: 0))
-  card.makeDraggable(damping: 1, world: virtual.world)
+  card.makeDraggable(snap: .snap(damping: 1), world: virtual.world)
   let log = DiagnosticLog.capture {
     card.drag(.began(at: .zero))
     card.drag(.changed(to: CGPoint(x: 40, y: 0)))
     virtual.frames(1)
-    card.drag(.ended(velocity: Vector2D(dx: .nan, dy: .infinity)))
+    card.drag(.ended(velocity: CGPoint(x: CGFloat.nan, y: CGFloat.infinity)))
     virtual.settle()
   }
   #expect(log.messages.count == 1)
   #expect(card.dragController?.isDragging == false)
-  #expect(card.position == .zero)
+  #expect(card.center == .zero)
 }
 
 @Test("Events for an object that is not draggable are reported")
@@ -104,11 +104,11 @@ func badDampingIsReported(_ damping: Double) {
   let virtual = VirtualWorld()
   let card = Card(at: .zero)
   let log = DiagnosticLog.capture {
-    card.makeDraggable(damping: damping, world: virtual.world)
+    card.makeDraggable(snap: .snap(damping: damping), world: virtual.world)
   }
   #expect(log.messages.count == 1)
-  let kept = card.dragController?.damping ?? -1
-  #expect((0...1).contains(kept))
+  let kept = card.dragController?.snap.dampingRatio ?? -1
+  #expect((0.1...1).contains(kept))
 }
 
 @Test("Events for an object that has died are reported and remove its body")
@@ -116,7 +116,7 @@ func deadHostIsReported() {
   let virtual = VirtualWorld()
   // The controller outlives the object here because the test holds it.
   let controller = DragController.attach(
-    to: Marker(at: .zero), position: \.centre, world: virtual.world)
+    to: Marker(at: .zero), center: \.centre, world: virtual.world)
   let log = DiagnosticLog.capture {
     controller.handle(.began(at: .zero))
     controller.handle(.changed(to: CGPoint(x: 10, y: 0)))

@@ -8,19 +8,20 @@ func changingTheDampingChangesTheSnapInFlight() {
   func overshoot(changingDampingTo damping: Double?) -> Double {
     let virtual = VirtualWorld()
     let card = Card(at: CGPoint(x: 0, y: 0))
-    let controller = card.makeDraggable(damping: 0.1, world: virtual.world)
+    let controller = card.makeDraggable(snap: .snap(damping: 0.1), world: virtual.world)
     card.drag(.began(at: .zero))
     card.drag(.changed(to: CGPoint(x: 100, y: 0)))
     virtual.frames(5)
     card.drag(.ended(velocity: .zero))
     virtual.frames(2)
-    if let damping { controller.damping = damping }
+    if let damping { controller.snap = .snap(damping: damping) }
     var lowest = Double.infinity
     for _ in 0..<600 {
       virtual.frames(1)
-      lowest = min(lowest, Double(card.position.x))
+      lowest = min(lowest, Double(card.center.x))
     }
-    #expect(controller.body.behavior == .snap(Snap(to: .zero, damping: damping ?? 0.1)))
+    #expect(
+      controller.body.behavior == .snap(Snap(to: .zero, spring: .snap(damping: damping ?? 0.1))))
     return -lowest
   }
   let bouncy = overshoot(changingDampingTo: nil)
@@ -37,7 +38,7 @@ func settledReturnsAtRest() async {
   card.drag(.began(at: .zero))
   card.drag(.changed(to: CGPoint(x: 100, y: 0)))
   virtual.frames(5)
-  card.drag(.ended(velocity: Vector2D(dx: 300, dy: 0)))
+  card.drag(.ended(velocity: CGPoint(x: 300, y: 0)))
   let waiting = Task {
     await controller.settled()
     return controller.body.isResting
@@ -46,7 +47,7 @@ func settledReturnsAtRest() async {
   #expect(!controller.body.isResting)
   virtual.settle()
   #expect(await waiting.value)
-  #expect(card.position == .zero)
+  #expect(card.center == .zero)
 }
 
 @Test("settled() returns when the body leaves the world, and when its task is cancelled")

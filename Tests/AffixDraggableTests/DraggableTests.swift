@@ -14,12 +14,12 @@ func scriptedDragEndsAtSnapPoint() {
   card.drag(.began(at: CGPoint(x: 110, y: 105)))
   card.drag(.changed(to: CGPoint(x: 200, y: 150)))
   virtual.frames(1)
-  #expect(card.position == CGPoint(x: 190, y: 145), "held at the touched point")
+  #expect(card.center == CGPoint(x: 190, y: 145), "held at the touched point")
   #expect(card.dragController?.isDragging == true)
 
-  card.drag(.ended(velocity: Vector2D(dx: 300, dy: -50)))
+  card.drag(.ended(velocity: CGPoint(x: 300, y: -50)))
   virtual.settle()
-  #expect(card.position == CGPoint(x: 100, y: 100))
+  #expect(card.center == CGPoint(x: 100, y: 100))
   #expect(card.dragController?.isDragging == false)
   #expect(!virtual.world.needsFrames)
   #expect(!virtual.world.isReceivingFrames)
@@ -42,27 +42,28 @@ func snapPointDefaultsToStart() {
 func snapsToExplicitPoint() {
   let virtual = VirtualWorld()
   let card = Card(at: CGPoint(x: 0, y: 0))
-  card.makeDraggable(snapPoint: CGPoint(x: 300, y: 200), damping: 0.9, world: virtual.world)
+  card.makeDraggable(
+    snapPoint: CGPoint(x: 300, y: 200), snap: .snap(damping: 0.9), world: virtual.world)
   card.drag(.began(at: .zero))
   card.drag(.ended(velocity: .zero))
   virtual.settle()
-  #expect(card.position == CGPoint(x: 300, y: 200))
+  #expect(card.center == CGPoint(x: 300, y: 200))
 }
 
 @Test("A fling carries the object past its snap point", arguments: [0.0, 0.5])
 func flingOvershoots(_ damping: Double) {
   let virtual = VirtualWorld()
   let card = Card(at: CGPoint(x: 100, y: 100))
-  card.makeDraggable(damping: damping, world: virtual.world)
+  card.makeDraggable(snap: .snap(damping: damping), world: virtual.world)
   card.drag(.began(at: CGPoint(x: 100, y: 100)))
-  card.drag(.ended(velocity: Vector2D(dx: 0, dy: 900)))
+  card.drag(.ended(velocity: CGPoint(x: 0, y: 900)))
   var lowest = 100.0
   while virtual.world.needsFrames {
     virtual.frames(1)
-    lowest = max(lowest, Double(card.position.y))
+    lowest = max(lowest, Double(card.center.y))
   }
   #expect(lowest > 120)
-  #expect(card.position == CGPoint(x: 100, y: 100))
+  #expect(card.center == CGPoint(x: 100, y: 100))
 }
 
 @Test(
@@ -70,7 +71,7 @@ func flingOvershoots(_ damping: Double) {
 func cancelledGestureSnapsBack(_ end: DragEvent) {
   let virtual = VirtualWorld()
   let card = Card(at: CGPoint(x: 100, y: 100))
-  card.makeDraggable(damping: 1, world: virtual.world)
+  card.makeDraggable(snap: .snap(damping: 1), world: virtual.world)
   card.drag(.began(at: CGPoint(x: 100, y: 100)))
   card.drag(.changed(to: CGPoint(x: 150, y: 100)))
   virtual.frames(1)
@@ -78,10 +79,10 @@ func cancelledGestureSnapsBack(_ end: DragEvent) {
   var farthest = 0.0
   while virtual.world.needsFrames {
     virtual.frames(1)
-    farthest = max(farthest, Double(card.position.x))
+    farthest = max(farthest, Double(card.center.x))
   }
   #expect(farthest <= 150, "no fling: critically damped from rest never passes its start")
-  #expect(card.position == CGPoint(x: 100, y: 100))
+  #expect(card.center == CGPoint(x: 100, y: 100))
   #expect(card.dragController?.isDragging == false)
 }
 
@@ -93,13 +94,13 @@ func boundsHoldWhileDragging() {
   card.drag(.began(at: CGPoint(x: 50, y: 50)))
   card.drag(.changed(to: CGPoint(x: 400, y: -90)))
   virtual.frames(2)
-  #expect(card.position == CGPoint(x: 100, y: 0))
-  card.drag(.ended(velocity: Vector2D(dx: 5_000, dy: 0)))
+  #expect(card.center == CGPoint(x: 100, y: 0))
+  card.drag(.ended(velocity: CGPoint(x: 5_000, y: 0)))
   while virtual.world.needsFrames {
     virtual.frames(1)
-    #expect(card.position.x <= 100)
+    #expect(card.center.x <= 100)
   }
-  #expect(card.position == CGPoint(x: 50, y: 50))
+  #expect(card.center == CGPoint(x: 50, y: 50))
 }
 
 @Test("A spring attachment lags behind the finger instead of jumping to it")
@@ -107,13 +108,13 @@ func springAttachmentLags() {
   let virtual = VirtualWorld()
   let card = Card(at: CGPoint(x: 0, y: 0))
   card.makeDraggable(
-    attachment: DynamicsSpring(frequency: 4, dampingRatio: 0.8), world: virtual.world)
+    attachment: DampedSpring(frequency: 4, dampingRatio: 0.8), world: virtual.world)
   card.drag(.began(at: .zero))
   card.drag(.changed(to: CGPoint(x: 100, y: 0)))
   virtual.frames(1)
-  #expect(card.position.x > 0 && card.position.x < 100)
+  #expect(card.center.x > 0 && card.center.x < 100)
   virtual.settle()
-  #expect(card.position == CGPoint(x: 100, y: 0), "rests on a finger that holds still")
+  #expect(card.center == CGPoint(x: 100, y: 0), "rests on a finger that holds still")
   #expect(!virtual.clock.isRunning, "a held, still object needs no frames")
   card.drag(.changed(to: CGPoint(x: 120, y: 0)))
   #expect(virtual.clock.isRunning, "moving the finger wakes it")
@@ -141,7 +142,7 @@ func framesOnlyWhileMoving() {
 func runtimeAttachmentThroughKeyPath() {
   let virtual = VirtualWorld()
   let marker = Marker(at: CGPoint(x: 40, y: 40))
-  let controller = DragController.attach(to: marker, position: \.centre, world: virtual.world)
+  let controller = DragController.attach(to: marker, center: \.centre, world: virtual.world)
   #expect(Associations(of: marker).capability(DragController.self) === controller)
   controller.handle(.began(at: CGPoint(x: 45, y: 42)))
   controller.handle(.changed(to: CGPoint(x: 85, y: 62)))
@@ -157,11 +158,11 @@ func grabbingReadsTheObjectsPosition() {
   let virtual = VirtualWorld()
   let card = Card(at: CGPoint(x: 0, y: 0))
   card.makeDraggable(world: virtual.world)
-  card.position = CGPoint(x: 70, y: 70)
+  card.center = CGPoint(x: 70, y: 70)
   card.drag(.began(at: CGPoint(x: 75, y: 70)))
   card.drag(.changed(to: CGPoint(x: 80, y: 70)))
   virtual.frames(1)
-  #expect(card.position == CGPoint(x: 75, y: 70))
+  #expect(card.center == CGPoint(x: 75, y: 70))
 }
 
 @Test("Changing the snap point while snapping sends the object to the new point")
@@ -175,7 +176,7 @@ func movingTheSnapPointRedirects() {
   virtual.frames(3)
   controller.snapPoint = CGPoint(x: 50, y: 50)
   virtual.settle()
-  #expect(card.position == CGPoint(x: 50, y: 50))
+  #expect(card.center == CGPoint(x: 50, y: 50))
 }
 
 @Test("removeDraggable stops the motion and the frames")
@@ -187,12 +188,12 @@ func removeDraggableStops() {
   card.drag(.changed(to: CGPoint(x: 100, y: 0)))
   card.drag(.ended(velocity: .zero))
   virtual.frames(3)
-  let position = card.position
+  let position = card.center
   card.removeDraggable()
   #expect(!card.isDraggable)
   #expect(virtual.world.bodyCount == 0)
   virtual.frames(5)
-  #expect(card.position == position)
+  #expect(card.center == position)
   #expect(!virtual.clock.isRunning)
   #expect(virtual.scheduler.pendingCount == 0)
 }

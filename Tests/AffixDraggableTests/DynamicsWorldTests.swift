@@ -1,3 +1,4 @@
+import AffixScheduling
 import Foundation
 import Synchronization
 import Testing
@@ -6,11 +7,11 @@ import Testing
 
 @Test("The same total time gives the same trajectory however frames cut it")
 func steppingIsIndependentOfFrameJitter() {
-  func run(_ frames: [Duration]) -> (CGPoint, Vector2D, Int) {
+  func run(_ frames: [Duration]) -> (CGPoint, CGPoint, Int) {
     let world = DynamicsWorld(clock: nil, restThreshold: RestThreshold(distance: 0, speed: 0))
     let body = world.makeBody(at: CGPoint(x: 0, y: 0))
-    body.velocity = Vector2D(dx: 250, dy: -90)
-    body.snap(Snap(to: CGPoint(x: 120, y: 40), damping: 0.3))
+    body.velocity = CGPoint(x: 250, y: -90)
+    body.snap(Snap(to: CGPoint(x: 120, y: 40), spring: .snap(damping: 0.3)))
     for frame in frames { world.advance(by: frame) }
     return (body.position, body.velocity, world.stepCount)
   }
@@ -48,7 +49,7 @@ func snapDampingControlsOvershoot() {
   func overshoot(_ damping: Double) -> Double {
     let world = DynamicsWorld(clock: nil)
     let body = world.makeBody(at: CGPoint(x: 0, y: 0))
-    body.snap(Snap(to: CGPoint(x: 100, y: 0), damping: damping))
+    body.snap(Snap(to: CGPoint(x: 100, y: 0), spring: .snap(damping: damping)))
     var farthest = 0.0
     while world.needsFrames {
       world.advance(by: world.timeStep)
@@ -67,15 +68,15 @@ func flingStartsTheSnap() {
   let world = DynamicsWorld(clock: nil)
   let home = CGPoint(x: 100, y: 100)
   let body = world.makeBody(at: home)
-  body.velocity = Vector2D(dx: 600, dy: 0)
-  body.snap(Snap(to: home, damping: 1))
+  body.velocity = CGPoint(x: 600, y: 0)
+  body.snap(Snap(to: home, spring: .snap(damping: 1)))
   var farthest = 0.0
   while world.needsFrames {
     world.advance(by: world.timeStep)
     farthest = max(farthest, Double(body.position.x))
   }
   // Critically damped from v0: the peak is v0 / (e ω) after 1/ω.
-  let omega = 2 * Double.pi * Snap.defaultFrequency
+  let omega = 2 * Double.pi * 2.0
   #expect(abs(farthest - 100 - 600 / (exp(1) * omega)) < 0.5)
   #expect(body.position == home)
 }
@@ -86,7 +87,7 @@ func rigidAttachmentFollowsAnchorAtOffset() {
   let body = world.makeBody(at: CGPoint(x: 50, y: 50))
   // Touched 10 points right of and 5 points above the centre.
   let touch = CGPoint(x: 60, y: 45)
-  body.attach(Attachment(offset: Vector2D(dx: 10, dy: -5), anchor: touch))
+  body.attach(SpringAttachment(offset: CGPoint(x: 10, y: -5), anchor: touch))
   world.advance(by: world.timeStep)
   #expect(body.position == CGPoint(x: 50, y: 50))
   body.moveAnchor(to: CGPoint(x: 160, y: 125))
@@ -99,7 +100,8 @@ func attachmentLengthKeepsDistance() {
   let world = DynamicsWorld(clock: nil)
   let body = world.makeBody(at: CGPoint(x: 100, y: 0))
   body.attach(
-    Attachment(anchor: .zero, length: 20, spring: DynamicsSpring(frequency: 3, dampingRatio: 0.7)))
+    SpringAttachment(
+      anchor: .zero, length: 20, spring: DampedSpring(frequency: 3, dampingRatio: 0.7)))
   for _ in 0..<600 where world.needsFrames { world.advance(by: world.timeStep) }
   #expect(!world.needsFrames)
   #expect(abs(Double(body.position.x) - 20) < 1e-9)
@@ -111,8 +113,8 @@ func boundsStopAFling() {
   let world = DynamicsWorld(clock: nil)
   let bounds = CGRect(x: 0, y: 0, width: 200, height: 100)
   let body = world.makeBody(at: CGPoint(x: 180, y: 50), bounds: bounds)
-  body.velocity = Vector2D(dx: 2_000, dy: 0)
-  body.snap(Snap(to: CGPoint(x: 180, y: 50), damping: 0))
+  body.velocity = CGPoint(x: 2_000, y: 0)
+  body.snap(Snap(to: CGPoint(x: 180, y: 50), spring: .snap(damping: 0)))
   var touchedWall = false
   while world.needsFrames {
     world.advance(by: world.timeStep)
@@ -194,7 +196,7 @@ func removalLeavesTheWorld() {
 func longGapsAreDropped() {
   let world = DynamicsWorld(clock: nil, maximumAdvance: .milliseconds(100))
   let body = world.makeBody(at: .zero)
-  body.snap(Snap(to: CGPoint(x: 30, y: 0), damping: 1))
+  body.snap(Snap(to: CGPoint(x: 30, y: 0), spring: .snap(damping: 1)))
   world.advance(by: .seconds(10))
   #expect(world.stepCount == 12)
 }

@@ -19,7 +19,7 @@ private func releaseCard(reduced: Bool) -> (card: Card, frames: Int, heard: [Str
     card.drag(.began(at: .zero))
     card.drag(.changed(to: CGPoint(x: 150, y: 0)))
     virtual.frames(2)
-    card.drag(.ended(velocity: Vector2D(dx: 800, dy: 0)))
+    card.drag(.ended(velocity: CGPoint(x: 800, y: 0)))
     if reduced {
       #expect(controller.body.position == CGPoint(x: 400, y: 0), "placed on its target at once")
     }
@@ -32,7 +32,7 @@ private func releaseCard(reduced: Bool) -> (card: Card, frames: Int, heard: [Str
 @Test("With reduced motion a released card lands on its detent on the next frame")
 func reducedMotionPlacesTheCardAtOnce() {
   let (card, frames, heard) = releaseCard(reduced: true)
-  #expect(card.position == CGPoint(x: 400, y: 0))
+  #expect(card.center == CGPoint(x: 400, y: 0))
   #expect(frames == 1)
   #expect(heard == ["wake", "rest", "wake", "rest"], "announcements still come, in order")
 }
@@ -40,7 +40,7 @@ func reducedMotionPlacesTheCardAtOnce() {
 @Test("Without reduced motion the same release springs over many frames to the same place")
 func withoutReducedMotionTheCardSprings() {
   let (card, frames, heard) = releaseCard(reduced: false)
-  #expect(card.position == CGPoint(x: 400, y: 0))
+  #expect(card.center == CGPoint(x: 400, y: 0))
   #expect(frames > 10)
   #expect(heard == ["wake", "rest", "wake", "rest"])
 }

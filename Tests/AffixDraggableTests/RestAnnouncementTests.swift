@@ -18,14 +18,14 @@ func restAndWakeAreAnnounced() throws {
   let card = Card(at: .zero)
   let body = card.makeDraggable(world: virtual.world).body
   let journal = Journal()
-  let resting = body.onRest { journal.note("rest at \(card.position.x)") }
+  let resting = body.onRest { journal.note("rest at \(card.center.x)") }
   let waking = body.onWake { journal.note("wake") }
   card.drag(.began(at: .zero))
   #expect(journal.all == ["wake"], "announced before drag(_:) returned")
   card.drag(.changed(to: CGPoint(x: 100, y: 0)))
   virtual.frames(3)
   #expect(journal.all == ["wake", "rest at 100.0"], "held still, the body rests")
-  card.drag(.ended(velocity: Vector2D(dx: 400, dy: 0)))
+  card.drag(.ended(velocity: CGPoint(x: 400, y: 0)))
   virtual.settle()
   #expect(journal.all == ["wake", "rest at 100.0", "wake", "rest at 0.0"])
   withExtendedLifetime((resting, waking)) {}

@@ -53,10 +53,11 @@ private let square = CGRect(x: 0, y: 0, width: 100, height: 100)
 /// `finger` for one frame.
 private func cardDragged(
   to finger: CGPoint, bounds: CGRect = square, band: RubberBand? = .standard,
-  damping: Double = Snap.defaultDamping, in virtual: VirtualWorld
+  damping: Double = 0.5, in virtual: VirtualWorld
 ) -> Card {
   let card = Card(at: CGPoint(x: 50, y: 50))
-  card.makeDraggable(damping: damping, bounds: bounds, rubberBand: band, world: virtual.world)
+  card.makeDraggable(
+    snap: .snap(damping: damping), bounds: bounds, rubberBand: band, world: virtual.world)
   card.drag(.began(at: CGPoint(x: 50, y: 50)))
   card.drag(.changed(to: finger))
   virtual.frames(1)
@@ -67,16 +68,16 @@ private func cardDragged(
 func dragPastBoundsStretchesAndSpringsBack() {
   let virtual = VirtualWorld()
   let card = cardDragged(to: CGPoint(x: 180, y: -40), damping: 1, in: virtual)
-  #expect(abs(Double(card.position.x) - (100 + waveOffset(80, 100))) < 1e-9)
-  #expect(abs(Double(card.position.y) - -waveOffset(40, 100)) < 1e-9)
+  #expect(abs(Double(card.center.x) - (100 + waveOffset(80, 100))) < 1e-9)
+  #expect(abs(Double(card.center.y) - -waveOffset(40, 100)) < 1e-9)
   card.drag(.ended(velocity: .zero))
   var wasInside = false
   while virtual.world.needsFrames {
     virtual.frames(1)
-    wasInside = wasInside || (card.position.x <= 100 && card.position.y >= 0)
+    wasInside = wasInside || (card.center.x <= 100 && card.center.y >= 0)
   }
   #expect(wasInside)
-  #expect(card.position == CGPoint(x: 50, y: 50))
+  #expect(card.center == CGPoint(x: 50, y: 50))
 }
 
 @Test("Without a band, walls stop the finger's object dead at the bounds")
@@ -84,7 +85,7 @@ func withoutABandWallsHold() {
   let virtual = VirtualWorld()
   let card = cardDragged(to: CGPoint(x: 180, y: 50), band: nil, in: virtual)
   #expect(card.dragController?.body.rubberBand == nil)
-  #expect(card.position.x == 100)
+  #expect(card.center.x == 100)
 }
 
 @Test("Grabbed again while stretched, the object stays where it shows")
@@ -93,14 +94,14 @@ func regrabbingAStretchedObjectDoesNotJump() {
   let card = cardDragged(to: CGPoint(x: 260, y: 50), in: virtual)
   card.drag(.ended(velocity: .zero))
   virtual.frames(3)
-  let shown = card.position
+  let shown = card.center
   #expect(shown.x > 100, "still outside, springing back")
   card.drag(.began(at: shown))
   virtual.frames(1)
-  #expect(abs(Double(card.position.x - shown.x)) < 1e-9)
+  #expect(abs(Double(card.center.x - shown.x)) < 1e-9)
   card.drag(.changed(to: CGPoint(x: shown.x + 10, y: shown.y)))
   virtual.frames(1)
-  let moved = Double(card.position.x - shown.x)
+  let moved = Double(card.center.x - shown.x)
   #expect(moved > 0 && moved < 10, "the band still resists")
 }
 
@@ -109,8 +110,8 @@ func zeroSizedAxisDoesNotStretch() {
   let virtual = VirtualWorld()
   let card = cardDragged(
     to: CGPoint(x: 120, y: 90), bounds: CGRect(x: 0, y: 50, width: 100, height: 0), in: virtual)
-  #expect(card.position.y == 50)
-  #expect(abs(Double(card.position.x) - (100 + waveOffset(20, 100))) < 1e-9)
+  #expect(card.center.y == 50)
+  #expect(abs(Double(card.center.x) - (100 + waveOffset(20, 100))) < 1e-9)
 }
 
 @Test("Explicit band dimensions replace the bounds' size")
@@ -119,7 +120,7 @@ func explicitDimensions() {
   let card = cardDragged(
     to: CGPoint(x: 150, y: 50), band: RubberBand(dimensions: CGSize(width: 400, height: 400)),
     in: virtual)
-  #expect(abs(Double(card.position.x) - (100 + waveOffset(50, 400))) < 1e-9)
+  #expect(abs(Double(card.center.x) - (100 + waveOffset(50, 400))) < 1e-9)
 }
 
 @Test("An unusable band is reported and replaced by the defaults")

@@ -1,3 +1,4 @@
+import AffixScheduling
 import Foundation
 import Testing
 
@@ -49,11 +50,11 @@ func springFollowsClosedForm(_ spring: SpringCase) {
     restThreshold: RestThreshold(distance: 0, speed: 0))
   let (u0x, v0x, u0y, v0y) = (100.0, 0.0, -40.0, 800.0)
   let body = world.makeBody(at: CGPoint(x: u0x, y: u0y))
-  body.velocity = Vector2D(dx: v0x, dy: v0y)
+  body.velocity = CGPoint(x: v0x, y: v0y)
   body.attach(
-    Attachment(
+    SpringAttachment(
       anchor: .zero,
-      spring: DynamicsSpring(frequency: spring.frequency, dampingRatio: spring.zeta)))
+      spring: DampedSpring(frequency: spring.frequency, dampingRatio: spring.zeta)))
   let dt = world.timeStep.seconds
   var worst = 0.0
   for step in 1...(2 * spring.stepsPerSecond) {
@@ -71,7 +72,7 @@ func springFollowsClosedForm(_ spring: SpringCase) {
 
 @Test("The transition carries velocity as the derivative of the closed form")
 func transitionVelocityMatchesDerivative() {
-  let spring = DynamicsSpring(frequency: 2, dampingRatio: 0.3)
+  let spring = DampedSpring(frequency: 2, dampingRatio: 0.3)
   let dt = 0.01
   let step = SpringTransition(spring: spring, dt: dt)
   // Central difference of the closed form around t = dt, from (u0, v0) = (1, 0).
@@ -88,9 +89,9 @@ func transitionVelocityMatchesDerivative() {
   "Damping ratios just off critical agree with the critical form", arguments: [1 - 1e-7, 1 + 1e-7])
 func nearCriticalIsContinuous(_ zeta: Double) {
   let near = SpringTransition(
-    spring: DynamicsSpring(frequency: 3, dampingRatio: zeta), dt: 1.0 / 120)
+    spring: DampedSpring(frequency: 3, dampingRatio: zeta), dt: 1.0 / 120)
   let critical = SpringTransition(
-    spring: DynamicsSpring(frequency: 3, dampingRatio: 1), dt: 1.0 / 120)
+    spring: DampedSpring(frequency: 3, dampingRatio: 1), dt: 1.0 / 120)
   #expect(abs(near.uu - critical.uu) < 1e-6)
   #expect(abs(near.uv - critical.uv) < 1e-6)
   #expect(abs(near.vu - critical.vu) < 1e-4)
@@ -99,7 +100,7 @@ func nearCriticalIsContinuous(_ zeta: Double) {
 
 @Test("Snap damping maps to a damping ratio of 0.1 + 0.9 × damping", arguments: [0.0, 0.5, 1.0])
 func snapDampingMapping(_ damping: Double) {
-  let spring = Snap(to: .zero, damping: damping).spring
+  let spring = Snap(to: .zero, spring: .snap(damping: damping)).spring
   #expect(abs(spring.dampingRatio - (0.1 + 0.9 * damping)) < 1e-12)
-  #expect(spring.frequency == Snap.defaultFrequency)
+  #expect(spring.frequency == 2.0)
 }

@@ -6,8 +6,8 @@ import Synchronization
 
 /// A stand-in for a view: a draggable object with a centre.
 final class Card: Draggable {
-  var position: CGPoint
-  init(at position: CGPoint) { self.position = position }
+  var center: CGPoint
+  init(at center: CGPoint) { self.center = center }
 }
 
 /// An object that does not conform to `Draggable`, made draggable at runtime.

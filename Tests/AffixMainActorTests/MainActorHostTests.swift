@@ -23,7 +23,7 @@ func isOnMainQueue() -> Bool {
 }
 
 @MainActor final class CardView {
-  var position = CGPoint(x: 160, y: 240)
+  var center = CGPoint(x: 160, y: 240)
   var alpha = 1.0
   var isHidden = false
   var log: [String] = []
@@ -105,25 +105,25 @@ extension CardView: @MainActor Draggable {}
 
   @Test func aMainActorViewIsDraggedAndSnapsBack() async {
     let card = CardView()
-    let drag = card.makeDraggable(damping: 0.7)
+    let drag = card.makeDraggable(snap: .snap(damping: 0.7))
     card.drag(.began(at: CGPoint(x: 170, y: 250)))
     card.drag(.changed(to: CGPoint(x: 260, y: 300)))
-    card.drag(.ended(velocity: Vector2D(dx: 400, dy: 0)))
+    card.drag(.ended(velocity: CGPoint(x: 400, y: 0)))
     await drag.settled()
-    #expect(abs(card.position.x - 160) < 1 && abs(card.position.y - 240) < 1)
+    #expect(abs(card.center.x - 160) < 1 && abs(card.center.y - 240) < 1)
     card.removeDraggable()
   }
 
   @Test func aMoveHandlerWrittenOnTheMainActorMovesAView() async {
     let card = CardView()
-    let body = DynamicsWorld.shared.makeBody(at: card.position) { point in
+    let body = DynamicsWorld.shared.makeBody(at: card.center) { point in
       #expect(isOnMainQueue())
-      card.position = point
+      card.center = point
       return true
     }
-    body.snap(Snap(to: CGPoint(x: 100, y: 100), damping: 0.9))
+    body.snap(Snap(to: CGPoint(x: 100, y: 100), spring: .snap(damping: 0.9)))
     await body.settled()
-    #expect(abs(card.position.x - 100) < 1 && abs(card.position.y - 100) < 1)
+    #expect(abs(card.center.x - 100) < 1 && abs(card.center.y - 100) < 1)
     body.remove()
   }
 

@@ -6,14 +6,14 @@ import Foundation
 import Testing
 
 private final class DraggedCard: Draggable {
-  var position: CGPoint
-  init(at position: CGPoint) { self.position = position }
+  var center: CGPoint
+  init(at center: CGPoint) { self.center = center }
 }
 
 private final class OwningCard: Draggable, AssociationOwner {
   let associationStorage = AssociationStorage()
-  var position: CGPoint
-  init(at position: CGPoint) { self.position = position }
+  var center: CGPoint
+  init(at center: CGPoint) { self.center = center }
 }
 
 private final class Pin {
@@ -45,7 +45,7 @@ func hostDeathRemovesBodyAndStopsStepping() {
       tracker.track(controller.body, "body")
       card.drag(.began(at: .zero))
       card.drag(.changed(to: CGPoint(x: 100, y: 0)))
-      card.drag(.ended(velocity: Vector2D(dx: 200, dy: 0)))
+      card.drag(.ended(velocity: CGPoint(x: 200, y: 0)))
       virtual.frames(2)
       #expect(virtual.world.needsFrames)
     }
@@ -70,9 +70,9 @@ func noCycleBetweenHostAndBody() {
       card.drag(.began(at: CGPoint(x: 12, y: 10)))
       card.drag(.changed(to: CGPoint(x: 60, y: 40)))
       virtual.frames(3)
-      card.drag(.ended(velocity: Vector2D(dx: -100, dy: 300)))
+      card.drag(.ended(velocity: CGPoint(x: -100, y: 300)))
       virtual.scheduler.runUntilIdle()
-      #expect(card.position == CGPoint(x: 10, y: 10))
+      #expect(card.center == CGPoint(x: 10, y: 10))
     }
     AssociationTable.sweep()
   }
@@ -120,7 +120,7 @@ func keyPathAttachmentHoldsObjectWeakly() {
   expectNoLeaks { tracker in
     do {
       let pin = Pin()
-      let controller = DragController.attach(to: pin, position: \.centre, world: virtual.world)
+      let controller = DragController.attach(to: pin, center: \.centre, world: virtual.world)
       tracker.track(pin, "object")
       tracker.track(controller, "drag controller")
       controller.handle(.began(at: .zero))

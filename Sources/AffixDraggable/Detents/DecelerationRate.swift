@@ -1,13 +1,14 @@
 public import AffixScheduling
+public import Foundation
 
 extension DecelerationRate {
   /// How far a fling of `velocity` points per second travels until it stops, on each axis:
-  /// the projection of each component.
+  /// the projection of each component, as a displacement.
   ///
   /// ```swift
-  /// DecelerationRate.normal.projection(of: Vector2D(dx: 1_000, dy: 0))  // 499 points along x
+  /// DecelerationRate.normal.projection(of: CGPoint(x: 1_000, y: 0))  // (499, 0)
   /// ```
-  public func projection(of velocity: Vector2D) -> Vector2D {
-    Vector2D(dx: projection(of: velocity.dx), dy: projection(of: velocity.dy))
+  public func projection(of velocity: CGPoint) -> CGPoint {
+    CGPoint(x: projection(of: Double(velocity.x)), y: projection(of: Double(velocity.y)))
   }
 }

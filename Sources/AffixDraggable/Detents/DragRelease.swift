@@ -14,14 +14,14 @@ public import Foundation
 /// ```swift
 /// card.makeDraggable(snapPoints: [left, right])
 ///   .onRelease { release in
-///     release.velocity.dy > 1_500 ? .snap(to: offscreen) : .snapToNearest  // throw to dismiss
+///     release.velocity.y > 1_500 ? .snap(to: offscreen) : .snapToNearest  // throw to dismiss
 ///   }
 /// ```
 public struct DragRelease: Sendable, Hashable {
   /// The object's centre when the finger lifted.
   public var position: CGPoint
   /// The fling: the finger's velocity when it lifted, in points per second.
-  public var velocity: Vector2D
+  public var velocity: CGPoint
   /// Where the fling would carry the object if it decelerated as a scroll view does.
   public var projectedPosition: CGPoint
   /// The snap point nearest ``projectedPosition``: where the object snaps by default.
@@ -38,7 +38,7 @@ public struct DragRelease: Sendable, Hashable {
   ///   - nearestSnapPoint: The snap point nearest the projection.
   ///   - previousSnapPoint: The snap point it left.
   public init(
-    position: CGPoint, velocity: Vector2D, projectedPosition: CGPoint, nearestSnapPoint: CGPoint,
+    position: CGPoint, velocity: CGPoint, projectedPosition: CGPoint, nearestSnapPoint: CGPoint,
     previousSnapPoint: CGPoint
   ) {
     self.position = position
@@ -68,18 +68,18 @@ public struct DragRelease: Sendable, Hashable {
   /// positive towards it, negative away, zero when the object is already there.
   ///
   /// Divided by the distance, it is the initial velocity of a unit-space spring animation
-  /// that carries the object there (AffixDancing's `Spring.unitVelocity`), so the animation
+  /// that carries the object there (`DampedSpring.unitVelocity`), so the animation
   /// starts with the momentum of the throw:
   ///
   /// ```swift
-  /// let unit = Spring.unitVelocity(
+  /// let unit = DampedSpring.unitVelocity(
   ///   pointsPerSecond: release.speed(towards: target), distance: release.distance(to: target))
   /// ```
   public func speed(towards target: CGPoint) -> Double {
     let path = target - position
     let length = path.length
     guard length > 0, length.isFinite else { return 0 }
-    return (velocity.dx * path.dx + velocity.dy * path.dy) / length
+    return (Double(velocity.x) * path.dx + Double(velocity.y) * path.dy) / length
   }
 
   /// The distance from ``position`` to `target`, in points.

@@ -16,7 +16,7 @@ public import Foundation
 /// final class Marker { var centre = CGPoint(x: 40, y: 40) }  // not `Draggable`
 ///
 /// let marker = Marker()
-/// let drag = DragController.attach(to: marker, position: \.centre)
+/// let drag = DragController.attach(to: marker, center: \.centre)
 /// drag.handle(.began(at: CGPoint(x: 45, y: 42)))
 /// ```
 public final class DragController: Capability, CustomStringConvertible {
@@ -27,8 +27,8 @@ public final class DragController: Capability, CustomStringConvertible {
     var snapPoints: [CGPoint]
     /// The snap point the object rests at or heads for.
     var snapPoint: CGPoint
-    var damping: Double
-    var attachment: DynamicsSpring
+    var snap: DampedSpring
+    var attachment: DampedSpring?
     var decelerationRate = DecelerationRate.normal
     var releaseHandler: ReleaseHandler?
     var lastRelease: DragRelease?
@@ -41,7 +41,7 @@ public final class DragController: Capability, CustomStringConvertible {
   private struct Ending {
     var snapPoints: [CGPoint]
     var previous: CGPoint
-    var damping: Double
+    var snap: DampedSpring
     var rate: DecelerationRate
     var handler: ReleaseHandler?
     var drag: Int
@@ -50,18 +50,18 @@ public final class DragController: Capability, CustomStringConvertible {
   /// The body that moves the object.
   public let body: DynamicBody
   private let state: LockedState<State>
-  /// Reads the object's position; `nil` once the object has died.
-  private let readPosition: @Sendable () -> CGPoint?
+  /// Reads the object's centre; `nil` once the object has died.
+  private let readCenter: @Sendable () -> CGPoint?
   private let hostName: String
 
   private init(
     body: DynamicBody, state: State, hostName: String,
-    readPosition: @escaping @Sendable () -> CGPoint?
+    readCenter: @escaping @Sendable () -> CGPoint?
   ) {
     self.body = body
     self.state = LockedState(state)
     self.hostName = hostName
-    self.readPosition = readPosition
+    self.readCenter = readCenter
   }
 
   /// Makes any object draggable, given a key path to its centre, and stores the controller in
@@ -69,29 +69,30 @@ public final class DragController: Capability, CustomStringConvertible {
   ///
   /// - Parameters:
   ///   - host: The object; it is held weakly.
-  ///   - position: The key path to the object's centre, written in `isolation`.
-  ///   - snapPoint: Where the object comes to rest; its current position if `nil`.
-  ///   - damping: The snap damping, 0...1 (see ``Snap``).
+  ///   - center: The key path to the object's centre, written in `isolation`.
+  ///   - snapPoint: Where the object comes to rest; its current centre if `nil`.
+  ///   - snap: The spring that snaps it there; `UISnapBehavior`'s default unless given (see
+  ///     ``AffixScheduling/DampedSpring/snap(damping:frequency:)``).
   ///   - bounds: A rectangle the centre may not leave, or `nil`.
   ///   - rubberBand: The resistance past the bounds, or `nil` for walls (see ``RubberBand``).
-  ///   - attachment: The spring tying the object to the finger; rigid by default.
+  ///   - attachment: The spring tying the object to the finger; `nil`, rigid, by default.
   ///   - world: The dynamics world that moves the object.
-  ///   - isolation: Where the object lives, and where its position is written: the caller's
+  ///   - isolation: Where the object lives, and where its centre is written: the caller's
   ///     isolation unless given. For a main-actor host, on the main actor: at once when the
   ///     world's clock ticks on the main queue, else later on the main actor.
   /// - Returns: The controller now attached to `host`.
   @inlinable @discardableResult
   public static func attach<Host: AnyObject>(
-    to host: Host, position: consuming any ReferenceWritableKeyPath<Host, CGPoint> & Sendable,
-    snapPoint: CGPoint? = nil, damping: Double = Snap.defaultDamping, bounds: CGRect? = nil,
-    rubberBand: RubberBand? = nil, attachment: DynamicsSpring = .rigid,
+    to host: Host, center: consuming any ReferenceWritableKeyPath<Host, CGPoint> & Sendable,
+    snapPoint: CGPoint? = nil, snap: DampedSpring = .snap(), bounds: CGRect? = nil,
+    rubberBand: RubberBand? = nil, attachment: DampedSpring? = nil,
     world: DynamicsWorld = .shared, isolation: isolated (any Actor)? = #isolation
   ) -> DragController {
     // Inlined where the key path is written, and handing it on without keeping a reference of
     // its own: see `PositionAccess`. Everything else happens out of line.
     attach(
-      to: host, position: PositionAccess(position), snapPoints: snapPoint.map { [$0] },
-      damping: damping, bounds: bounds, rubberBand: rubberBand, attachment: attachment,
+      to: host, center: PositionAccess(center), snapPoints: snapPoint.map { [$0] },
+      snap: snap, bounds: bounds, rubberBand: rubberBand, attachment: attachment,
       world: world, isolation: isolation)
   }
 
@@ -104,44 +105,44 @@ public final class DragController: Capability, CustomStringConvertible {
   ///
   /// - Parameters:
   ///   - host: The object; it is held weakly.
-  ///   - position: The key path to the object's centre, written in `isolation`.
+  ///   - center: The key path to the object's centre, written in `isolation`.
   ///   - snapPoints: The detents. Non-finite points are reported and left out; with none
-  ///     left, the object's current position is the only one.
-  ///   - damping: The snap damping, 0...1 (see ``Snap``).
+  ///     left, the object's current centre is the only one.
+  ///   - snap: The spring that snaps it to a detent; `UISnapBehavior`'s default unless given.
   ///   - bounds: A rectangle the centre may not leave, or `nil`.
   ///   - rubberBand: The resistance past the bounds, or `nil` for walls (see ``RubberBand``).
-  ///   - attachment: The spring tying the object to the finger; rigid by default.
+  ///   - attachment: The spring tying the object to the finger; `nil`, rigid, by default.
   ///   - world: The dynamics world that moves the object.
-  ///   - isolation: Where the object lives, and where its position is written: the caller's
+  ///   - isolation: Where the object lives, and where its centre is written: the caller's
   ///     isolation unless given. For a main-actor host, on the main actor: at once when the
   ///     world's clock ticks on the main queue, else later on the main actor.
   /// - Returns: The controller now attached to `host`.
   @inlinable @discardableResult
   public static func attach<Host: AnyObject>(
-    to host: Host, position: consuming any ReferenceWritableKeyPath<Host, CGPoint> & Sendable,
-    snapPoints: [CGPoint], damping: Double = Snap.defaultDamping, bounds: CGRect? = nil,
-    rubberBand: RubberBand? = nil, attachment: DynamicsSpring = .rigid,
+    to host: Host, center: consuming any ReferenceWritableKeyPath<Host, CGPoint> & Sendable,
+    snapPoints: [CGPoint], snap: DampedSpring = .snap(), bounds: CGRect? = nil,
+    rubberBand: RubberBand? = nil, attachment: DampedSpring? = nil,
     world: DynamicsWorld = .shared, isolation: isolated (any Actor)? = #isolation
   ) -> DragController {
     attach(
-      to: host, position: PositionAccess(position), snapPoints: snapPoints, damping: damping,
+      to: host, center: PositionAccess(center), snapPoints: snapPoints, snap: snap,
       bounds: bounds, rubberBand: rubberBand, attachment: attachment, world: world,
       isolation: isolation)
   }
 
-  /// ``attach(to:position:snapPoints:damping:bounds:rubberBand:attachment:world:isolation:)`` with the
-  /// position reached through `position`; `nil` snap points snap to the start.
+  /// ``attach(to:center:snapPoints:snap:bounds:rubberBand:attachment:world:isolation:)`` with the
+  /// centre reached through `center`; `nil` snap points snap to the start.
   @usableFromInline
   static func attach(
-    to host: AnyObject, position: PositionAccess, snapPoints: [CGPoint]?, damping: Double,
-    bounds: CGRect?, rubberBand: RubberBand?, attachment: DynamicsSpring, world: DynamicsWorld,
+    to host: AnyObject, center: PositionAccess, snapPoints: [CGPoint]?, snap: DampedSpring,
+    bounds: CGRect?, rubberBand: RubberBand?, attachment: DampedSpring?, world: DynamicsWorld,
     isolation: (any Actor)?
   ) -> DragController {
     let reference = AnyWeakReference(host)
-    let start = position.read(from: host)
+    let start = center.read(from: host)
     let body = world.makeBody(
       at: start, bounds: bounds,
-      handler: moveHandler(writing: position, of: reference, in: isolation))
+      handler: moveHandler(writing: center, of: reference, in: isolation))
     if let rubberBand { body.rubberBand = rubberBand }
     var points = (snapPoints ?? [start]).filter { point in
       guard point.isFinite else {
@@ -154,18 +155,17 @@ public final class DragController: Capability, CustomStringConvertible {
       Diagnostics.report(subsystem, "no usable snap points; snapping to \(start)")
       points = [start]
     }
-    let snap = Snap(to: .zero, damping: damping).validated()
     let controller = DragController(
       body: body,
       state: State(
-        snapPoints: points, snapPoint: nearest(to: start, in: points), damping: snap.damping,
-        attachment: attachment.validated("attachment")),
+        snapPoints: points, snapPoint: nearest(to: start, in: points), snap: snap,
+        attachment: attachment),
       hostName: "\(type(of: host))",
-      readPosition: { reference.object.map(position.read(from:)) })
+      readCenter: { reference.object.map(center.read(from:)) })
     return Associations(of: host).attach(controller)
   }
 
-  /// Writes the body's moves to the host's position in the host's isolation: at once where the
+  /// Writes the body's moves to the host's centre in the host's isolation: at once where the
   /// world runs there (or the host has none), else enqueued there, never on the clock's thread.
   private static func moveHandler(
     writing position: PositionAccess, of reference: AnyWeakReference, in isolation: (any Actor)?
@@ -225,20 +225,24 @@ public final class DragController: Capability, CustomStringConvertible {
       let snap = state.withLock { state -> Snap? in
         state.snapPoints = points
         state.snapPoint = Self.nearest(to: state.snapPoint, in: points)
-        return state.isDragging ? nil : Snap(to: state.snapPoint, damping: state.damping)
+        return state.isDragging ? nil : Snap(to: state.snapPoint, spring: state.snap)
       }
       if let snap, case .snap = body.behavior { body.snap(snap) }
     }
   }
 
-  /// The snap damping, 0...1 (see ``Snap``). Values outside are clamped, with a diagnostic.
-  public var damping: Double {
-    get { state.withLock { $0.damping } }
+  /// The spring that snaps the object to its snap point when let go.
+  ///
+  /// ```swift
+  /// card.dragController?.snap = .bouncy
+  /// card.dragController?.snap = .snap(damping: 0.8)  // as UISnapBehavior(damping: 0.8)
+  /// ```
+  public var snap: DampedSpring {
+    get { state.withLock { $0.snap } }
     set {
-      let damping = Snap(to: .zero, damping: newValue).validated().damping
       let snap = state.withLock { state -> Snap? in
-        state.damping = damping
-        return state.isDragging ? nil : Snap(to: state.snapPoint, damping: damping)
+        state.snap = newValue
+        return state.isDragging ? nil : Snap(to: state.snapPoint, spring: newValue)
       }
       // As `UISnapBehavior`'s: a snap in flight changes its spring, keeping its velocity.
       if let snap, case .snap = body.behavior { body.snap(snap) }
@@ -300,7 +304,7 @@ public final class DragController: Capability, CustomStringConvertible {
   /// world, or the task is cancelled.
   ///
   /// ```swift
-  /// card.drag(.ended(velocity: Vector2D(dx: 400, dy: 0)))
+  /// card.drag(.ended(velocity: CGPoint(x: 400, y: 0)))
   /// await card.dragController?.settled()  // back at its snap point
   /// ```
   public func settled() async {
@@ -323,7 +327,7 @@ public final class DragController: Capability, CustomStringConvertible {
       report("\(event): the drag was removed; ignored")
       return
     }
-    guard let centre = readPosition() else {
+    guard let centre = readCenter() else {
       report("\(event): the \(hostName) has died; removing its body")
       state.withLock { $0.isDragging = false }
       body.remove()
@@ -378,13 +382,14 @@ public final class DragController: Capability, CustomStringConvertible {
     // Grabbed while stretched past its bounds, the body stays where it shows: the finger
     // holds it where the band shows it there.
     let held = body.unbanded(body.position)
-    body.attach(Attachment(offset: location - held, anchor: location, spring: spring))
+    body.attach(
+      SpringAttachment(offset: CGPoint(location - held), anchor: location, spring: spring))
   }
 
   /// Lets go with a fling: projects it, asks the handler if there is one, and acts.
-  private func release(_ velocity: Vector2D, _ ending: Ending, from caller: (any Actor)?) {
+  private func release(_ velocity: CGPoint, _ ending: Ending, from caller: (any Actor)?) {
     let position = body.position
-    let projected = position + ending.rate.projection(of: velocity)
+    let projected = position + Vector2D(ending.rate.projection(of: velocity))
     let release = DragRelease(
       position: position, velocity: velocity, projectedPosition: projected,
       nearestSnapPoint: Self.nearest(to: projected, in: ending.snapPoints),
@@ -420,15 +425,15 @@ public final class DragController: Capability, CustomStringConvertible {
   }
 
   /// Snaps to `point` from `velocity`, unless drag `drag` is over (a later drag began).
-  private func snap(to point: CGPoint, velocity: Vector2D, drag: Int) {
-    let damping = state.withLock { state -> Double? in
+  private func snap(to point: CGPoint, velocity: CGPoint, drag: Int) {
+    let spring = state.withLock { state -> DampedSpring? in
       guard state.drags == drag, !state.isDragging else { return nil }
       state.snapPoint = point
-      return state.damping
+      return state.snap
     }
-    guard let damping else { return }
+    guard let spring else { return }
     body.velocity = velocity
-    body.snap(Snap(to: point, damping: damping))
+    body.snap(Snap(to: point, spring: spring))
   }
 
   private func isCurrent(_ drag: Int) -> Bool {
@@ -442,7 +447,7 @@ public final class DragController: Capability, CustomStringConvertible {
       guard state.isDragging else { return nil }
       state.isDragging = false
       return Ending(
-        snapPoints: state.snapPoints, previous: state.snapPoint, damping: state.damping,
+        snapPoints: state.snapPoints, previous: state.snapPoint, snap: state.snap,
         rate: state.decelerationRate, handler: state.releaseHandler, drag: state.drags)
     }
     if ending == nil { report("\(event) with no drag in progress; ignored") }
@@ -516,11 +521,11 @@ private final class ReleaseHandler: @unchecked Sendable {
   }
 }
 
-/// The position property of a host, read and written through a closure that captures the key
+/// The centre property of a host, read and written through a closure that captures the key
 /// path and nothing else.
 ///
 /// Made where the caller writes the key path, since
-/// ``DragController/attach(to:position:snapPoint:damping:bounds:rubberBand:attachment:world:isolation:)``
+/// ``DragController/attach(to:center:snapPoint:snap:bounds:rubberBand:attachment:world:isolation:)``
 /// is inlined
 /// there and hands the key path on without keeping a reference of its own. The closure is then
 /// the key path's only user, and the optimizer specializes it on the literal key path: its reads

@@ -50,21 +50,21 @@ package struct DragTrajectory: Sendable {
   /// - Returns: The trajectory, at most ten seconds of snapping after the release.
   package static func record(
     from start: CGPoint = CGPoint(x: 0, y: 0), path: [CGPoint]? = nil,
-    releaseVelocity: Vector2D = Vector2D(dx: 900, dy: -600), damping: Double = Snap.defaultDamping,
+    releaseVelocity: CGPoint = CGPoint(x: 900, y: -600), damping: Double = 0.5,
     framesPerSecond: Int = 60
   ) -> DragTrajectory {
     let scheduler = VirtualTimeScheduler()
     let clock = FrameClock(scheduler: scheduler, framesPerSecond: framesPerSecond)
     let world = DynamicsWorld(clock: clock)
     let object = TracedObject(position: start)
-    object.makeDraggable(damping: damping, world: world)
+    object.makeDraggable(snap: .snap(damping: damping), world: world)
     let path = path ?? defaultPath(from: start)
     let frame = clock.interval.seconds
     var samples: [Sample] = []
     var time = 0.0
     func sample(_ finger: CGPoint?, _ phase: Phase) {
       time += frame
-      samples.append(Sample(time: time, position: object.position, finger: finger, phase: phase))
+      samples.append(Sample(time: time, position: object.center, finger: finger, phase: phase))
     }
 
     guard let grab = path.first else {
@@ -99,6 +99,6 @@ package struct DragTrajectory: Sendable {
 
 /// The object a recording drags.
 private final class TracedObject: Draggable {
-  var position: CGPoint
-  init(position: CGPoint) { self.position = position }
+  var center: CGPoint
+  init(position: CGPoint) { self.center = position }
 }

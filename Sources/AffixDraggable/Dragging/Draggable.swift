@@ -1,33 +1,38 @@
 import Affix
+public import AffixScheduling
 public import Foundation
 
-/// An object with a position that a finger can drag and that snaps back when let go.
+/// An object with a centre that a finger can drag and that snaps back when let go.
 ///
 /// Conform a type that has a centre point, then make an instance draggable and feed it the
 /// events of a pan gesture:
 ///
 /// ```swift
 /// final class Card: Draggable {
-///   var position = CGPoint(x: 160, y: 240)
+///   var center = CGPoint(x: 160, y: 240)
 /// }
 ///
 /// let card = Card()
-/// card.makeDraggable(damping: 0.6)
+/// card.makeDraggable(snap: .snappy)
 /// card.drag(.began(at: CGPoint(x: 170, y: 250)))
 /// card.drag(.changed(to: CGPoint(x: 220, y: 300)))
-/// card.drag(.ended(velocity: Vector2D(dx: 300, dy: 0)))  // springs back to (160, 240)
+/// card.drag(.ended(velocity: CGPoint(x: 300, y: 0)))  // springs back to (160, 240)
 /// ```
+///
+/// The requirement is spelled `center`, as UIKit Dynamics' `UIDynamicItem` spells it, so that
+/// a `UIView` (whose `center` is in its superview's coordinates, where its pan gesture reports
+/// locations) adopts the protocol with no code: `extension MyView: @MainActor Draggable {}`.
 ///
 /// The drag state lives in the object's associated storage as a ``DragController``; an object
 /// that does not conform can be made draggable with
-/// ``DragController/attach(to:position:snapPoint:damping:bounds:rubberBand:attachment:world:isolation:)``.
-/// The world writes `position` in the isolation `makeDraggable` was called from: a main-actor
+/// ``DragController/attach(to:center:snapPoint:snap:bounds:rubberBand:attachment:world:isolation:)``.
+/// The world writes `center` in the isolation `makeDraggable` was called from: a main-actor
 /// view's on the main actor, whatever thread the world's clock ticks on. A main-actor view
 /// conforms for the main actor alone, with an isolated conformance:
 /// `extension CardView: @MainActor Draggable {}`.
 public protocol Draggable: AnyObject {
   /// The centre of the object, in the coordinate space of the drag events.
-  var position: CGPoint { get set }
+  var center: CGPoint { get set }
 }
 
 extension Draggable {
@@ -37,24 +42,26 @@ extension Draggable {
   /// Calling it again replaces the previous configuration (and ends a drag in progress).
   ///
   /// - Parameters:
-  ///   - snapPoint: Where the object comes to rest; its current position if `nil`.
-  ///   - damping: The snap damping, 0...1, as `UISnapBehavior`'s (see ``Snap``).
+  ///   - snapPoint: Where the object comes to rest; its current centre if `nil`.
+  ///   - snap: The spring that snaps it there: a preset such as `.snappy`, or
+  ///     `UISnapBehavior`'s damping as ``AffixScheduling/DampedSpring/snap(damping:frequency:)``,
+  ///     the default.
   ///   - bounds: A rectangle the object's centre may not leave, or `nil`.
   ///   - rubberBand: How the object resists being dragged past `bounds`, as a scroll view's
   ///     content does, and springs back when let go; `nil` for walls that stop it dead.
-  ///   - attachment: The spring tying the object to the finger; rigid by default.
+  ///   - attachment: The spring tying the object to the finger; `nil`, rigid, by default.
   ///   - world: The dynamics world that moves the object.
-  ///   - isolation: Where the object lives, and where its position is written: the caller's
+  ///   - isolation: Where the object lives, and where its centre is written: the caller's
   ///     isolation unless given.
   /// - Returns: The controller holding the drag state, also reachable as ``dragController``.
   @discardableResult
   public func makeDraggable(
-    snapPoint: CGPoint? = nil, damping: Double = Snap.defaultDamping, bounds: CGRect? = nil,
-    rubberBand: RubberBand? = nil, attachment: DynamicsSpring = .rigid,
+    snapPoint: CGPoint? = nil, snap: DampedSpring = .snap(), bounds: CGRect? = nil,
+    rubberBand: RubberBand? = nil, attachment: DampedSpring? = nil,
     world: DynamicsWorld = .shared, isolation: isolated (any Actor)? = #isolation
   ) -> DragController {
     DragController.attach(
-      to: self, position: \Self.position, snapPoint: snapPoint, damping: damping,
+      to: self, center: \Self.center, snapPoint: snapPoint, snap: snap,
       bounds: bounds, rubberBand: rubberBand, attachment: attachment, world: world,
       isolation: isolation)
   }
@@ -76,23 +83,23 @@ extension Draggable {
   ///
   /// - Parameters:
   ///   - snapPoints: The detents. Non-finite points are reported and left out; with none left,
-  ///     the object's current position is the only one.
-  ///   - damping: The snap damping, 0...1, as `UISnapBehavior`'s (see ``Snap``).
+  ///     the object's current centre is the only one.
+  ///   - snap: The spring that snaps it to a detent; `UISnapBehavior`'s default unless given.
   ///   - bounds: A rectangle the object's centre may not leave, or `nil`.
   ///   - rubberBand: How the object resists being dragged past `bounds`; `nil` for walls.
-  ///   - attachment: The spring tying the object to the finger; rigid by default.
+  ///   - attachment: The spring tying the object to the finger; `nil`, rigid, by default.
   ///   - world: The dynamics world that moves the object.
-  ///   - isolation: Where the object lives, and where its position is written: the caller's
+  ///   - isolation: Where the object lives, and where its centre is written: the caller's
   ///     isolation unless given.
   /// - Returns: The controller holding the drag state, also reachable as ``dragController``.
   @discardableResult
   public func makeDraggable(
-    snapPoints: [CGPoint], damping: Double = Snap.defaultDamping, bounds: CGRect? = nil,
-    rubberBand: RubberBand? = nil, attachment: DynamicsSpring = .rigid,
+    snapPoints: [CGPoint], snap: DampedSpring = .snap(), bounds: CGRect? = nil,
+    rubberBand: RubberBand? = nil, attachment: DampedSpring? = nil,
     world: DynamicsWorld = .shared, isolation: isolated (any Actor)? = #isolation
   ) -> DragController {
     DragController.attach(
-      to: self, position: \Self.position, snapPoints: snapPoints, damping: damping,
+      to: self, center: \Self.center, snapPoints: snapPoints, snap: snap,
       bounds: bounds, rubberBand: rubberBand, attachment: attachment, world: world,
       isolation: isolation)
   }

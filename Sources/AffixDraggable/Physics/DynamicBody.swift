@@ -2,7 +2,7 @@ import AffixScheduling
 public import Foundation
 
 /// A handle on one body of a ``DynamicsWorld``: its position and velocity, and the behaviour
-/// that moves it (an ``Attachment``, a ``Snap``, or none).
+/// that moves it (a ``SpringAttachment``, a ``Snap``, or none).
 ///
 /// Every change wakes the body; it then steps with the world until it comes to rest. The
 /// body leaves the world when the handle is released or ``remove()`` is called. Calls on a
@@ -10,9 +10,9 @@ public import Foundation
 ///
 /// ```swift
 /// let body = world.makeBody(at: CGPoint(x: 50, y: 50))
-/// body.attach(Attachment(anchor: CGPoint(x: 60, y: 50)))  // grabbed
+/// body.attach(SpringAttachment(anchor: CGPoint(x: 60, y: 50)))  // grabbed
 /// body.moveAnchor(to: CGPoint(x: 90, y: 70))            // dragged
-/// body.velocity = Vector2D(dx: 400, dy: 0)             // released with a fling
+/// body.velocity = CGPoint(x: 400, y: 0)               // released with a fling
 /// body.snap(Snap(to: CGPoint(x: 50, y: 50)))           // springs home
 /// ```
 public final class DynamicBody: Sendable, CustomStringConvertible {
@@ -32,7 +32,7 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
   /// The current behaviour of a body.
   public enum Behavior: Sendable, Hashable {
     /// Attached to an anchor, as while dragged.
-    case attachment(Attachment)
+    case attachment(SpringAttachment)
     /// Snapping to a point.
     case snap(Snap)
   }
@@ -61,16 +61,16 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
   /// The velocity of the body's centre, in points per second. Setting it (a fling) wakes the
   /// body; a body with no behaviour keeps the velocity until one is added, and the snap or
   /// attachment then starts from it. A non-finite velocity is reported and ignored.
-  public var velocity: Vector2D {
-    get { read { Vector2D(dx: $0.vx, dy: $0.vy) } }
+  public var velocity: CGPoint {
+    get { read { CGPoint($0.vx, $0.vy) } }
     set {
       guard newValue.isFinite else {
         diagnose("body velocity \(newValue) is not finite; ignored")
         return
       }
       update("set the velocity") { body in
-        body.vx = newValue.dx
-        body.vy = newValue.dy
+        body.vx = Double(newValue.x)
+        body.vy = Double(newValue.y)
         return nil
       }
     }
@@ -162,8 +162,8 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
   /// Attaches the body to an anchor, replacing its behaviour.
   ///
   /// A non-finite anchor or offset is reported and the call ignored; a negative or
-  /// non-finite length is reported and replaced by zero; see ``DynamicsSpring`` for its values.
-  public func attach(_ attachment: Attachment) {
+  /// non-finite length is reported and replaced by zero.
+  public func attach(_ attachment: SpringAttachment) {
     guard attachment.anchor.isFinite, attachment.offset.isFinite else {
       diagnose(
         "attachment anchor \(attachment.anchor) or offset \(attachment.offset) is not finite; ignored"
@@ -175,15 +175,15 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
       diagnose("attachment length \(length) is not a finite value >= 0; using 0")
       length = 0
     }
-    let spring = attachment.spring.validated("attachment")
-    let transition = spring.isRigid ? .identity : SpringTransition(spring: spring, dt: world.dt)
+    let spring = attachment.spring
+    let transition = spring.map { SpringTransition(spring: $0, dt: world.dt) } ?? .identity
     update("attach") { body in
       body.kind = .attachment
-      body.isRigid = spring.isRigid
+      body.isRigid = spring == nil
       body.transition = transition
       body.spring = spring
       (body.targetX, body.targetY) = (Double(attachment.anchor.x), Double(attachment.anchor.y))
-      (body.offsetX, body.offsetY) = (attachment.offset.dx, attachment.offset.dy)
+      (body.offsetX, body.offsetY) = (Double(attachment.offset.x), Double(attachment.offset.y))
       body.length = length
       return nil
     }
@@ -213,14 +213,12 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
   /// the next frame, which writes it to the host and announces the rest (see
   /// ``onRest(isolation:_:)``) as a snap that moved would.
   ///
-  /// A non-finite point is reported and the call ignored; see ``Snap`` for its other values.
-  /// A point outside the bounds is reported and the body snaps to the nearest point inside.
+  /// A non-finite point is reported and the call ignored. A point outside the bounds is reported and the body snaps to the nearest point inside.
   public func snap(_ snap: Snap) {
     guard snap.point.isFinite else {
       diagnose("snap point \(snap.point) is not finite; ignored")
       return
     }
-    let snap = snap.validated()
     let spring = snap.spring
     let transition = SpringTransition(spring: spring, dt: world.dt)
     let isReduced = ReducedMotion.isEnabled
@@ -230,7 +228,6 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
       body.isRigid = false
       body.transition = transition
       body.spring = spring
-      body.snapDamping = snap.damping
       (body.targetX, body.targetY) = (Double(snap.point.x), Double(snap.point.y))
       (body.offsetX, body.offsetY, body.length) = (0, 0, 0)
       isOutside =
@@ -272,7 +269,7 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
   /// The body's position, velocity and whether it rests.
   public var description: String {
     let (position, velocity, resting) = read {
-      ($0.position, Vector2D(dx: $0.vx, dy: $0.vy), !$0.isMoving)
+      ($0.position, CGPoint($0.vx, $0.vy), !$0.isMoving)
     }
     return "DynamicBody(at \(position), velocity \(velocity)\(resting ? ", resting" : ""))"
   }

@@ -8,7 +8,7 @@ public import Foundation
 /// Time arrives through ``advance(by:)`` (normally from a frame clock) and is spent in whole
 /// steps of ``timeStep``; the remainder waits for the next frame, so the same total time gives
 /// the same trajectory however it is cut into frames. Each step moves a body exactly along the
-/// closed-form solution of its damped spring (see ``DynamicsSpring``). A body that comes to rest
+/// closed-form solution of its damped spring (an `AffixScheduling.DampedSpring`). A body that comes to rest
 /// stops stepping; a world with nothing moving needs no frames.
 ///
 /// A world given a `FrameClock` subscribes to it when a body starts moving and drops the

@@ -10,18 +10,20 @@ enum DraggableScene {
   static let home = CGPoint(x: 60, y: 30)
   static let press = CGPoint(x: 64, y: 32)
   static let release = CGPoint(x: 100, y: 44)
-  static let fling = Vector2D(dx: 240, dy: 90)
+  static let fling = CGPoint(x: 240, y: 90)
 
   static func play(on stage: Stage) {
     let screen = stage.screen
     screen.title("draggable: drag, fling, snap back")
     let world = DynamicsWorld(clock: stage.frameClock)
-    let card = DraggedCard(position: home, clock: stage.frameClock)
+    let card = DraggedCard(center: home, clock: stage.frameClock)
     let field = CardField(card: card, world: world, screen: screen)
     let drawing = stage.frameClock.subscribe { _ in field.draw() }
 
-    stage.run { card.makeDraggable(damping: 0.35, world: world) }
-    screen.step("makeDraggable(damping: 0.35): the card rests at its snap point \(describe(home))")
+    stage.run { card.makeDraggable(snap: .snap(damping: 0.35), world: world) }
+    screen.step(
+      "makeDraggable(snap: .snap(damping: 0.35)): the card rests at its snap point \(describe(home))"
+    )
     stage.pause(.milliseconds(400))
 
     stage.run { card.drag(.began(at: press)) }
@@ -41,14 +43,14 @@ enum DraggableScene {
     stage.run(after: .seconds(1) / 30) {}
     screen.step(
       "drag(.changed(to:)) × \(steps): the finger at \(describe(release)), the card's centre at "
-        + "\(describe(card.position)): it keeps the touch offset")
+        + "\(describe(card.center)): it keeps the touch offset")
 
     stage.run { card.drag(.ended(velocity: fling)) }
     field.finger = nil
-    screen.step("drag(.ended(velocity: \(fling))): let go with a fling")
+    screen.step("drag(.ended(velocity: \(describe(fling)))): let go with a fling")
     stage.wait(upTo: .seconds(8)) { !world.needsFrames }
     screen.step(
-      "springs back and rests at \(describe(card.position)), farthest out at "
+      "springs back and rests at \(describe(card.center)), farthest out at "
         + "\(describe(field.farthest)); the world has stopped its frames: "
         + "\(world.isReceivingFrames ? "still receiving" : "no subscription")")
     stage.pause(.milliseconds(300))
@@ -92,7 +94,8 @@ enum DraggableScene {
     field.marks = [edge]
     stage.run {
       card.makeDraggable(
-        snapPoint: edge, damping: 0.7, bounds: track, rubberBand: .standard, world: world)
+        snapPoint: edge, snap: .snap(damping: 0.7), bounds: track, rubberBand: .standard,
+        world: world)
     }
     screen.step(
       "makeDraggable(snapPoint: \(describe(edge)), bounds: x 20...100, rubberBand: .standard)")
@@ -101,7 +104,7 @@ enum DraggableScene {
     move(card, from: home, to: finger, steps: 16, field: field, on: stage)
     // Held still, the card rests as soon as a frame has placed it.
     stage.wait(upTo: .seconds(2)) { !world.needsFrames }
-    let shown = Double(card.position.x) - 100
+    let shown = Double(card.center.x) - 100
     let formula = RubberBand.standard.offset(forOvershoot: 40, dimension: 80)
     screen.step(
       "the finger 40 pt past the edge, the card only \(String(format: "%.1f", shown)) pt past "
@@ -110,7 +113,7 @@ enum DraggableScene {
     stage.run { card.drag(.ended(velocity: .zero)) }
     field.finger = nil
     stage.wait(upTo: .seconds(8)) { !world.needsFrames }
-    screen.step("let go, it springs back inside and rests at \(describe(card.position))")
+    screen.step("let go, it springs back inside and rests at \(describe(card.center))")
     stage.pause(.milliseconds(300))
   }
 
@@ -124,23 +127,24 @@ enum DraggableScene {
     let rests = Mutex<[CGPoint]>([])
     stage.run {
       let made = card.makeDraggable(
-        snapPoints: detents, damping: 0.7, bounds: track, rubberBand: .standard, world: world)
+        snapPoints: detents, snap: .snap(damping: 0.7), bounds: track, rubberBand: .standard,
+        world: world)
       controller.withLock { $0 = made }
     }
     screen.step("makeDraggable(snapPoints: x = 20, 60, 100): detents")
     let restToken = controller.withLock { $0 }?.body.onRest {
-      rests.withLock { $0.append(card.position) }
+      rests.withLock { $0.append(card.center) }
     }
     let grab = CGPoint(x: 100, y: 30)
     let letGo = CGPoint(x: 80, y: 30)
     stage.run { card.drag(.began(at: grab)) }
     move(card, from: grab, to: letGo, steps: 6, field: field, on: stage)
-    let flick = Vector2D(dx: -150, dy: 0)
+    let flick = CGPoint(x: -150, y: 0)
     stage.run { card.drag(.ended(velocity: flick)) }
     field.finger = nil
     if let release = controller.withLock({ $0 })?.lastRelease {
       screen.step(
-        "drag(.ended(velocity: \(flick))) at x = \(Int(release.position.x)): projected to "
+        "drag(.ended(velocity: \(describe(flick))) at x = \(Int(release.position.x)): projected to "
           + "x = \(String(format: "%.1f", release.projectedPosition.x)), so the fling carries it "
           + "past the middle detent to \(describe(release.nearestSnapPoint))")
     }
@@ -161,7 +165,7 @@ enum DraggableScene {
     field.marks = [HandOff.target]
     let controller = Mutex<DragController?>(nil)
     stage.run {
-      card.position = HandOff.start
+      card.center = HandOff.start
       let made = card.makeDraggable(snapPoints: [HandOff.start], world: world)
         .onRelease { _ in .handOff }
       controller.withLock { $0 = made }
@@ -175,10 +179,10 @@ enum DraggableScene {
       guard let release = controller.withLock({ $0 })?.lastRelease else { return }
       card.dance.animate(
         duration: 1, timingParameters: .spring(HandOff.spring(for: release))
-      ) { $0.position = HandOff.target }.start()
+      ) { $0.center = HandOff.target }.start()
     }
     stage.wait(upTo: .seconds(8)) { !card.dance.hasAnimation }
-    screen.step("the dance ends at \(describe(card.position))")
+    screen.step("the dance ends at \(describe(card.center))")
     let comparison = HandOff.compare()
     screen.step(
       "the same throw on virtual time, once snapped by the world and once danced: "

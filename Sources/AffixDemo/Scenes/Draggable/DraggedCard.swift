@@ -6,18 +6,18 @@ import Synchronization
 
 /// The draggable scene's host: a card with a centre point.
 ///
-/// Its position sits behind a lock because the world writes it on the stage's queue while the
+/// Its centre sits behind a lock because the world writes it on the stage's queue while the
 /// script reads it from its own thread.
 final class DraggedCard: Draggable, Dancing, Sendable {
   private let centre: Mutex<CGPoint>
   let danceClock: FrameClock
 
-  init(position: CGPoint, clock: FrameClock) {
-    centre = Mutex(position)
+  init(center: CGPoint, clock: FrameClock) {
+    centre = Mutex(center)
     danceClock = clock
   }
 
-  var position: CGPoint {
+  var center: CGPoint {
     get { centre.withLock { $0 } }
     set { centre.withLock { $0 = newValue } }
   }
@@ -63,7 +63,7 @@ final class CardField: Sendable {
 
   /// Called at every frame.
   func draw() {
-    let position = card.position
+    let position = card.center
     let (finger, marks) = state.withLock { state in
       if distance(position) > distance(state.farthest) { state.farthest = position }
       return (state.finger, state.marks)

@@ -27,7 +27,7 @@ enum HandOff {
 
   static let start = CGPoint(x: 20, y: 30)
   static let target = CGPoint(x: 100, y: 30)
-  static let fling = Vector2D(dx: 420, dy: 0)
+  static let fling = CGPoint(x: 420, y: 0)
   static let damping = 0.35
 
   /// Throws two cards from ``start`` towards ``target`` at ``fling`` and records both.
@@ -36,12 +36,12 @@ enum HandOff {
     let clock = FrameClock(scheduler: scheduler, framesPerSecond: 60)
     let world = DynamicsWorld(clock: clock)
 
-    let snappedCard = DraggedCard(position: start, clock: clock)
-    snappedCard.makeDraggable(snapPoints: [target], damping: damping, world: world)
+    let snappedCard = DraggedCard(center: start, clock: clock)
+    snappedCard.makeDraggable(snapPoints: [target], snap: .snap(damping: damping), world: world)
     snappedCard.drag(.began(at: start))
     snappedCard.drag(.ended(velocity: fling))
 
-    let dancedCard = DraggedCard(position: start, clock: clock)
+    let dancedCard = DraggedCard(center: start, clock: clock)
     let controller = dancedCard.makeDraggable(snapPoints: [start], world: world)
       .onRelease { _ in .handOff }
     dancedCard.drag(.began(at: start))
@@ -54,15 +54,15 @@ enum HandOff {
     let speed = release.speed(towards: target)
     let unitVelocity = spring(for: release).initialVelocity
     dancedCard.dance.animate(duration: 1, timingParameters: .spring(spring(for: release))) {
-      $0.position = target
+      $0.center = target
     }.start()
 
     var snapped: [CGPoint] = []
     var danced: [CGPoint] = []
     for _ in 0..<frames {
       scheduler.advance(by: clock.interval)
-      snapped.append(snappedCard.position)
-      danced.append(dancedCard.position)
+      snapped.append(snappedCard.center)
+      danced.append(dancedCard.center)
     }
     return Comparison(
       snapped: snapped, danced: danced, speed: speed, unitVelocity: unitVelocity)
@@ -71,13 +71,13 @@ enum HandOff {
   /// The Dancing spring that moves a card as the world's snap would: the snap's frequency
   /// and damping ratio, starting with the fling.
   static func spring(for release: DragRelease) -> Spring {
-    let snap = Snap(to: target, damping: damping)
+    let snap = Snap(to: target, spring: .snap(damping: damping))
     // The spring runs in unit space, 0 to 1 over the distance: the fling along the path,
     // over the distance, is the fraction of the distance per second.
     let unitVelocity = Spring.unitVelocity(
       pointsPerSecond: release.speed(towards: target), distance: release.distance(to: target))
     return Spring(
-      dampingRatio: snap.spring.dampingRatio,
-      naturalFrequency: snap.spring.angularFrequency, initialVelocity: unitVelocity)
+      mass: snap.spring.mass, stiffness: snap.spring.stiffness, damping: snap.spring.damping,
+      initialVelocity: unitVelocity)
   }
 }

@@ -25,7 +25,7 @@ extension LeaksScene {
         let widget = Widget(position: CGPoint(x: Double(index), y: 0))
         count(widget, "Widget")
         count(
-          DragController.attach(to: widget, position: \.position, world: world), "DragController")
+          DragController.attach(to: widget, center: \.position, world: world), "DragController")
         attachMore(to: widget, on: stage, count: count)
         widgets.append(widget)
       }
@@ -35,7 +35,7 @@ extension LeaksScene {
         let start = widget.position
         stage.run {
           drag?.handle(.began(at: start))
-          drag?.handle(.ended(velocity: Vector2D(dx: 300, dy: 0)))
+          drag?.handle(.ended(velocity: CGPoint(x: 300, y: 0)))
         }
       }
       screen.step(

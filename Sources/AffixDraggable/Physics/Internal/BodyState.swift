@@ -1,3 +1,4 @@
+import AffixScheduling
 import Foundation
 
 /// One body's physics state, stored flat in the world's array so a step touches contiguous
@@ -24,9 +25,8 @@ struct BodyState {
   var offsetX = 0.0
   var offsetY = 0.0
   var length = 0.0
-  /// The behaviour's spring as given, kept to describe the behaviour.
-  var spring = DynamicsSpring.rigid
-  var snapDamping = Snap.defaultDamping
+  /// The behaviour's spring as given, kept to describe the behaviour; `nil` when rigid.
+  var spring: DampedSpring?
 
   var hasBounds = false
   var minX = 0.0
@@ -57,12 +57,12 @@ struct BodyState {
   var position: CGPoint { CGPoint(x, y) }
 
   var snapBehavior: Snap {
-    Snap(to: CGPoint(targetX, targetY), damping: snapDamping, frequency: spring.frequency)
+    Snap(to: CGPoint(targetX, targetY), spring: spring ?? .snap())
   }
 
-  var attachmentBehavior: Attachment {
-    Attachment(
-      offset: Vector2D(dx: offsetX, dy: offsetY), anchor: CGPoint(targetX, targetY),
+  var attachmentBehavior: SpringAttachment {
+    SpringAttachment(
+      offset: CGPoint(offsetX, offsetY), anchor: CGPoint(targetX, targetY),
       length: length, spring: spring)
   }
 

@@ -1,3 +1,4 @@
+import AffixScheduling
 import Foundation
 
 /// The exact solution of the damped oscillator over one time step, as a 2×2 matrix acting on
@@ -22,9 +23,9 @@ struct SpringTransition: Sendable, Hashable {
     self.vv = vv
   }
 
-  /// The transition over `dt` seconds for `spring`, which must be valid and not rigid.
-  init(spring: DynamicsSpring, dt: Double) {
-    let omega = spring.angularFrequency
+  /// The transition over `dt` seconds for `spring`.
+  init(spring: DampedSpring, dt: Double) {
+    let omega = spring.naturalFrequency
     let zeta = spring.dampingRatio
     let (phi1, phi2) = Self.basis(omega: omega, zeta: zeta, t: dt)
     self.init(uu: phi1, uv: phi2, vu: -omega * omega * phi2, vv: phi1 - 2 * zeta * omega * phi2)
