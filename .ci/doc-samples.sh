@@ -116,7 +116,7 @@ for document in "${documents[@]}"; do
         close(folder "/Package.swift")
         print doc ":" start > (folder "/origin"); close(folder "/origin")
       } else if (mode == "skip") {
-        print doc ":" start ": skipped (" reason ")" > skipped
+        print doc ":" start ": skipped (" reason ")" >> skipped
       } else if (mode == "separate") {
         add(target "_L" start, start)
       } else {
