@@ -92,6 +92,9 @@ for document in "${documents[@]}"; do
         body[name] = body[name] line "\n"
       }
     }
+    !inside && trim(previous) ~ /^<!-- *sample:/ && $0 !~ /^[ \t]*```swift[ \t]*$/ {
+      NR = NR - 1; problem("a sample marker belongs on the line right before a ```swift fence")
+    }
     !inside && /^[ \t]*```swift[ \t]*$/ {
       inside = 1; count = 0; start = NR + 1
       indent = $0; sub(/```.*/, "", indent); indent = length(indent)
@@ -99,6 +102,8 @@ for document in "${documents[@]}"; do
       mode = "joint"
       if (marker ~ /^<!-- *sample:/) {
         if (marker ~ /^<!-- *sample: *separate *-->$/) mode = "separate"
+        else if (marker ~ /^<!-- *sample: *skip *(\( *\))? *-->$/)
+          problem("a skipped sample needs its reason: <!-- sample: skip (reason) -->")
         else if (marker ~ /^<!-- *sample: *skip *\(.*[^ ].*\) *-->$/) {
           mode = "skip"; reason = marker
           sub(/^<!-- *sample: *skip *\(/, "", reason); sub(/\) *-->$/, "", reason)
