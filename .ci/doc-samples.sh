@@ -77,7 +77,7 @@ for document in "${documents[@]}"; do
     }
     function add(name, start,   i, line, key) {
       if (!(name in seen)) { seen[name] = 1; names[++named] = name }
-      body[name] = body[name] sprintf("#sourceLocation(file: \"%s\", line: %d)\n", doc, start)
+      k = ++blocks[name]; starts[name, k] = start; text = ""
       for (i = 1; i <= count; i++) {
         line = lines[i]
         if (line ~ /^(@[A-Za-z_]+ +)*((public|package|internal|fileprivate|private) +)?import +[A-Za-z_]/) {
@@ -89,8 +89,9 @@ for document in "${documents[@]}"; do
           }
           line = ""  # keeps the lines after it where they are in the document
         }
-        body[name] = body[name] line "\n"
+        text = text line "\n"
       }
+      texts[name, k] = text
     }
     !inside && trim(previous) ~ /^<!-- *sample:/ && $0 !~ /^[ \t]*```swift[ \t]*$/ {
       NR = NR - 1; problem("a sample marker belongs on the line right before a ```swift fence")
@@ -142,7 +143,16 @@ for document in "${documents[@]}"; do
         name = names[n]
         system("mkdir -p \"" sources "/" name "\"")
         file = sources "/" name "/main.swift"
-        printf "%s%s#sourceLocation()\n", imports[name], body[name] > file
+        # Blank lines put each block on its own lines of the document where the imports leave
+        # room, so that the excerpts of the compiler are numbered as the document is.
+        program = imports[name]; lines_so_far = gsub(/\n/, "\n", program)
+        for (k = 1; k <= blocks[name]; k++) {
+          while (lines_so_far < starts[name, k] - 2) { program = program "\n"; lines_so_far++ }
+          program = program sprintf("#sourceLocation(file: \"%s\", line: %d)\n", doc, starts[name, k])
+          program = program texts[name, k]
+          lines_so_far += 1 + gsub(/\n/, "\n", texts[name, k])
+        }
+        printf "%s#sourceLocation()\n", program > file
         close(file)
       }
     }
