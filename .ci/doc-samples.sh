@@ -31,6 +31,9 @@ set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$root/.build/doc-samples"
+# Shared with .ci/readme-samples.sh: both packages build the library alike, so whichever runs
+# second compiles only its own samples.
+scratch="$root/.build/samples-build"
 export PATH="/opt/swift/usr/bin:$PATH"
 
 fail() { printf 'FAILED: %s\n' "$*" >&2; exit 1; }
@@ -50,8 +53,10 @@ else
       | LC_ALL=C sort)
 fi
 
-rm -rf "$work/Sources" "$work/manifests" "$work/skipped"
-mkdir -p "$work/Sources" "$work/manifests"
+# The programs are generated afresh in `generated`, and copied into the package only where they
+# changed, so that a run with no document changed compiles nothing.
+rm -rf "$work/generated" "$work/manifests" "$work/skipped"
+mkdir -p "$work/generated" "$work/Sources" "$work/manifests"
 : >"$work/skipped"
 
 checked=0
@@ -69,7 +74,7 @@ for document in "${documents[@]}"; do
   # Docs/Loading.md -> Doc_Docs_Loading; Sources/AffixTesting/AffixTesting.docc/X.md ->
   # Doc_Sources_AffixTesting_AffixTesting_X
   target="Doc_$(printf '%s' "$document" | sed -E 's/\.docc\//\//; s/\.(md|tutorial)$//; s/[^A-Za-z0-9]/_/g')"
-  awk -v doc="$document" -v target="$target" -v sources="$work/Sources" \
+  awk -v doc="$document" -v target="$target" -v sources="$work/generated" \
     -v manifests="$work/manifests" -v skipped="$work/skipped" '
     function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
     function problem(message) {
@@ -95,6 +100,9 @@ for document in "${documents[@]}"; do
     }
     !inside && trim(previous) ~ /^<!-- *sample:/ && $0 !~ /^[ \t]*```swift[ \t]*$/ {
       NR = NR - 1; problem("a sample marker belongs on the line right before a ```swift fence")
+    }
+    !inside && /^[ \t]*(```|~~~)[ \t]*[Ss]wift/ && !/^[ \t]*```swift[ \t]*$/ {
+      problem("a swift block opens with ```swift alone on its line, or it is not compiled")
     }
     !inside && /^[ \t]*```swift[ \t]*$/ {
       inside = 1; count = 0; start = NR + 1
@@ -159,7 +167,15 @@ for document in "${documents[@]}"; do
   ' "$document" || fail "$document: see above"
 done
 
-mapfile -t samples < <(cd "$work/Sources" && ls | LC_ALL=C sort)
+mapfile -t samples < <(cd "$work/generated" && ls | LC_ALL=C sort)
+for sample in "${samples[@]}"; do
+  mkdir -p "$work/Sources/$sample"
+  cmp -s "$work/generated/$sample/main.swift" "$work/Sources/$sample/main.swift" \
+    || cp "$work/generated/$sample/main.swift" "$work/Sources/$sample/main.swift"
+done
+for folder in "$work/Sources"/*; do
+  [ -d "$work/generated/$(basename "$folder")" ] || rm -rf "$folder"
+done
 mapfile -t manifests < <(cd "$work/manifests" && ls | LC_ALL=C sort)
 echo "doc samples: $checked documents, ${#samples[@]} programs, ${#manifests[@]} manifests"
 if [ -s "$work/skipped" ]; then cat "$work/skipped"; fi
@@ -185,11 +201,13 @@ package_name="$(basename "$root")"
   done
   echo '  ]'
   echo ')'
-} >"$work/Package.swift"
+} >"$work/Package.swift.new"
+cmp -s "$work/Package.swift.new" "$work/Package.swift" || cp "$work/Package.swift.new" "$work/Package.swift"
 
 log="$work/build.log"
 if [ "${#samples[@]}" -gt 0 ]; then
-  if ! swift build --package-path "$work" -Xswiftc -warnings-as-errors >"$log" 2>&1; then
+  if ! swift build --package-path "$work" --scratch-path "$scratch" -Xswiftc -warnings-as-errors \
+    >"$log" 2>&1; then
     cat "$log"
     echo
     echo "In the documents:"
