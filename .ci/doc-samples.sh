@@ -23,8 +23,11 @@
 #     <!-- sample: skip (reason) -->   does not compile the block; the reason is required and
 #                                      printed by every run (say, code that needs UIKit).
 #   GitHub and DocC render the comment as nothing (DocC drops HTML comments without a warning).
+#   A marker the gate does not know, a skip without its reason, a marker apart from its fence and
+#   a swift fence with more than `swift` on its line fail the gate: no block is left out unseen.
 # - Errors point at the document: each block is preceded by a `#sourceLocation` directive, so the
-#   compiler reports `Docs/Loading.md:17:5: error: ...`.
+#   compiler reports `Docs/Loading.md:28:19: error: ...`, and sits on its document's line numbers
+#   in the generated program where the imports leave room, so the excerpts are numbered alike.
 #
 # usage: bash .ci/doc-samples.sh [document...]   (default: every document above)
 set -euo pipefail
@@ -80,7 +83,7 @@ for document in "${documents[@]}"; do
     function problem(message) {
       printf "%s:%d: %s\n", doc, NR, message > "/dev/stderr"; failed = 1; exit 1
     }
-    function add(name, start,   i, line, key) {
+    function add(name, start,   i, k, line, key, text) {
       if (!(name in seen)) { seen[name] = 1; names[++named] = name }
       k = ++blocks[name]; starts[name, k] = start; text = ""
       for (i = 1; i <= count; i++) {
