@@ -10,6 +10,9 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 readme="${1:-$root/README.md}"
 work="$root/.build/readme-samples"
+# Shared with .ci/doc-samples.sh: both packages build the library alike, so whichever runs
+# second compiles only its own samples.
+scratch="$root/.build/samples-build"
 export PATH="/opt/swift/usr/bin:$PATH"
 
 fail() { printf 'FAILED: %s\n' "$*" >&2; exit 1; }
@@ -73,7 +76,8 @@ package_name="$(basename "$root")"
 } >"$work/Package.swift"
 
 log="$work/build.log"
-if ! swift build --package-path "$work" -Xswiftc -warnings-as-errors >"$log" 2>&1; then
+if ! swift build --package-path "$work" --scratch-path "$scratch" -Xswiftc -warnings-as-errors \
+  >"$log" 2>&1; then
   cat "$log"
   for sample in "${samples[@]}"; do echo "$sample is $(cat "$work/$sample.origin")"; done
   fail "a README sample does not compile (the SampleNN above are the README's swift blocks)"
@@ -83,7 +87,7 @@ if grep -q 'warning:' "$log"; then
   fail "a README sample compiles with warnings"
 fi
 
-bin="$(swift build --package-path "$work" --show-bin-path)"
+bin="$(swift build --package-path "$work" --scratch-path "$scratch" --show-bin-path)"
 for sample in "${samples[@]}"; do
   origin="$(cat "$work/$sample.origin")"
   if ! output="$("$bin/$sample" 2>&1)"; then
