@@ -61,6 +61,15 @@ let package = Package(
       )
     ),
     .testTarget(name: "AffixTests", dependencies: ["Affix"], swiftSettings: strict),
+    // Names other frameworks declare, for NameClashTests: not a product, never shipped.
+    .target(name: "FrameworkStandIns", path: "Tests/FrameworkStandIns", swiftSettings: strict),
+    .testTarget(
+      name: "NameClashTests",
+      dependencies: [
+        "FrameworkStandIns", "Affix", "AffixScheduling", "AffixLoading", "AffixDancing",
+        "AffixDraggable", "AffixTooltip", "AffixTesting",
+      ],
+      swiftSettings: strict),
     .testTarget(
       name: "AffixSchedulingTests", dependencies: ["AffixScheduling", "Affix"],
       swiftSettings: strict),

@@ -104,3 +104,32 @@ func snapDampingMapping(_ damping: Double) {
   #expect(abs(spring.dampingRatio - (0.1 + 0.9 * damping)) < 1e-12)
   #expect(spring.frequency == 2.0)
 }
+
+@Test(
+  "A snap moves the body along the curve the same spring gives a Dancing animation",
+  arguments: [DampedSpring.smooth, .snappy, .bouncy, DampedSpring(response: 0.3, dampingRatio: 0.4)]
+)
+func snapFollowsTheSharedSpring(spring: DampedSpring) {
+  let world = DynamicsWorld(clock: nil, restThreshold: RestThreshold(distance: 0, speed: 0))
+  let body = world.makeBody(at: .zero)
+  body.snap(Snap(to: CGPoint(x: 100, y: 0), spring: spring))
+  let dt = world.timeStep.seconds
+  var worst = 0.0
+  for step in 1...240 {
+    world.advance(by: world.timeStep)
+    let expected = 100 * spring.value(at: Double(step) * dt)
+    worst = max(worst, abs(Double(body.position.x) - expected))
+  }
+  #expect(worst < 1e-6, "largest deviation \(worst) points")
+}
+
+@Test("makeDraggable(snap:) takes any DampedSpring and reads it back")
+func makeDraggableTakesTheSharedSpring() {
+  let virtual = VirtualWorld()
+  let card = Card(at: CGPoint(x: 10, y: 10))
+  let controller = card.makeDraggable(snap: .snappy, world: virtual.world)
+  #expect(controller.snap == .snappy)
+  controller.snap = .bouncy
+  #expect(controller.snap == .bouncy)
+  #expect(DampedSpring.snap() == DampedSpring(frequency: 2, dampingRatio: 0.55))
+}
