@@ -9,11 +9,11 @@ import Foundation
 
 public protocol Blinking: AnyObject {
   var isVisible: Bool { get set }
-  var blinkScheduler: any Scheduler { get }
+  var blinkScheduler: any SchedulingClock { get }
 }
 
 extension Blinking {
-  public var blinkScheduler: any Scheduler { DispatchScheduler.main }
+  public var blinkScheduler: any SchedulingClock { DispatchScheduler.main }
 
   public func blink(
     times: Int, every interval: Duration, isolation: isolated (any Actor)? = #isolation
@@ -53,7 +53,7 @@ public final class Blinker: Capability {
 
   private let state = Lock(State())
 
-  func start(toggles: Int, every interval: Duration, on scheduler: any Scheduler, toggle: Callback)
+  func start(toggles: Int, every interval: Duration, on scheduler: any SchedulingClock, toggle: Callback)
   {
     let (generation, previous) = state.withLock { state -> (UInt64?, CancellationToken?) in
       guard !state.isShutDown else { return (nil, nil) }

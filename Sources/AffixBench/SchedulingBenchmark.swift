@@ -33,7 +33,7 @@ enum SchedulingBenchmark {
   }
 
   /// Nanoseconds to schedule a delayed action and cancel it before it is due.
-  static func scheduleAndCancelCost(on scheduler: any Scheduler, iterations: Int) -> Double {
+  static func scheduleAndCancelCost(on scheduler: any SchedulingClock, iterations: Int) -> Double {
     let clock = ContinuousClock()
     let elapsed = clock.measure {
       for _ in 0..<iterations {

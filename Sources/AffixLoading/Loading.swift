@@ -44,7 +44,7 @@ public protocol Loading: AnyObject {
   func makeLoadingIndicator() -> any LoadingIndicator
 
   /// The scheduler that times and calls the indicator: `DispatchScheduler/main` by default.
-  var loadingScheduler: any Scheduler { get }
+  var loadingScheduler: any SchedulingClock { get }
 
   /// The timing rules: ``LoadingOptions/standard`` by default.
   var loadingOptions: LoadingOptions { get }
@@ -52,7 +52,7 @@ public protocol Loading: AnyObject {
 
 extension Loading {
   /// The main queue's scheduler.
-  public var loadingScheduler: any Scheduler {
+  public var loadingScheduler: any SchedulingClock {
     DispatchScheduler.main
   }
 

@@ -33,7 +33,7 @@ public final class TooltipController: Capability, CustomStringConvertible {
   /// The timing rules, fixed when the controller is made.
   public let timing: TooltipTiming
 
-  private let scheduler: any Scheduler
+  private let scheduler: any SchedulingClock
   private let state = LockedState(State())
   private let run = ScheduledRun()
 
@@ -42,7 +42,7 @@ public final class TooltipController: Capability, CustomStringConvertible {
   /// ```swift
   /// let tooltip = TooltipController(timing: .standard, scheduler: DispatchScheduler.main)
   /// ```
-  public init(timing: TooltipTiming = .standard, scheduler: any Scheduler) {
+  public init(timing: TooltipTiming = .standard, scheduler: any SchedulingClock) {
     self.timing = timing
     self.scheduler = scheduler
   }
@@ -56,7 +56,7 @@ public final class TooltipController: Capability, CustomStringConvertible {
   @discardableResult
   public static func attach<Host: AnyObject>(
     to host: Host, timing: TooltipTiming = .standard,
-    scheduler: any Scheduler = DispatchScheduler.main,
+    scheduler: any SchedulingClock = DispatchScheduler.main,
     isolation: isolated (any Actor)? = #isolation,
     show: @escaping (Host, Bool) -> Void
   ) -> TooltipController {

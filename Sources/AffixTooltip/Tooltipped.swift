@@ -28,7 +28,7 @@ public protocol Tooltipped: AnyObject {
   var tooltipTiming: TooltipTiming { get }
 
   /// The scheduler that times the tooltip: `DispatchScheduler.main` by default.
-  var tooltipScheduler: any Scheduler { get }
+  var tooltipScheduler: any SchedulingClock { get }
 }
 
 extension Tooltipped {
@@ -36,7 +36,7 @@ extension Tooltipped {
   public var tooltipTiming: TooltipTiming { .standard }
 
   /// The main queue's scheduler.
-  public var tooltipScheduler: any Scheduler { DispatchScheduler.main }
+  public var tooltipScheduler: any SchedulingClock { DispatchScheduler.main }
 
   /// The tooltip's controller, once the pointer has been reported.
   ///

@@ -11,7 +11,7 @@ private final class Sprite: Dancing {
   let danceClock: FrameClock
   var position = CGPoint.zero
   var opacity = 1.0
-  var tint = Color.black
+  var tint = RGBAColor.black
   var label = "sprite"
 
   init(clock: FrameClock) {

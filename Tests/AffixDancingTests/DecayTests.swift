@@ -149,7 +149,7 @@ struct DecayTests {
     let velocityAfter = (stage.box.x - before[1]) * 1000
     // The spring's acceleration over the two frames is under w0^2 * 50 + 2 zeta w0 * 2000:
     // the two secants differ by at most two frames of it, about 100.
-    let spring = Spring.snappy
+    let spring = DampedSpring.snappy
     let bound =
       2 * 0.001
       * (spring.naturalFrequency * spring.naturalFrequency * 55 + 2 * spring.dampingRatio

@@ -25,42 +25,46 @@ struct InterpolatableTests {
   }
 
   @Test func colorsBlendComponentwise() {
-    let mid = Color.interpolate(from: .red, to: .blue, fraction: 0.5)
-    #expect(mid == Color(red: 0.5, green: 0, blue: 0.5, alpha: 1))
-    #expect(Color.interpolate(from: .clear, to: .white, fraction: 1) == .white)
+    let mid = RGBAColor.interpolate(from: .red, to: .blue, fraction: 0.5)
+    #expect(mid == RGBAColor(red: 0.5, green: 0, blue: 0.5, alpha: 1))
+    #expect(RGBAColor.interpolate(from: .clear, to: .white, fraction: 1) == .white)
   }
 
   @Test(arguments: [0.0, 0.3, 0.5, 0.8, 1.0])
   func transformRotationInterpolatesTheAngle(fraction: Double) {
-    let value = Transform.interpolate(
-      from: .identity, to: Transform(rotationAngle: .pi), fraction: fraction)
-    expectClose(value, Transform(rotationAngle: .pi * fraction))
+    let value = AffineTransform2D.interpolate(
+      from: .identity, to: AffineTransform2D(rotationAngle: .pi), fraction: fraction)
+    expectClose(value, AffineTransform2D(rotationAngle: .pi * fraction))
   }
 
   @Test func transformTakesTheShortWayRound() {
-    let from = Transform(rotationAngle: 0.9 * .pi)
-    let to = Transform(rotationAngle: -0.9 * .pi)
-    let mid = Transform.interpolate(from: from, to: to, fraction: 0.5)
-    expectClose(mid, Transform(rotationAngle: .pi))
+    let from = AffineTransform2D(rotationAngle: 0.9 * .pi)
+    let to = AffineTransform2D(rotationAngle: -0.9 * .pi)
+    let mid = AffineTransform2D.interpolate(from: from, to: to, fraction: 0.5)
+    expectClose(mid, AffineTransform2D(rotationAngle: .pi))
   }
 
   @Test func transformKeepsScaleTranslationAndShearAtTheEnds() {
-    let shear = Transform(a: 1, b: 0, c: 0.5, d: 1, tx: 0, ty: 0)
-    let start = Transform(scaleX: 2, y: 3).concatenating(Transform(rotationAngle: 0.4))
-      .concatenating(Transform(translationX: 5, y: -7))
-    let end = shear.concatenating(Transform(scaleX: -1, y: 1))
-    expectClose(Transform.interpolate(from: start, to: end, fraction: 0), start)
-    expectClose(Transform.interpolate(from: start, to: end, fraction: 1), end)
-    let scaled = Transform.interpolate(
-      from: Transform(scaleX: 1, y: 1), to: Transform(scaleX: 3, y: 5), fraction: 0.5)
-    expectClose(scaled, Transform(scaleX: 2, y: 3))
-    let moved = Transform.interpolate(
-      from: .identity, to: Transform(translationX: 10, y: 20), fraction: 0.5)
-    expectClose(moved, Transform(translationX: 5, y: 10))
+    let shear = AffineTransform2D(a: 1, b: 0, c: 0.5, d: 1, tx: 0, ty: 0)
+    let start = AffineTransform2D(scaleX: 2, y: 3).concatenating(
+      AffineTransform2D(rotationAngle: 0.4)
+    )
+    .concatenating(AffineTransform2D(translationX: 5, y: -7))
+    let end = shear.concatenating(AffineTransform2D(scaleX: -1, y: 1))
+    expectClose(AffineTransform2D.interpolate(from: start, to: end, fraction: 0), start)
+    expectClose(AffineTransform2D.interpolate(from: start, to: end, fraction: 1), end)
+    let scaled = AffineTransform2D.interpolate(
+      from: AffineTransform2D(scaleX: 1, y: 1), to: AffineTransform2D(scaleX: 3, y: 5),
+      fraction: 0.5)
+    expectClose(scaled, AffineTransform2D(scaleX: 2, y: 3))
+    let moved = AffineTransform2D.interpolate(
+      from: .identity, to: AffineTransform2D(translationX: 10, y: 20), fraction: 0.5)
+    expectClose(moved, AffineTransform2D(translationX: 5, y: 10))
   }
 
   @Test func transformMapsPointsLikeCoreGraphics() {
-    let turn = Transform(rotationAngle: .pi / 2).concatenating(Transform(translationX: 1, y: 0))
+    let turn = AffineTransform2D(rotationAngle: .pi / 2).concatenating(
+      AffineTransform2D(translationX: 1, y: 0))
     let point = turn.apply(to: CGPoint(x: 1, y: 0))
     #expect(abs(point.x - 1) < 1e-12 && abs(point.y - 1) < 1e-12)
   }
@@ -79,7 +83,7 @@ struct InterpolatableTests {
   }
 
   private func expectClose(
-    _ actual: Transform, _ expected: Transform,
+    _ actual: AffineTransform2D, _ expected: AffineTransform2D,
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
     let pairs = [

@@ -32,7 +32,7 @@ extension ClockedBox {
 /// at most two frames times the largest acceleration. A spring's acceleration is
 /// `-(w0^2 u + 2 zeta w0 u')`, with `u` the distance left and `u'` the velocity; both are
 /// bounded over the two frames by their values at the retarget with 10% to spare.
-private func secantTolerance(spring: Spring, distance: Double, speed: Double) -> Double {
+private func secantTolerance(spring: DampedSpring, distance: Double, speed: Double) -> Double {
   let w0 = spring.naturalFrequency
   let acceleration = w0 * w0 * abs(distance) * 1.1 + 2 * spring.dampingRatio * w0 * speed * 1.1
   return 2 * ClockedBox.frame * acceleration
@@ -73,14 +73,15 @@ struct RetargetingTests {
     stage.dance.animate(spring: .snappy) { $0.x = 0 }.start()
     let path = stage.samples(frames: 800) { $0.x }
     let velocity = 300.0  // the linear animation's, exactly
-    let released = Spring.snappy.withInitialVelocity(
-      Spring.unitVelocity(pointsPerSecond: velocity, distance: 0 - start))
-    let landing = abs(velocity * Spring.snappy.impulseResponse(at: Spring.snappy.settlingDuration))
+    let released = DampedSpring.snappy.withInitialVelocity(
+      DampedSpring.unitVelocity(pointsPerSecond: velocity, distance: 0 - start))
+    let landing = abs(
+      velocity * DampedSpring.snappy.impulseResponse(at: DampedSpring.snappy.settlingDuration))
     // Below the settling tolerance of the distance: the correction cannot be seen.
-    #expect(landing < Spring.settlingTolerance * abs(start))
+    #expect(landing < DampedSpring.settlingTolerance * abs(start))
     // Up to the end: there every spring animation is placed on its target, within the
     // settling tolerance of where the closed form is.
-    let end = Int(Spring.snappy.settlingDuration / ClockedBox.frame)
+    let end = Int(DampedSpring.snappy.settlingDuration / ClockedBox.frame)
     #expect(path.count > end && path.last == 0)
     for (frame, x) in path.enumerated() where frame <= end {
       let expected = start + (0 - start) * released.value(at: Double(frame) * ClockedBox.frame)
@@ -147,7 +148,7 @@ struct RetargetingTests {
     stage.dance.animate(spring: .snappy) { $0.x = 100 }.start()
     stage.advance(frames: 100)
     let start = stage.box.x
-    stage.dance.animate(spring: Spring.smooth.withInitialVelocity(-2)) { $0.x = start + 10 }
+    stage.dance.animate(spring: DampedSpring.smooth.withInitialVelocity(-2)) { $0.x = start + 10 }
       .start()
     let after = stage.samples(frames: 1) { $0.x }
     // -2 of a distance of 10 per second: -20 units per second, whatever it moved at before.
@@ -186,7 +187,9 @@ struct RetargetingTests {
   }
 
   @Test func springVelocityIsTheDerivativeOfItsValue() {
-    for spring in [Spring.smooth, .snappy, .bouncy, Spring(duration: 0.4, bounce: -0.5)] {
+    for spring in [
+      DampedSpring.smooth, .snappy, .bouncy, DampedSpring(duration: 0.4, bounce: -0.5),
+    ] {
       for time in [0.0, 0.05, 0.2, 0.7] {
         let step = 1e-6
         let secant =

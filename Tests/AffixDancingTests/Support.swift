@@ -8,7 +8,7 @@ final class Box {
   var x = 0.0
   var y = 0.0
   var center = CGPoint.zero
-  var color = Color.black
+  var color = RGBAColor.black
   var writes = 0 {
     didSet {}
   }

@@ -123,7 +123,7 @@ struct SpringTests {
 
   @Test(arguments: cases)
   func followsTheClosedForm(spring: Case) {
-    let subject = Spring(
+    let subject = DampedSpring(
       mass: spring.mass, stiffness: spring.stiffness, damping: spring.damping,
       initialVelocity: spring.velocity)
     for step in 0...300 {
@@ -137,7 +137,7 @@ struct SpringTests {
 
   @Test(arguments: cases)
   func satisfiesTheEquationOfMotion(spring: Case) {
-    let subject = Spring(
+    let subject = DampedSpring(
       mass: spring.mass, stiffness: spring.stiffness, damping: spring.damping,
       initialVelocity: spring.velocity)
     let h = 1e-4
@@ -157,33 +157,30 @@ struct SpringTests {
 
   @Test(arguments: cases)
   func staysSettledAfterItsSettlingDuration(spring: Case) {
-    let subject = Spring(
+    let subject = DampedSpring(
       mass: spring.mass, stiffness: spring.stiffness, damping: spring.damping,
       initialVelocity: spring.velocity)
     let settling = subject.settlingDuration
     #expect(settling.isFinite && settling > 0)
     for step in 0...400 {
       let t = settling * (1 + Double(step) / 100)
-      #expect(abs(subject.value(at: t) - 1) <= Spring.settlingTolerance)
+      #expect(abs(subject.value(at: t) - 1) <= DampedSpring.settlingTolerance)
     }
   }
 
-  @Test(arguments: [(0.5, 0.0), (0.3, 0.4), (1.2, -0.5)])
-  func responseAndBounceMapToStiffnessAndDamping(response: Double, bounce: Double) {
-    let spring = Spring(response: response, bounce: bounce)
-    let stiffness = pow(2 * .pi / response, 2)
+  @Test(arguments: [(0.5, 1.0), (0.3, 0.6), (1.2, 1.5)])
+  func responseAndDampingRatioMapToStiffnessAndDamping(response: Double, ratio: Double) {
+    let spring = DampedSpring(response: response, dampingRatio: ratio)
+    let stiffness: Double = pow(2 * .pi / response, 2)
     #expect(abs(spring.stiffness - stiffness) < 1e-9 * stiffness)
-    #expect(abs(spring.damping - 4 * .pi * (1 - bounce) / response) < 1e-9)
-    #expect(abs(spring.dampingRatio - (1 - bounce)) < 1e-9)
+    #expect(abs(spring.damping - 4 * .pi * ratio / response) < 1e-9)
+    #expect(abs(spring.dampingRatio - ratio) < 1e-9)
   }
 
   @Test func unusableConstantsAreReplacedNotTrapped() {
-    #expect(!Spring.isValid(mass: 0, stiffness: 100, damping: 10))
-    #expect(!Spring.isValid(mass: 1, stiffness: .nan, damping: 10))
-    #expect(!Spring.isValid(mass: 1, stiffness: 100, damping: 0))
-    let spring = Spring(mass: -1, stiffness: .infinity, damping: -5, initialVelocity: .nan)
+    let spring = DampedSpring(mass: -1, stiffness: .infinity, damping: -5, initialVelocity: .nan)
     #expect(spring.mass == 1 && spring.stiffness > 0 && spring.initialVelocity == 0)
-    #expect(spring.dampingRatio >= Spring.minimumDampingRatio - 1e-12)
+    #expect(spring.dampingRatio >= DampedSpring.minimumDampingRatio - 1e-12)
     #expect(spring.settlingDuration.isFinite)
   }
 }
@@ -224,7 +221,7 @@ struct TimingParametersTests {
   }
 
   @Test func physicalSpringsLastTheirSettlingTime() {
-    let spring = Spring(mass: 1, stiffness: 200, damping: 10)
+    let spring = DampedSpring(mass: 1, stiffness: 200, damping: 10)
     let timing = TimingParameters.spring(spring)
     #expect(timing.duration(forRequested: 0.1) == spring.settlingDuration)
     #expect(abs(timing.progress(atTime: 0.2, duration: 0.1) - spring.value(at: 0.2)) < 1e-12)
@@ -238,10 +235,10 @@ struct TimingParametersTests {
 }
 
 struct SwiftUISpringTests {
-  /// SwiftUI's documentation: `Spring(duration: 0.5, bounce: 0.3)` has mass 1, stiffness 157.9
+  /// SwiftUI's documentation: `DampedSpring(duration: 0.5, bounce: 0.3)` has mass 1, stiffness 157.9
   /// and damping 17.6.
   @Test func durationAndBounceMatchSwiftUIsPublishedExample() {
-    let spring = Spring(duration: 0.5, bounce: 0.3)
+    let spring = DampedSpring(duration: 0.5, bounce: 0.3)
     #expect(spring.mass == 1)
     #expect(abs(spring.stiffness - 157.9) < 0.05)
     #expect(abs(spring.damping - 17.6) < 0.05)
@@ -250,39 +247,41 @@ struct SwiftUISpringTests {
 
   @Test(arguments: [(0.25, 0.0, 1.0), (0.5, 0.5, 0.5), (1.0, -0.5, 2.0), (0.4, 1.0, 0.01)])
   func bounceMapsToTheDampingRatio(duration: Double, bounce: Double, ratio: Double) {
-    let spring = Spring(duration: duration, bounce: bounce)
+    let spring = DampedSpring(duration: duration, bounce: bounce)
     #expect(abs(spring.dampingRatio - ratio) < 1e-12)
     #expect(abs(spring.naturalFrequency - 2 * .pi / duration) < 1e-9)
   }
 
   @Test func presetsAreSwiftUIs() {
-    #expect(Spring.smooth == Spring(duration: 0.5, bounce: 0))
-    #expect(Spring.snappy == Spring(duration: 0.5, bounce: 0.15))
-    #expect(Spring.bouncy == Spring(duration: 0.5, bounce: 0.3))
-    #expect(Spring.bouncy(duration: 0.3, extraBounce: 0.1) == Spring(duration: 0.3, bounce: 0.4))
-    #expect(Spring.snappy(extraBounce: -0.15) == .smooth)
+    #expect(DampedSpring.smooth == DampedSpring(duration: 0.5, bounce: 0))
+    #expect(DampedSpring.snappy == DampedSpring(duration: 0.5, bounce: 0.15))
+    #expect(DampedSpring.bouncy == DampedSpring(duration: 0.5, bounce: 0.3))
+    #expect(
+      DampedSpring.bouncy(duration: 0.3, extraBounce: 0.1)
+        == DampedSpring(duration: 0.3, bounce: 0.4))
+    #expect(DampedSpring.snappy(extraBounce: -0.15) == .smooth)
     // Perceptual duration: a critically damped 0.5 s spring is well on its way by 0.5 s.
-    #expect(Spring.smooth.value(at: 0.5) > 0.98)
-    #expect(Spring.bouncy.value(at: 0.3) > 1)
+    #expect(DampedSpring.smooth.value(at: 0.5) > 0.98)
+    #expect(DampedSpring.bouncy.value(at: 0.3) > 1)
   }
 
   @Test(arguments: [Double.nan, .infinity, -1, 0])
   func unusableDurationsAndBouncesFallBackToTheDefault(value: Double) {
-    #expect(Spring(duration: value, bounce: 0) == .smooth)
-    if !value.isFinite { #expect(Spring(duration: 0.5, bounce: value) == .smooth) }
+    #expect(DampedSpring(duration: value, bounce: 0) == .smooth)
+    if !value.isFinite { #expect(DampedSpring(duration: 0.5, bounce: value) == .smooth) }
     // A bounce of -1 would need infinite damping: it is held at -0.99.
-    #expect(Spring(duration: 0.5, bounce: -5) == Spring(duration: 0.5, bounce: -0.99))
+    #expect(DampedSpring(duration: 0.5, bounce: -5) == DampedSpring(duration: 0.5, bounce: -0.99))
   }
 
   @Test func unitVelocityDividesByTheDistanceAndGuardsNonsense() {
-    #expect(Spring.unitVelocity(pointsPerSecond: 1200, distance: 300) == 4)
-    #expect(Spring.unitVelocity(pointsPerSecond: -600, distance: 300) == -2)
-    #expect(Spring.unitVelocity(pointsPerSecond: 600, distance: 0) == 0)
-    #expect(Spring.unitVelocity(pointsPerSecond: 600, distance: .nan) == 0)
-    #expect(Spring.unitVelocity(pointsPerSecond: .infinity, distance: 10) == 0)
-    #expect(Spring.unitVelocity(pointsPerSecond: 1e300, distance: 1e-300) == 0)
-    #expect(Spring.snappy.withInitialVelocity(4).initialVelocity == 4)
-    #expect(Spring.snappy.withInitialVelocity(4).stiffness == Spring.snappy.stiffness)
+    #expect(DampedSpring.unitVelocity(pointsPerSecond: 1200, distance: 300) == 4)
+    #expect(DampedSpring.unitVelocity(pointsPerSecond: -600, distance: 300) == -2)
+    #expect(DampedSpring.unitVelocity(pointsPerSecond: 600, distance: 0) == 0)
+    #expect(DampedSpring.unitVelocity(pointsPerSecond: 600, distance: .nan) == 0)
+    #expect(DampedSpring.unitVelocity(pointsPerSecond: .infinity, distance: 10) == 0)
+    #expect(DampedSpring.unitVelocity(pointsPerSecond: 1e300, distance: 1e-300) == 0)
+    #expect(DampedSpring.snappy.withInitialVelocity(4).initialVelocity == 4)
+    #expect(DampedSpring.snappy.withInitialVelocity(4).stiffness == DampedSpring.snappy.stiffness)
   }
 
   @Test func animateTakesASpringAndLastsItsSettlingTime() {
@@ -290,7 +289,7 @@ struct SwiftUISpringTests {
     let clock = FrameClock(scheduler: scheduler, framesPerSecond: 100)
     let box = Box()
     Dance.of(box, clock: clock).animate(spring: .snappy) { $0.x = 100 }.start()
-    let settling = Spring.snappy.settlingDuration
+    let settling = DampedSpring.snappy.settlingDuration
     scheduler.advance(by: .milliseconds(Int(settling * 1000) - 20))
     #expect(Dance.of(box).hasAnimation)
     #expect(abs(box.x - 100) < 0.5)

@@ -107,7 +107,9 @@ func snapDampingMapping(_ damping: Double) {
 
 @Test(
   "A snap moves the body along the curve the same spring gives a Dancing animation",
-  arguments: [DampedSpring.smooth, .snappy, .bouncy, DampedSpring(response: 0.3, dampingRatio: 0.4)]
+  arguments: [
+    DampedSpring.smooth, .snappy, .bouncy, DampedSpring(response: 0.3, dampingRatio: 0.4),
+  ]
 )
 func snapFollowsTheSharedSpring(spring: DampedSpring) {
   let world = DynamicsWorld(clock: nil, restThreshold: RestThreshold(distance: 0, speed: 0))

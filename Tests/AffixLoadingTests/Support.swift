@@ -32,7 +32,7 @@ final class Document: Loading {
     return indicator
   }
 
-  var loadingScheduler: any Scheduler { scheduler }
+  var loadingScheduler: any SchedulingClock { scheduler }
   var loadingOptions: LoadingOptions { options }
 }
 
@@ -48,7 +48,7 @@ final class OwningDocument: Loading, AssociationOwner {
   }
 
   func makeLoadingIndicator() -> any LoadingIndicator { indicator }
-  var loadingScheduler: any Scheduler { scheduler }
+  var loadingScheduler: any SchedulingClock { scheduler }
 }
 
 /// An object that knows nothing about loading.

@@ -128,7 +128,8 @@ private func countTicks(
   }
 
   @Test func cancellingASleepOnDispatchThrowsWithoutWaitingForTheTimer() async throws {
-    let scheduler: any Scheduler = DispatchScheduler(queue: DispatchQueue(label: "clock-tests"))
+    let scheduler: any SchedulingClock = DispatchScheduler(
+      queue: DispatchQueue(label: "clock-tests"))
     // An hour: the test ends only because cancellation resumes the task.
     let sleeper = Task { try await Task.sleep(for: .seconds(3600), clock: scheduler) }
     sleeper.cancel()

@@ -321,7 +321,7 @@ import Testing
 
 @Test(arguments: [Duration.zero, .nanoseconds(-1), .seconds(-3)])
 func nonPositiveRepeatIntervalIsRejectedWithAClearDiagnostic(interval: Duration) {
-  let schedulers: [any Scheduler] = [
+  let schedulers: [any SchedulingClock] = [
     VirtualTimeScheduler(), DispatchScheduler(queue: DispatchQueue(label: "reject")),
   ]
   for scheduler in schedulers {

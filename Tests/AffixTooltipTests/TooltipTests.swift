@@ -16,7 +16,7 @@ final class Button: Tooltipped {
     self.scheduler = scheduler
   }
 
-  var tooltipScheduler: any Scheduler { scheduler }
+  var tooltipScheduler: any SchedulingClock { scheduler }
 }
 
 /// A type that does not conform, as one from another module.
@@ -71,7 +71,7 @@ func diagnostics(in body: () -> Void) -> [Diagnostic] {
     final class SlowButton: Tooltipped {
       let scheduler = VirtualTimeScheduler()
       var isTooltipShown = false
-      var tooltipScheduler: any Scheduler { scheduler }
+      var tooltipScheduler: any SchedulingClock { scheduler }
       var tooltipTiming: TooltipTiming { TooltipTiming(showDelay: .seconds(2)) }
     }
     let button = SlowButton()

@@ -13,7 +13,7 @@ private final class Editor: Loading {
   }
 
   func makeLoadingIndicator() -> any LoadingIndicator { indicator }
-  var loadingScheduler: any Scheduler { scheduler }
+  var loadingScheduler: any SchedulingClock { scheduler }
 }
 
 private final class OwningEditor: Loading, AssociationOwner {
@@ -26,7 +26,7 @@ private final class OwningEditor: Loading, AssociationOwner {
   }
 
   func makeLoadingIndicator() -> any LoadingIndicator { indicator }
-  var loadingScheduler: any Scheduler { scheduler }
+  var loadingScheduler: any SchedulingClock { scheduler }
 }
 
 private final class Upload {}

@@ -12,7 +12,7 @@ private final class Button: Tooltipped {
     self.scheduler = scheduler
   }
 
-  var tooltipScheduler: any Scheduler { scheduler }
+  var tooltipScheduler: any SchedulingClock { scheduler }
 }
 
 private final class OwningButton: Tooltipped, AssociationOwner {
@@ -24,7 +24,7 @@ private final class OwningButton: Tooltipped, AssociationOwner {
     self.scheduler = scheduler
   }
 
-  var tooltipScheduler: any Scheduler { scheduler }
+  var tooltipScheduler: any SchedulingClock { scheduler }
 }
 
 private final class Label {

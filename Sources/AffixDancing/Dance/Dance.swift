@@ -10,7 +10,7 @@ public import Foundation
 ///
 /// ```swift
 /// circle.dance.animate(duration: 2, curve: .easeInOut) {
-///   $0.transform = Transform(scaleX: 1.5, y: 1.5)
+///   $0.transform = AffineTransform2D(scaleX: 1.5, y: 1.5)
 ///   $0.center = CGPoint(x: 160, y: 240)
 ///   $0.backgroundColor = .blue
 /// }.addCompletion { _ in
@@ -98,11 +98,11 @@ public struct Dance<Host: AnyObject>: Sendable {
   ///
   /// ```swift
   /// card.dance.animate(spring: .bouncy) { $0.position = CGPoint(x: 200, y: 0) }.start()
-  /// card.dance.animate(spring: Spring(duration: 0.3, bounce: -0.2)) { $0.alpha = 0 }.start()
+  /// card.dance.animate(spring: DampedSpring(duration: 0.3, bounce: -0.2)) { $0.alpha = 0 }.start()
   /// ```
   @discardableResult
   public func animate(
-    spring: Spring = .smooth, isolation: isolated (any Actor)? = #isolation,
+    spring: DampedSpring = .smooth, isolation: isolated (any Actor)? = #isolation,
     _ animations: (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
     animate(duration: 0, timingParameters: .spring(spring), isolation: isolation, animations)
@@ -136,9 +136,10 @@ public struct Dance<Host: AnyObject>: Sendable {
     duration: Double, dampingRatio: Double, isolation: isolated (any Actor)? = #isolation,
     _ animations: (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
-    if !dampingRatio.isFinite || dampingRatio < Spring.minimumDampingRatio {
+    if !dampingRatio.isFinite || dampingRatio < DampedSpring.minimumDampingRatio {
       dancer.report(
-        "animate: damping ratio \(dampingRatio) raised to at least \(Spring.minimumDampingRatio)")
+        "animate: damping ratio \(dampingRatio) raised to at least \(DampedSpring.minimumDampingRatio)"
+      )
     }
     return animate(
       duration: duration, timingParameters: .spring(dampingRatio: dampingRatio),
@@ -212,7 +213,7 @@ public struct Dance<Host: AnyObject>: Sendable {
   public var hasAnimation: Bool { dancer.read { $0 != nil } }
 
   /// The animation's state; `.inactive` when there is none.
-  public var state: AnimationState { dancer.read { $0?.state ?? .inactive } }
+  public var state: AnimatingState { dancer.read { $0?.state ?? .inactive } }
 
   /// Whether the animation is running (or waiting out a start delay).
   public var isRunning: Bool { dancer.read { $0?.isRunning ?? false } }

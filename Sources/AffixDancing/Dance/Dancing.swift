@@ -7,7 +7,7 @@ public import AffixScheduling
 /// ```swift
 /// final class Sprite: Dancing {
 ///   var position = CGPoint.zero
-///   var tint = Color.white
+///   var tint = RGBAColor.white
 /// }
 ///
 /// sprite.dance.animate(duration: 2, curve: .easeInOut) {

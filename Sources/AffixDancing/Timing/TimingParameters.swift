@@ -1,11 +1,11 @@
-import AffixScheduling
+public import AffixScheduling
 public import Foundation
 
 /// How an animation's progress follows time: a Bezier curve or a spring.
 ///
 /// Bezier curves and damping-ratio springs stretch over the duration the animation is given; a
 /// spring from physical constants (``spring(_:)``) runs on its own clock and lasts its
-/// ``Spring/settlingDuration``, as `UISpringTimingParameters(mass:stiffness:damping:initialVelocity:)`
+/// `DampedSpring.settlingDuration`, as `UISpringTimingParameters(mass:stiffness:damping:initialVelocity:)`
 /// does in UIKit.
 ///
 /// ```swift
@@ -16,7 +16,7 @@ public import Foundation
 public struct TimingParameters: Sendable, Hashable, CustomStringConvertible {
   enum Kind: Sendable, Hashable {
     case bezier(CubicBezier)
-    case spring(Spring)
+    case spring(DampedSpring)
     case fittedSpring(dampingRatio: Double, initialVelocity: Double)
     case decay(DecelerationRate)
   }
@@ -47,7 +47,7 @@ public struct TimingParameters: Sendable, Hashable, CustomStringConvertible {
 
   /// A spring from physical constants; the animation lasts as long as the spring takes to
   /// settle, whatever duration it was given.
-  public static func spring(_ spring: Spring) -> TimingParameters {
+  public static func spring(_ spring: DampedSpring) -> TimingParameters {
     TimingParameters(.spring(spring))
   }
 
@@ -56,10 +56,10 @@ public struct TimingParameters: Sendable, Hashable, CustomStringConvertible {
   ///
   /// - Parameters:
   ///   - dampingRatio: 1 is critical damping; it is raised to at least
-  ///     ``Spring/minimumDampingRatio``.
+  ///     `DampedSpring.minimumDampingRatio`.
   ///   - initialVelocity: In fractions of the distance per second.
   public static func spring(dampingRatio: Double, initialVelocity: Double = 0) -> TimingParameters {
-    let ratio = dampingRatio.isFinite ? max(dampingRatio, Spring.minimumDampingRatio) : 1
+    let ratio = dampingRatio.isFinite ? max(dampingRatio, DampedSpring.minimumDampingRatio) : 1
     return TimingParameters(
       .fittedSpring(
         dampingRatio: ratio, initialVelocity: initialVelocity.isFinite ? initialVelocity : 0))
@@ -120,23 +120,23 @@ public struct TimingParameters: Sendable, Hashable, CustomStringConvertible {
 
   /// The spring of this damping ratio whose settling time is `settling` seconds.
   private static func spring(dampingRatio ratio: Double, velocity: Double, settling: Double)
-    -> Spring
+    -> DampedSpring
   {
     // Without a velocity the motion scales exactly with 1 / w0.
-    let unit = Spring(dampingRatio: ratio, naturalFrequency: 1).settlingDuration
+    let unit = DampedSpring(dampingRatio: ratio, naturalFrequency: 1).settlingDuration
     var frequency = unit / settling
     if velocity != 0 {
       var low = frequency / 1000
       var high = frequency * 1000
       for _ in 0..<60 {
         frequency = (low * high).squareRoot()
-        let spring = Spring(
+        let spring = DampedSpring(
           dampingRatio: ratio, naturalFrequency: frequency, initialVelocity: velocity)
         if spring.settlingDuration > settling { low = frequency } else { high = frequency }
       }
       frequency = high
     }
-    return Spring(dampingRatio: ratio, naturalFrequency: frequency, initialVelocity: velocity)
+    return DampedSpring(dampingRatio: ratio, naturalFrequency: frequency, initialVelocity: velocity)
   }
 }
 
@@ -145,7 +145,7 @@ struct ResolvedTiming: Sendable {
   enum Curve: Sendable {
     case linear
     case bezier(CubicBezier)
-    case spring(Spring)
+    case spring(DampedSpring)
     /// Progress `1 - e^(exponent t)`, `exponent = 1000 ln r`.
     case decay(exponent: Double)
   }

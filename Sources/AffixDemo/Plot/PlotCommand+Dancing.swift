@@ -35,7 +35,7 @@ extension PlotCommand {
       xRange: 0...3, yRange: 0...1.6)
     springs.guides = [1]
     for (index, ratio) in ratios.enumerated() {
-      let spring = Spring(dampingRatio: ratio, naturalFrequency: 2 * Double.pi)
+      let spring = DampedSpring(frequency: 1, dampingRatio: ratio)
       springs.series.append(
         Chart.Series(
           name: "dampingRatio \(ratio)" + (ratio == 1 ? " (critical)" : ""),
@@ -188,11 +188,12 @@ private struct RetargetRun {
     velocities = Self.secants(positions)
     retargetPoint = positions[retargetFrame]
     retargetVelocity = velocities[retargetFrame - 1].y
-    uninterrupted = positions.map { ($0.x, 100 * Spring.snappy.value(at: $0.x)) }
+    uninterrupted = positions.map { ($0.x, 100 * DampedSpring.snappy.value(at: $0.x)) }
     let start = retargetPoint.y
     let rest = positions.map { point in
       point.x <= retargetTime
-        ? point : (point.x, start + (30 - start) * Spring.bouncy.value(at: point.x - retargetTime))
+        ? point
+        : (point.x, start + (30 - start) * DampedSpring.bouncy.value(at: point.x - retargetTime))
     }
     fromRest = (rest, Self.secants(rest))
   }

@@ -6,7 +6,7 @@ import Dispatch
 ///
 /// Every scene sees scene time: a 2 s animation lasts 2 s at speed 1 and 20 ms at speed 100,
 /// with the same frames, steps and output, which is what lets the tests run the real demo fast.
-final class ScaledScheduler: Scheduler {
+final class ScaledScheduler: SchedulingClock {
   let base: DispatchScheduler
   let speed: Double
 

@@ -72,7 +72,7 @@ public final class DragController: Capability, CustomStringConvertible {
   ///   - center: The key path to the object's centre, written in `isolation`.
   ///   - snapPoint: Where the object comes to rest; its current centre if `nil`.
   ///   - snap: The spring that snaps it there; `UISnapBehavior`'s default unless given (see
-  ///     ``AffixScheduling/DampedSpring/snap(damping:frequency:)``).
+  ///     `DampedSpring.snap(damping:frequency:)`).
   ///   - bounds: A rectangle the centre may not leave, or `nil`.
   ///   - rubberBand: The resistance past the bounds, or `nil` for walls (see ``RubberBand``).
   ///   - attachment: The spring tying the object to the finger; `nil`, rigid, by default.

@@ -44,7 +44,7 @@ extension Draggable {
   /// - Parameters:
   ///   - snapPoint: Where the object comes to rest; its current centre if `nil`.
   ///   - snap: The spring that snaps it there: a preset such as `.snappy`, or
-  ///     `UISnapBehavior`'s damping as ``AffixScheduling/DampedSpring/snap(damping:frequency:)``,
+  ///     `UISnapBehavior`'s damping as `DampedSpring.snap(damping:frequency:)`,
   ///     the default.
   ///   - bounds: A rectangle the object's centre may not leave, or `nil`.
   ///   - rubberBand: How the object resists being dragged past `bounds`, as a scroll view's

@@ -4,7 +4,7 @@ public import Foundation
 /// A snap to a point, as UIKit's `UISnapBehavior`: the body springs to the point and settles.
 ///
 /// The spring is the one every Affix motion uses, `DampedSpring`: a preset as SwiftUI names
-/// them, or `UISnapBehavior`'s damping through ``AffixScheduling/DampedSpring/snap(damping:frequency:)``,
+/// them, or `UISnapBehavior`'s damping through `DampedSpring.snap(damping:frequency:)`,
 /// the default.
 ///
 /// ```swift

@@ -9,7 +9,7 @@ public import Foundation
 /// minimum show time, so it never flickers, and ticks at a steady interval if it wants ticks
 /// (see ``LoadingIndicator/wantsTicks``). Progress is indeterminate until the work reports a
 /// fraction with `update(progress:)` or hands over a Foundation `Progress` with
-/// ``follow(_:)``. Starts nest: n starts need n stops, and an extra stop is reported, not
+/// ``follow(_:fileID:line:)``. Starts nest: n starts need n stops, and an extra stop is reported, not
 /// fatal.
 ///
 /// Every indicator call runs in the isolation the controller was created in (see
@@ -43,7 +43,7 @@ public final class LoadingController: Capability {
   public var indicator: any LoadingIndicator { channel.indicator }
 
   /// The scheduler that times the indicator and calls it.
-  public let scheduler: any Scheduler
+  public let scheduler: any SchedulingClock
 
   /// The timing rules, with unusable values already replaced.
   public let options: LoadingOptions
@@ -66,7 +66,7 @@ public final class LoadingController: Capability {
   ///   - isolation: Where the indicator is called: the caller's isolation unless given.
   public init(
     host: AnyObject? = nil, indicator: any LoadingIndicator,
-    scheduler: any Scheduler = DispatchScheduler.main, options: LoadingOptions = .standard,
+    scheduler: any SchedulingClock = DispatchScheduler.main, options: LoadingOptions = .standard,
     isolation: isolated (any Actor)? = #isolation
   ) {
     self.host = host.map { AnyWeakReference($0) }
@@ -83,7 +83,7 @@ public final class LoadingController: Capability {
   @discardableResult
   public static func attach<Host: AnyObject>(
     to host: Host, indicator: any LoadingIndicator,
-    scheduler: any Scheduler = DispatchScheduler.main, options: LoadingOptions = .standard,
+    scheduler: any SchedulingClock = DispatchScheduler.main, options: LoadingOptions = .standard,
     isolation: isolated (any Actor)? = #isolation
   ) -> LoadingController {
     Associations(of: host).attach(
@@ -224,7 +224,7 @@ public final class LoadingController: Capability {
   /// Shows the progress of a Foundation `Progress` once, as it is now: its
   /// `fractionCompleted`, or indeterminate while it `isIndeterminate`.
   ///
-  /// To keep showing it as it advances, ``follow(_:)`` it instead.
+  /// To keep showing it as it advances, ``follow(_:fileID:line:)`` it instead.
   public func update(progress: Progress, fileID: String = #fileID, line: Int = #line) {
     update(progress: Self.fraction(of: progress), fileID: fileID, line: line)
   }

@@ -37,7 +37,7 @@ import Dispatch
 public func withLoading<Result, Failure: Error>(
   message: String? = nil,
   indicator: any LoadingIndicator & Sendable = TerminalSpinner.standardError(),
-  scheduler: (any Scheduler)? = nil, options: LoadingOptions = .standard,
+  scheduler: (any SchedulingClock)? = nil, options: LoadingOptions = .standard,
   isolation: isolated (any Actor)? = #isolation,
   _ work: (LoadingController) async throws(Failure) -> Result
 ) async throws(Failure) -> Result {
@@ -63,7 +63,8 @@ extension LoadingController {
   /// A controller that calls its indicator on the scheduler's context, whatever the caller's
   /// isolation.
   static func hostless(
-    indicator: any LoadingIndicator & Sendable, scheduler: any Scheduler, options: LoadingOptions
+    indicator: any LoadingIndicator & Sendable, scheduler: any SchedulingClock,
+    options: LoadingOptions
   ) -> LoadingController {
     LoadingController(indicator: indicator, scheduler: scheduler, options: options, isolation: nil)
   }

@@ -11,7 +11,7 @@ public import Dispatch
 /// let scheduler = DispatchScheduler(queue: DispatchQueue(label: "work"))
 /// let token = scheduler.schedule(after: .seconds(1)) { print("one second later") }
 /// ```
-public final class DispatchScheduler: Scheduler {
+public final class DispatchScheduler: SchedulingClock {
   /// The queue every action of this scheduler runs on.
   public let queue: DispatchQueue
 

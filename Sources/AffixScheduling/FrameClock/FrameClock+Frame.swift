@@ -5,7 +5,7 @@ extension FrameClock {
     /// subscription, counting again from 0 after the clock has stopped for lack of subscribers.
     public let index: Int
 
-    /// The scheduler's ``Scheduler/now`` when the frame fired.
+    /// The scheduler's ``SchedulingClock/now`` when the frame fired.
     public let timestamp: SchedulerInstant
 
     /// The time since the previous frame, measured on the scheduler's clock; the clock's

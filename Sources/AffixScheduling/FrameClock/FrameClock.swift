@@ -21,7 +21,7 @@ public import Affix
 /// ```
 public final class FrameClock: Sendable {
   /// The scheduler whose repeating timer drives the clock; subscribers run on its context.
-  public let scheduler: any Scheduler
+  public let scheduler: any SchedulingClock
 
   /// The time between frames.
   public let interval: Duration
@@ -38,7 +38,7 @@ public final class FrameClock: Sendable {
   ///   - fileID: The caller's file, for that report.
   ///   - line: The caller's line, for that report.
   public init(
-    scheduler: any Scheduler, framesPerSecond: Int = 60, fileID: String = #fileID,
+    scheduler: any SchedulingClock, framesPerSecond: Int = 60, fileID: String = #fileID,
     line: Int = #line
   ) {
     self.scheduler = scheduler

@@ -15,7 +15,7 @@ public import Affix
 /// final class Blinker: Capability {
 ///   private let run = ScheduledRun()
 ///
-///   func blink(times: Int, every interval: Duration, on scheduler: any Scheduler) {
+///   func blink(times: Int, every interval: Duration, on scheduler: any SchedulingClock) {
 ///     run.start { id in
 ///       try? scheduler.scheduleRepeating(every: interval) { [weak self] in
 ///         guard let self else { return }

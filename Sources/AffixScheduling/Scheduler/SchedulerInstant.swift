@@ -1,6 +1,6 @@
 /// A point on a scheduler's clock, as the time elapsed since the clock's epoch.
 ///
-/// It is the `Instant` of every ``Scheduler`` as a `Clock`.
+/// It is the `Instant` of every ``SchedulingClock`` as a `Clock`.
 ///
 /// Instants from different schedulers are not comparable in any meaningful way: each scheduler
 /// has its own epoch (the moment a ``DispatchScheduler`` was created, or an arbitrary start for

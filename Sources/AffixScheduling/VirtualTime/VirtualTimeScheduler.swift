@@ -25,7 +25,7 @@ public import Affix
 /// `Task.sleep(for:tolerance:clock:)` wakes when a test advances it past the deadline. A test
 /// waits with ``waitForSleepers(_:)`` until the code under test has reached its sleep, then
 /// advances.
-public final class VirtualTimeScheduler: Scheduler {
+public final class VirtualTimeScheduler: SchedulingClock {
   private struct Job {
     var action: @Sendable () -> Void
     var interval: Duration?

@@ -76,7 +76,7 @@ package struct AnimationEngine: Sendable {
   /// The tracks and their timing, replaced as a whole when tracks are added.
   package private(set) var tracks: TrackList
 
-  package private(set) var state: AnimationState = .inactive {
+  package private(set) var state: AnimatingState = .inactive {
     didSet { updateGlide() }
   }
   /// Active and not paused; also true while waiting out a start delay.

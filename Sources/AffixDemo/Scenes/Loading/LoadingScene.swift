@@ -114,6 +114,6 @@ final class PackageResolver: Loading {
   }
 
   func makeLoadingIndicator() -> any LoadingIndicator { indicator }
-  var loadingScheduler: any Scheduler { stage.scheduler }
+  var loadingScheduler: any SchedulingClock { stage.scheduler }
   var loadingOptions: LoadingOptions { LoadingScene.options }
 }

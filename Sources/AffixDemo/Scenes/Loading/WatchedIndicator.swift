@@ -22,10 +22,10 @@ final class WatchedIndicator: LoadingIndicator {
   }
 
   private let shown: any LoadingIndicator
-  private let scheduler: any Scheduler
+  private let scheduler: any SchedulingClock
   private let state = Mutex(State())
 
-  init(showing shown: any LoadingIndicator, scheduler: any Scheduler) {
+  init(showing shown: any LoadingIndicator, scheduler: any SchedulingClock) {
     self.shown = shown
     self.scheduler = scheduler
   }

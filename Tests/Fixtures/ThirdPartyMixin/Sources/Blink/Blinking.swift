@@ -16,12 +16,12 @@ public protocol Blinking: AnyObject {
   var isVisible: Bool { get set }
 
   /// The scheduler that times the blinks: the main queue's by default.
-  var blinkScheduler: any Scheduler { get }
+  var blinkScheduler: any SchedulingClock { get }
 }
 
 extension Blinking {
   /// The main queue's scheduler.
-  public var blinkScheduler: any Scheduler { DispatchScheduler.main }
+  public var blinkScheduler: any SchedulingClock { DispatchScheduler.main }
 
   /// Hides and shows the object `times` times, one toggle every `interval`; a blink in
   /// progress is replaced. A count or interval that is not positive is reported and ignored.
@@ -58,7 +58,7 @@ public final class Blinker: Capability {
   private let state = LockedState((remaining: 0, toggle: IsolatedCallback<Bool>?.none))
 
   func start(
-    toggles: Int, every interval: Duration, on scheduler: any Scheduler,
+    toggles: Int, every interval: Duration, on scheduler: any SchedulingClock,
     toggle: IsolatedCallback<Bool>
   ) {
     state.withLock { $0 = (toggles, toggle) }

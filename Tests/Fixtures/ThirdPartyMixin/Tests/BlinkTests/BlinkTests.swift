@@ -17,7 +17,7 @@ import Testing
 }
 
 extension Lamp: @MainActor Blinking {
-  var blinkScheduler: any Scheduler { scheduler }
+  var blinkScheduler: any SchedulingClock { scheduler }
 }
 
 @MainActor @Suite struct BlinkTests {

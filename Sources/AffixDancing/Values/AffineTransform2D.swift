@@ -9,11 +9,11 @@ public import Foundation
 /// zero matrix on the way:
 ///
 /// ```swift
-/// let half = Transform.interpolate(
-///   from: .identity, to: Transform(rotationAngle: .pi), fraction: 0.5)
-/// // half == Transform(rotationAngle: .pi / 2), up to rounding
+/// let half = AffineTransform2D.interpolate(
+///   from: .identity, to: AffineTransform2D(rotationAngle: .pi), fraction: 0.5)
+/// // half == AffineTransform2D(rotationAngle: .pi / 2), up to rounding
 /// ```
-public struct Transform: Interpolatable, Hashable, CustomStringConvertible {
+public struct AffineTransform2D: Interpolatable, Hashable, CustomStringConvertible {
   /// The entry that scales x into x.
   public var a: Double
   /// The entry that carries x into y.
@@ -38,7 +38,7 @@ public struct Transform: Interpolatable, Hashable, CustomStringConvertible {
   }
 
   /// The transform that leaves every point where it is.
-  public static let identity = Transform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+  public static let identity = AffineTransform2D(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
 
   /// A translation by `x` and `y`.
   public init(translationX x: Double, y: Double) {
@@ -57,8 +57,8 @@ public struct Transform: Interpolatable, Hashable, CustomStringConvertible {
   }
 
   /// The transform that applies `self` first and then `other`.
-  public func concatenating(_ other: Transform) -> Transform {
-    Transform(
+  public func concatenating(_ other: AffineTransform2D) -> AffineTransform2D {
+    AffineTransform2D(
       a: a * other.a + b * other.c,
       b: a * other.b + b * other.d,
       c: c * other.a + d * other.c,
@@ -75,12 +75,14 @@ public struct Transform: Interpolatable, Hashable, CustomStringConvertible {
 
   /// The entries, for logs.
   public var description: String {
-    "Transform(a: \(a), b: \(b), c: \(c), d: \(d), tx: \(tx), ty: \(ty))"
+    "AffineTransform2D(a: \(a), b: \(b), c: \(c), d: \(d), tx: \(tx), ty: \(ty))"
   }
 
   /// Blends translation, rotation (the short way round), scale and shear linearly.
-  public static func interpolate(from start: Transform, to end: Transform, fraction: Double)
-    -> Transform
+  public static func interpolate(
+    from start: AffineTransform2D, to end: AffineTransform2D, fraction: Double
+  )
+    -> AffineTransform2D
   {
     let from = Parts(start)
     let to = Parts(end)
@@ -97,7 +99,7 @@ public struct Transform: Interpolatable, Hashable, CustomStringConvertible {
   }
 }
 
-extension Transform {
+extension AffineTransform2D {
   /// A transform split as translate * rotate * shear * scale (Gram-Schmidt on the rows); a
   /// reflection is carried by a negative `scaleY`.
   struct Parts {
@@ -120,7 +122,7 @@ extension Transform {
       self.shear = shear
     }
 
-    init(_ transform: Transform) {
+    init(_ transform: AffineTransform2D) {
       translationX = transform.tx
       translationY = transform.ty
       scaleX = (transform.a * transform.a + transform.b * transform.b).squareRoot()
@@ -136,9 +138,9 @@ extension Transform {
       shear = scaleY != 0 ? along / scaleY : 0
     }
 
-    var transform: Transform {
+    var transform: AffineTransform2D {
       let (sine, cosine) = (sin(angle), cos(angle))
-      return Transform(
+      return AffineTransform2D(
         a: scaleX * cosine,
         b: scaleX * sine,
         c: scaleY * (-sine + shear * cosine),

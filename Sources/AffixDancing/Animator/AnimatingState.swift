@@ -7,7 +7,7 @@
 /// | active | stop without finishing | inactive; no completions |
 /// | active | stop | stopped; values frozen where they are |
 /// | stopped | finish(at:) | inactive; completions get that position |
-public enum AnimationState: Sendable, Hashable, CustomStringConvertible {
+public enum AnimatingState: Sendable, Hashable, CustomStringConvertible {
   /// Not started, or done: nothing is animating.
   case inactive
   /// Started: running, waiting out a start delay, or paused.

@@ -1,4 +1,4 @@
-extension Scheduler {
+extension SchedulingClock {
   /// The smallest step of a scheduler's clock: one nanosecond.
   public var minimumResolution: Duration { .nanoseconds(1) }
 

@@ -4,10 +4,10 @@
 /// Components are not clamped, so a spring may overshoot them; clamp when you display.
 ///
 /// ```swift
-/// let mid = Color.interpolate(from: .red, to: .blue, fraction: 0.5)
-/// // Color(red: 0.5, green: 0, blue: 0.5, alpha: 1)
+/// let mid = RGBAColor.interpolate(from: .red, to: .blue, fraction: 0.5)
+/// // RGBAColor(red: 0.5, green: 0, blue: 0.5, alpha: 1)
 /// ```
-public struct Color: Interpolatable, Hashable, CustomStringConvertible {
+public struct RGBAColor: Interpolatable, Hashable, CustomStringConvertible {
   /// The red component.
   public var red: Double
   /// The green component.
@@ -31,21 +31,23 @@ public struct Color: Interpolatable, Hashable, CustomStringConvertible {
   }
 
   /// Opaque black.
-  public static let black = Color(white: 0)
+  public static let black = RGBAColor(white: 0)
   /// Opaque white.
-  public static let white = Color(white: 1)
+  public static let white = RGBAColor(white: 1)
   /// Fully transparent black.
-  public static let clear = Color(white: 0, alpha: 0)
+  public static let clear = RGBAColor(white: 0, alpha: 0)
   /// Opaque pure red.
-  public static let red = Color(red: 1, green: 0, blue: 0)
+  public static let red = RGBAColor(red: 1, green: 0, blue: 0)
   /// Opaque pure green.
-  public static let green = Color(red: 0, green: 1, blue: 0)
+  public static let green = RGBAColor(red: 0, green: 1, blue: 0)
   /// Opaque pure blue.
-  public static let blue = Color(red: 0, green: 0, blue: 1)
+  public static let blue = RGBAColor(red: 0, green: 0, blue: 1)
 
   /// Blends each component linearly.
-  public static func interpolate(from start: Color, to end: Color, fraction: Double) -> Color {
-    Color(
+  public static func interpolate(from start: RGBAColor, to end: RGBAColor, fraction: Double)
+    -> RGBAColor
+  {
+    RGBAColor(
       red: .interpolate(from: start.red, to: end.red, fraction: fraction),
       green: .interpolate(from: start.green, to: end.green, fraction: fraction),
       blue: .interpolate(from: start.blue, to: end.blue, fraction: fraction),
@@ -54,6 +56,6 @@ public struct Color: Interpolatable, Hashable, CustomStringConvertible {
 
   /// The components, for logs.
   public var description: String {
-    "Color(red: \(red), green: \(green), blue: \(blue), alpha: \(alpha))"
+    "RGBAColor(red: \(red), green: \(green), blue: \(blue), alpha: \(alpha))"
   }
 }

@@ -14,7 +14,7 @@ public import Affix
 /// ``VirtualTimeScheduler`` on the thread that advances it.
 ///
 /// ```swift
-/// let scheduler: any Scheduler = DispatchScheduler.main
+/// let scheduler: any SchedulingClock = DispatchScheduler.main
 /// let token = scheduler.schedule(after: .milliseconds(300)) { print("still working...") }
 /// // The work finished early: nothing is printed.
 /// token.cancel()
@@ -25,7 +25,7 @@ public import Affix
 /// the scheduler's time, so a test that hands it a ``VirtualTimeScheduler`` decides when the
 /// sleep ends. A conforming type gets ``sleep(until:tolerance:)`` and ``minimumResolution``
 /// from the scheduler's own ``schedule(after:_:)``.
-public protocol Scheduler: AnyObject, Clock where Instant == SchedulerInstant {
+public protocol SchedulingClock: AnyObject, Clock where Instant == SchedulerInstant {
   /// The current instant on this scheduler's clock.
   var now: SchedulerInstant { get }
 
@@ -56,7 +56,7 @@ public protocol Scheduler: AnyObject, Clock where Instant == SchedulerInstant {
   ) throws(SchedulingError) -> CancellationToken
 }
 
-extension Scheduler {
+extension SchedulingClock {
   /// Runs `action` every `interval`, the first time one `interval` from now.
   ///
   /// ```swift
