@@ -68,16 +68,13 @@ enum HandOff {
       snapped: snapped, danced: danced, speed: speed, unitVelocity: unitVelocity)
   }
 
-  /// The Dancing spring that moves a card as the world's snap would: the snap's frequency
-  /// and damping ratio, starting with the fling.
+  /// The Dancing spring that moves a card as the world's snap would: the snap's own spring,
+  /// starting with the fling.
   static func spring(for release: DragRelease) -> DampedSpring {
-    let snap = Snap(to: target, spring: .snap(damping: damping))
     // The spring runs in unit space, 0 to 1 over the distance: the fling along the path,
     // over the distance, is the fraction of the distance per second.
     let unitVelocity = DampedSpring.unitVelocity(
       pointsPerSecond: release.speed(towards: target), distance: release.distance(to: target))
-    return DampedSpring(
-      mass: snap.spring.mass, stiffness: snap.spring.stiffness, damping: snap.spring.damping,
-      initialVelocity: unitVelocity)
+    return DampedSpring.snap(damping: damping).withInitialVelocity(unitVelocity)
   }
 }
