@@ -3,13 +3,13 @@ import Dispatch
 /// User code handed to a library together with the isolation it was written in, so that it runs
 /// there: a completion added from the main actor may touch main-actor state.
 ///
-/// ``Associations/observe(_:isolation:_:)`` calls its observers through this type, and so does
+/// `Associations.observe(_:isolation:_:)` calls its observers through this type, and so does
 /// every mixin's callback. A public API takes a callback as
-/// `isolation: isolated (any Actor)? = #isolation` plus a closure that is not `@Sendable`. A closure that is not `@Sendable` is isolated to the
-/// context that writes it, so the compiler lets it touch that context's state; the `isolation`
-/// argument names that context, and this type calls the closure there and nowhere else. It is
-/// `Sendable` itself, so a `Sendable` capability can keep it and call it from a scheduler's
-/// thread:
+/// `isolation: isolated (any Actor)? = #isolation` plus a closure that is not `@Sendable`. A
+/// closure that is not `@Sendable` is isolated to the context that writes it, so the compiler
+/// lets it touch that context's state; the `isolation` argument names that context, and this
+/// type calls the closure there and nowhere else. It is `Sendable` itself, so a `Sendable`
+/// capability can keep it and call it from a scheduler's thread:
 ///
 /// ```swift
 /// public func onBlink(
