@@ -94,7 +94,7 @@ extension WeakReference: Sendable where Object: Sendable {}
 /// ``WeakReference`` to the host, `Sendable` only when the host is, does not fit in one. This
 /// reference is `Sendable` whatever it refers to; what may be done with the object read back
 /// is up to its isolation: read it where the host lives (on the main actor for a main-actor
-/// host, see `IsolatedCallback` in AffixScheduling), or only compare and test it for `nil`.
+/// host, see ``IsolatedCallback``), or only compare and test it for `nil`.
 ///
 /// ```swift
 /// final class Blinker: Capability {

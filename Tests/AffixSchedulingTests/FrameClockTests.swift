@@ -183,8 +183,13 @@ import Testing
     withExtendedLifetime(subscription) {}
   }
 
-  @Test func sharedClockRunsAtSixtyFramesPerSecondOnTheMainQueue() {
-    #expect(FrameClock.shared.interval == .seconds(1) / 60)
+  @Test func sharedClockRunsOnTheMainQueueAtSixtyFramesPerSecondOrTheDisplaysRate() {
+    // The display's rate where one drives it (asked for up to 120), a 60 Hz timer elsewhere.
+    #if canImport(UIKit) || canImport(AppKit)
+      #expect(FrameClock.shared.interval == .seconds(1) / 120)
+    #else
+      #expect(FrameClock.shared.interval == .seconds(1) / 60)
+    #endif
     #expect(FrameClock.shared.scheduler === DispatchScheduler.main)
   }
 }

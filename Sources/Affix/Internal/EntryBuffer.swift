@@ -1,3 +1,5 @@
+// Public although no public API names it: `@inlinable` code below, specialized into callers,
+// uses `Atomic`, and inlinable code may only use what is imported publicly.
 public import Synchronization
 
 /// A host's overflow entries, those that found both inline entries taken: a capacity word, the

@@ -1,4 +1,6 @@
 internal import AffixRuntimeShims
+// Public although no public API names it: `@inlinable` code below, specialized into callers,
+// uses `Atomic`, and inlinable code may only use what is imported publicly.
 public import Synchronization
 
 #if canImport(Glibc)

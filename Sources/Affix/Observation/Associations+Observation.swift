@@ -1,36 +1,114 @@
 extension Associations {
-  /// Calls `onChange` after each change to the value stored under `key` on this host.
+  /// Calls `onChange` after each change to the value stored under `key` on this host, in the
+  /// isolation of the caller.
   ///
-  /// The values must be `Sendable`: the callback runs on the thread that made the change, after the storage is unlocked, with
-  /// the new value (the key's default after a removal). Changes made concurrently on several threads may be
-  /// reported in either order.
+  /// `onChange` receives the new value (the key's default after a removal) and runs where the
+  /// code that wrote it runs, as every callback of the library does (see ``IsolatedCallback``):
+  /// - called on the main actor, `onChange` runs on the main actor: at once, inside the write,
+  ///   when the write is made on the main actor; otherwise enqueued there, after the write
+  ///   returns. It may touch main-actor state.
+  /// - called on another actor, `onChange` runs on that actor, enqueued after the write.
+  /// - called from nonisolated code, `onChange` asked for no isolation and runs at once on the
+  ///   thread that made the change, inside the write, after the storage is unlocked, perhaps on
+  ///   several threads at once. Capture only `Sendable` state there.
+  ///
+  /// Changes made concurrently on several threads may be reported in either order. Calls
+  /// enqueued on an actor run in the order they were enqueued.
   ///
   /// The observation lasts while the returned token lives: cancel it, or drop it, to stop.
   /// Neither the token nor the observation retains the host, and the observation ends with the
   /// host. Do not capture the host strongly in `onChange`: the host would keep itself alive.
   ///
   /// Once `cancel()` returns (on any thread, however many cancel at once), `onChange` is not
-  /// running and will not run again. A cancel therefore waits for a call running on another
-  /// thread: `onChange` must not wait for a thread that may cancel it. A cancel made inside
-  /// `onChange` (or dropping the token there) returns at once and only ensures that no call
-  /// starts after it: calls already running on other threads may still be finishing.
+  /// running and will not run again, including calls already enqueued on an actor. A cancel
+  /// therefore waits for a call running on another thread: `onChange` must not wait for a
+  /// thread that may cancel it. A cancel made inside `onChange` (or dropping the token there)
+  /// returns at once and only ensures that no call starts after it: calls already running on
+  /// other threads may still be finishing.
   ///
   /// ```swift
-  /// let token = Associations(of: model).observe(Selection.self) { selection in
-  ///   print("selected:", selection ?? "nothing")
+  /// @MainActor final class SelectionLabel {
+  ///   var text = ""
+  ///   var token: CancellationToken?
+  ///
+  ///   func watch(_ model: Model) {
+  ///     // Made on the main actor: runs there, whichever thread selects.
+  ///     token = Associations(of: model).observe(Selection.self) { [weak self] selection in
+  ///       self?.text = selection ?? "nothing"
+  ///     }
+  ///   }
   /// }
   /// ```
+  ///
+  /// To read the values in a loop instead, use ``values(for:)``.
   public func observe<Key: AssociatedKey>(
-    _ key: Key.Type, _ onChange: @escaping @Sendable (Key.Value) -> Void
+    _ key: Key.Type, isolation: isolated (any Actor)? = #isolation,
+    _ onChange: @escaping (Key.Value) -> Void
   ) -> CancellationToken where Key.Value: Sendable {
-    let storage = self.storage
     // Read here, in the caller's isolation, where the key's conformance may be used.
     let defaultValue = Key.defaultValue
-    let observer = ObserverRegistration(keyID: KeyHandle(key).id) { payload in
+    let observer = ObserverRegistration(keyID: KeyHandle(key).id, isolation: isolation) {
+      payload in
       // Observers of this key are only ever notified with a `ValueBox<Key.Value>`.
       guard let payload else { return onChange(defaultValue) }
       onChange(unsafeDowncast(payload.storedObject, to: ValueBox<Key.Value>.self).value)
     }
+    return register(observer)
+  }
+
+  /// The values stored under `key` on this host, as an asynchronous sequence: the current one,
+  /// then the value after each change, the newest only when the reader falls behind.
+  ///
+  /// The sequence starts with the value the key has when `values(for:)` is called (its default
+  /// when nothing is attached), then delivers the value after each change. It keeps one value
+  /// at most: when several changes happen while the reader is busy, it receives the newest
+  /// and the ones in between are dropped, as a property shown on screen needs.
+  ///
+  /// It ends when the host dies, after delivering the last value written before the death
+  /// (a host's values go once the library sees its death, within about two seconds or at the
+  /// next ``AssociationTable/sweep()``; at once for an ``AssociationOwner``). It also ends when
+  /// the task iterating it is cancelled, at once, without the value it still held: whoever
+  /// cancelled asked for nothing more. Neither the sequence nor its iterator retains the host,
+  /// and once the sequence ends or is dropped with its iterators, nothing of it is left on the
+  /// host.
+  ///
+  /// ```swift
+  /// for await selection in Associations(of: model).values(for: Selection.self) {
+  ///   print("selected:", selection ?? "nothing")
+  /// }
+  /// // The model died, or the task was cancelled.
+  /// ```
+  ///
+  /// Observation starts when this method is called, not when the iteration does: changes made
+  /// in between are kept like any other (the newest of them). Like any `AsyncStream`, iterate it
+  /// from one task.
+  public func values<Key: AssociatedKey>(for key: Key.Type) -> AsyncStream<Key.Value>
+  where Key.Value: Sendable {
+    let (values, continuation) = AsyncStream.makeStream(
+      of: Key.Value.self, bufferingPolicy: .bufferingNewest(1))
+    let end = EndOfValues(continuation)
+    let defaultValue = Key.defaultValue
+    // Nonisolated: it only hands the value to the stream, which wakes the reader in its own
+    // isolation. Its closure holds `end`, whose release with the host's storage ends the stream
+    // after every value written before.
+    let observer = ObserverRegistration(keyID: KeyHandle(key).id, isolation: nil) { payload in
+      guard let payload else {
+        end.yield(defaultValue)
+        return
+      }
+      end.yield(unsafeDowncast(payload.storedObject, to: ValueBox<Key.Value>.self).value)
+    }
+    let token = register(observer)
+    // After the observer is in place, so that no change falls between the read and it; a change
+    // reported after the read replaces the read value, being at least as new.
+    continuation.yield(self[key])
+    continuation.onTermination = { _ in token.cancel() }
+    return values
+  }
+
+  /// Adds `observer` to the host's storage, and returns the token that removes it.
+  private func register(_ observer: ObserverRegistration) -> CancellationToken {
+    let storage = self.storage
     storage.addObserver(observer)
     // Both weak: the observation, and what its callback captures, end with the host's storage
     // (a call in flight keeps its observation alive until it returns).
@@ -53,5 +131,30 @@ extension Associations {
     guard let storage = existingStorage else { return 0 }
     let observers = storage.lock.withLock { storage.observersOf(KeyHandle(key).id) } ?? []
     return observers.reduce(0) { $0 + $1.waitingCancels }
+  }
+
+  /// How many observations of `key` this host has, so that a test can tell that one ended.
+  package func observerCount<Key: AssociatedKey>(of key: Key.Type) -> Int {
+    guard let storage = existingStorage else { return 0 }
+    return storage.lock.withLock { storage.observersOf(KeyHandle(key).id)?.count ?? 0 }
+  }
+}
+
+/// The end of a sequence of ``Associations/values(for:)``: held by its observer alone, so that
+/// it is released with the observer, when the host's storage goes or the observation is
+/// cancelled, and finishes the stream then. A finished stream still delivers the value it holds.
+private final class EndOfValues<Element: Sendable>: Sendable {
+  private let continuation: AsyncStream<Element>.Continuation
+
+  init(_ continuation: AsyncStream<Element>.Continuation) {
+    self.continuation = continuation
+  }
+
+  func yield(_ value: Element) {
+    continuation.yield(value)
+  }
+
+  deinit {
+    continuation.finish()
   }
 }

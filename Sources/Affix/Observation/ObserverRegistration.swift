@@ -8,12 +8,15 @@ import Synchronization
   import Darwin
 #endif
 
-/// One observation of one key: its callback, and what its token's cancel waits for.
+/// One observation of one key: its callback, in the isolation it was written in, and what its
+/// token's cancel waits for.
 ///
 /// An observer must never run once its token's `cancel()` has returned, yet it runs with no
-/// lock held. So each call is admitted here first (and refused once the observation is
-/// cancelled) and leaves after, and a cancel marks the observation cancelled, then sleeps
-/// until the calls admitted before it, on other threads, have left.
+/// lock held, and, for an observer written on an actor, later and elsewhere than the write that
+/// it reports. So each call is admitted where the callback runs, just before it runs (and
+/// refused once the observation is cancelled), and leaves after; a cancel marks the observation
+/// cancelled, then sleeps until the calls admitted before it, on other threads, have left. A
+/// call enqueued on an actor before a cancel is refused when it gets its turn.
 ///
 /// A cancel made on a thread that is inside the callback (the callback cancels its own
 /// observation, or drops its token) returns at once, without waiting for any call: its own
@@ -24,10 +27,46 @@ final class ObserverRegistration: Sendable {
   /// The key observed.
   let keyID: UInt
 
-  /// The callback; call it through ``call(_:)``, which knows about cancellation. Also read by
-  /// the retain-path reflection, for what it captures.
-  let notify: @Sendable (Payload?) -> Void
+  /// The callback, admitted by `gate` in its isolation; call it through ``call(_:)``. Also read
+  /// by the retain-path reflection, for what it captures.
+  let notify: IsolatedCallback<Payload?>
 
+  private let gate: ObserverGate
+
+  /// An observer that runs `onChange` in `isolation` (see ``IsolatedCallback``), and not once
+  /// cancelled.
+  init(
+    keyID: UInt, isolation: (any Actor)?, onChange: @escaping (Payload?) -> Void
+  ) {
+    let gate = ObserverGate()
+    self.keyID = keyID
+    self.gate = gate
+    self.notify = IsolatedCallback(isolation: isolation) { payload in
+      gate.run { onChange(payload) }
+    }
+  }
+
+  /// Calls the callback with `payload` in its isolation, unless the observation is cancelled
+  /// by the time it runs. Call with no lock held.
+  @usableFromInline
+  func call(_ payload: Payload?) {
+    notify(payload)
+  }
+
+  /// Stops the observation: no call starts once this returns, and, unless this thread is
+  /// inside the callback, none is still running. Idempotent; every caller waits.
+  func cancel() {
+    gate.cancel()
+  }
+
+  /// How many cancels are waiting for calls in flight, for tests.
+  var waitingCancels: Int {
+    gate.waitingCancels
+  }
+}
+
+/// The admission of an observer's calls: refused once cancelled, and waited for by a cancel.
+private final class ObserverGate: Sendable {
   private struct Calls {
     var isCancelled = false
     /// The threads inside the callback now, once per call: a callback that changes the key
@@ -42,15 +81,8 @@ final class ObserverRegistration: Sendable {
   /// Bumped, and its sleepers woken, whenever a call of a cancelled observation leaves.
   private let leaves = Atomic<UInt32>(0)
 
-  init(keyID: UInt, notify: @escaping @Sendable (Payload?) -> Void) {
-    self.keyID = keyID
-    self.notify = notify
-  }
-
-  /// Calls the callback with `payload`, unless the observation is cancelled. Call with no
-  /// lock held.
-  @usableFromInline
-  func call(_ payload: Payload?) {
+  /// Runs `body` unless cancelled, as one call that a cancel waits for.
+  func run(_ body: () -> Void) {
     let thread = currentThread()
     let admitted = calls.withLock { calls in
       guard !calls.isCancelled else { return false }
@@ -59,7 +91,7 @@ final class ObserverRegistration: Sendable {
     }
     guard admitted else { return }
     defer { leave(thread) }
-    notify(payload)
+    body()
   }
 
   private func leave(_ thread: UInt) {
@@ -73,8 +105,7 @@ final class ObserverRegistration: Sendable {
     Parking.unparkAll(on: leaves)
   }
 
-  /// Stops the observation: no call starts once this returns, and, unless this thread is
-  /// inside the callback, none is still running. Idempotent; every caller waits.
+  /// Refuses calls from now on, and waits for those running on other threads.
   func cancel() {
     let thread = currentThread()
     let isInsideCallback = calls.withLock { calls in

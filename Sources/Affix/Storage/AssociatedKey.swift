@@ -62,10 +62,18 @@ public protocol AssociatedKey {
 
   /// Whether `value` stands for no value, so that storing it removes: `nil` for an optional
   /// value. Provided by the library; do not implement it.
+  ///
+  /// A requirement, though no key should implement it, because the storage's `@inlinable`
+  /// subscript must choose by the key's value type at compile time, and only a requirement's
+  /// witness, picked when a key conforms, lets it: a `package` requirement is not Swift (every
+  /// requirement has its protocol's access), an `@_spi` one cannot be called from public
+  /// inlinable code, and a dynamic cast, the only other way to tell an optional, is folded
+  /// away only when it succeeds, so every write of a non-optional key would ask the runtime.
   static func _isAbsent(_ value: Value) -> Bool
 
   /// Whether a present value is a single class instance: a class or an optional class.
-  /// Provided by the library; do not implement it.
+  /// Provided by the library; do not implement it. A requirement for the reason
+  /// ``_isAbsent(_:)`` is: reads choose their path by it.
   static var _holdsObject: Bool { get }
 }
 
@@ -87,55 +95,50 @@ extension AssociatedKey {
   }
 }
 
-extension AssociatedKey where Value: _AssociatedOptional {
+extension AssociatedKey where Value: ExpressibleByNilLiteral {
   /// `nil`: a key whose value is optional reads `nil` until a value is attached.
   @inlinable
   public static var defaultValue: Value { nil }
 
   /// `nil` stands for absence: storing it removes the value.
   @inlinable
-  public static func _isAbsent(_ value: Value) -> Bool { value._isNil }
+  public static func _isAbsent(_ value: Value) -> Bool {
+    // Folded away once specialized for an optional, whose conformance the compiler sees.
+    guard let optional = Value.self as? any OptionalValue.Type else { return false }
+    return optional.isNone(value)
+  }
 
   /// Whether the wrapped type is a class.
   @inlinable
-  public static var _holdsObject: Bool { Value._Wrapped.self is AnyObject.Type }
+  public static var _holdsObject: Bool {
+    // The size first, as above; then a cast that is folded away for an optional.
+    guard !_isPOD(Value.self) && MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size,
+      let optional = Value.self as? any OptionalValue.Type
+    else { return false }
+    return optional.wrapsObject
+  }
 }
 
-/// What the storage needs to know of an optional value type. Only `Optional` conforms.
-public protocol _AssociatedOptional: ExpressibleByNilLiteral {
-  /// The wrapped type.
-  associatedtype _Wrapped
+/// What the storage needs to know of an optional value type; only `Optional` conforms. Not
+/// public, so that no client's `Optional` grows members of the library's.
+@usableFromInline
+protocol OptionalValue {
+  /// Whether `value`, a value of this type, is `nil`.
+  static func isNone<Value>(_ value: Value) -> Bool
 
-  /// Whether the value is `nil`.
-  var _isNil: Bool { get }
-
-  /// The value wrapping `wrapped`.
-  init(_wrapping wrapped: _Wrapped)
-
-  /// The wrapped value; call only on a value that is not `nil`.
-  var _unsafelyUnwrapped: _Wrapped { get }
+  /// Whether the wrapped type is a class.
+  static var wrapsObject: Bool { get }
 }
 
-extension Optional: _AssociatedOptional {
-  /// The wrapped type.
-  public typealias _Wrapped = Wrapped
-
-  /// Whether the value is `nil`.
+extension Optional: OptionalValue {
   @inlinable
-  public var _isNil: Bool {
-    switch self {
-    case .none: true
-    case .some: false
-    }
+  static func isNone<Value>(_ value: Value) -> Bool {
+    // Called only with `Value == Self` (see `_isAbsent`).
+    unsafeBitCast(value, to: Self.self) == nil
   }
 
-  /// The value wrapping `wrapped`.
   @inlinable
-  public init(_wrapping wrapped: Wrapped) { self = .some(wrapped) }
-
-  /// The wrapped value.
-  @inlinable
-  public var _unsafelyUnwrapped: Wrapped { unsafelyUnwrapped }
+  static var wrapsObject: Bool { Wrapped.self is AnyObject.Type }
 }
 
 /// How a key holds the values stored under it.

@@ -74,14 +74,14 @@ extension AssociationStorage {
   /// key ID and closure, copied under the lock. Whatever they release, they release after it.
   func retainedEntriesAndObservers() -> (
     entries: [(keyID: UInt, payload: Payload?)],
-    observers: [(keyID: UInt, notify: @Sendable (Payload?) -> Void)]
+    observers: [(keyID: UInt, notify: (Payload?) -> Void)]
   ) {
     lock.withLock {
       var entries: [(keyID: UInt, payload: Payload?)] = []
       forEachEntry { keyID, payloadBits in
         entries.append((keyID, KeyID.isInline(keyID) ? nil : Payload(retaining: payloadBits)))
       }
-      return (entries, observers.map { ($0.keyID, $0.notify) })
+      return (entries, observers.map { ($0.keyID, $0.notify.body) })
     }
   }
 }

@@ -178,24 +178,25 @@ public struct Associations<Host: AnyObject> {
   /// let thumbnail = Associations(of: image).value(for: ThumbnailKey.self) { Thumbnail(of: image) }
   /// ```
   @inlinable
-  public func value<Key: AssociatedKey>(
-    for key: Key.Type, orInsert makeValue: () throws -> Key.Value._Wrapped
-  ) rethrows -> Key.Value._Wrapped where Key.Value: _AssociatedOptional {
+  public func value<Key: AssociatedKey, Wrapped>(
+    for key: Key.Type, orInsert makeValue: () throws -> Wrapped
+  ) rethrows -> Wrapped where Key.Value == Wrapped? {
     let handle = KeyHandle(key)
     if let value = value(for: handle) {
-      return value._unsafelyUnwrapped
+      return value.unsafelyUnwrapped
     }
-    let made = Key.Value(_wrapping: try makeValue())
+    let made = Key.Value.some(try makeValue())
     let storage = self.storage
     while true {
       let (stored, inserted, observers) = storage.insertIfAbsent(
         handle.encode(made), for: handle.id)
       if inserted {
-        notify(observers, made)
-        return made._unsafelyUnwrapped
+        // Spelled out: `made` alone would make the box's type `Wrapped`, not the key's value.
+        notify(observers, Key.Value?.some(made))
+        return made.unsafelyUnwrapped
       }
       // Present values are never nil; only a weak value can decode to none.
-      if let value = handle.decode(stored) { return value._unsafelyUnwrapped }
+      if let value = handle.decode(stored) { return value.unsafelyUnwrapped }
       // A weak value died between the two steps: clear it (only if it is still the dead one)
       // and try again.
       Retirement.retire(storage.exchangeIfSame(stored, with: nil, for: handle.id))

@@ -28,7 +28,8 @@ public import Foundation
 /// ```
 public final class DynamicsWorld: Sendable {
   /// The world that draggable objects use unless told otherwise: driven by
-  /// `FrameClock/shared` (the main queue, 60 frames a second).
+  /// `FrameClock/shared` (the main queue: the display's frames on Apple platforms, 60 a second
+  /// elsewhere).
   public static let shared = DynamicsWorld(clock: .shared)
 
   /// The clock that drives the world while something moves, or `nil` for a world advanced by

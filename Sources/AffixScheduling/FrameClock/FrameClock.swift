@@ -23,10 +23,20 @@ public final class FrameClock: Sendable {
   /// The scheduler whose repeating timer drives the clock; subscribers run on its context.
   public let scheduler: any SchedulingClock
 
-  /// The time between frames.
+  /// The time between frames. For ``shared`` on Apple platforms, which follows the display,
+  /// the interval of the rate it asks the display for: a display may refresh less often, and
+  /// each ``Frame/delta`` says what it did.
   public let interval: Duration
 
   private let state = LockedState(State())
+
+  /// What fires the frames: the scheduler's repeating timer, or the display.
+  private let frameSource: FrameSource
+
+  private enum FrameSource {
+    case scheduler
+    case display(framesPerSecond: Int)
+  }
 
   /// Creates a clock that ticks `framesPerSecond` times a second on `scheduler` while it has
   /// subscribers.
@@ -37,9 +47,20 @@ public final class FrameClock: Sendable {
   ///     reported through `Diagnostics` (subsystem `"scheduling"`).
   ///   - fileID: The caller's file, for that report.
   ///   - line: The caller's line, for that report.
-  public init(
+  public convenience init(
     scheduler: any SchedulingClock, framesPerSecond: Int = 60, fileID: String = #fileID,
     line: Int = #line
+  ) {
+    self.init(
+      scheduler: scheduler, framesPerSecond: framesPerSecond, followsTheDisplay: false,
+      fileID: fileID, line: line)
+  }
+
+  /// A clock whose frames come from the display when `followsTheDisplay` is true and the
+  /// platform has one (see `DisplayLink`), on the main queue; stamped with `scheduler`'s time.
+  private init(
+    scheduler: any SchedulingClock, framesPerSecond: Int, followsTheDisplay: Bool, fileID: String,
+    line: Int
   ) {
     self.scheduler = scheduler
     var rate = framesPerSecond
@@ -51,10 +72,26 @@ public final class FrameClock: Sendable {
           + "\(rate) frames a second instead.", fileID: fileID, line: line)
     }
     interval = .seconds(1) / rate
+    frameSource = followsTheDisplay ? .display(framesPerSecond: rate) : .scheduler
   }
 
-  /// A clock on ``DispatchScheduler/main`` at 60 frames a second.
-  public static let shared = FrameClock(scheduler: DispatchScheduler.main)
+  /// The clock of the main queue: on Apple platforms it follows the display, at up to 120
+  /// frames a second (as many as the display refreshes, each in step with a refresh); elsewhere
+  /// a Dispatch timer ticks 60 times a second. Frames are stamped with
+  /// ``DispatchScheduler/main``'s time either way.
+  public static let shared =
+    DisplayLink.followsTheDisplay
+    ? displayLinked(framesPerSecond: 120)
+    : FrameClock(scheduler: DispatchScheduler.main)
+
+  /// A clock on the main queue whose frames come from `DisplayLink`: the display's link on Apple
+  /// platforms, its twin (a Dispatch timer on the main queue) elsewhere, so that tests run the
+  /// same logic here.
+  package static func displayLinked(framesPerSecond: Int) -> FrameClock {
+    FrameClock(
+      scheduler: DispatchScheduler.main, framesPerSecond: framesPerSecond,
+      followsTheDisplay: true, fileID: #fileID, line: #line)
+  }
 
   static let defaultFramesPerSecond = 60
 
@@ -105,8 +142,12 @@ public final class FrameClock: Sendable {
   private func startTimer(generation: UInt64) {
     let timer: CancellationToken
     do {
-      timer = try scheduler.scheduleRepeating(every: interval) { [weak self] in
-        self?.tick(generation: generation)
+      let tick: @Sendable () -> Void = { [weak self] in self?.tick(generation: generation) }
+      switch frameSource {
+      case .scheduler:
+        timer = try scheduler.scheduleRepeating(every: interval, tick)
+      case .display(let framesPerSecond):
+        timer = DisplayLink.start(framesPerSecond: framesPerSecond, tick)
       }
     } catch {
       // Unreachable: `interval` is positive by construction.

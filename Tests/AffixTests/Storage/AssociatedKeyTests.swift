@@ -165,6 +165,37 @@ private final class Badge: Capability, AssociatedKey {
 
 /// What a key's default means: the value read while nothing is attached.
 @Suite struct AssociatedKeyDefaultTests {
+  /// A value that can be written `nil` without being an `Optional`.
+  struct Setting: ExpressibleByNilLiteral, Equatable, Sendable {
+    var isSet: Bool
+    init(nilLiteral: ()) { isSet = false }
+    init(isSet: Bool) { self.isSet = isSet }
+  }
+
+  @Test func aKeyWhoseValueIsWrittenNilReadsNilByDefaultAndStoresItAsAValue() {
+    enum Choice: AssociatedKey { typealias Value = Setting }
+    let host = Host()
+    #expect(Associations(of: host)[Choice.self] == nil)
+    Associations(of: host)[Choice.self] = Setting(isSet: true)
+    #expect(Associations(of: host)[Choice.self] == Setting(isSet: true))
+    // Only an `Optional`'s nil removes: this one is a value like any other.
+    Associations(of: host)[Choice.self] = nil
+    #expect(Associations(of: host).hasValue(for: Choice.self))
+  }
+
+  @Test func optionalKeysOfObjectsAndOfValuesRemoveOnNil() {
+    enum Object: AssociatedKey { typealias Value = Tracked? }
+    enum Text: AssociatedKey { typealias Value = String? }
+    let host = Host()
+    Associations(of: host)[Object.self] = Tracked(1)
+    Associations(of: host)[Text.self] = "text"
+    Associations(of: host)[Object.self] = nil
+    Associations(of: host)[Text.self] = nil
+    #expect(!Associations(of: host).hasValue(for: Object.self))
+    #expect(!Associations(of: host).hasValue(for: Text.self))
+    #expect(Associations(of: host).keys.isEmpty)
+  }
+
   @Test func aNonOptionalKeyReadsItsDefaultUntilAValueIsAttached() {
     enum Volume: AssociatedKey { static let defaultValue = 0.5 }
     let host = Host()

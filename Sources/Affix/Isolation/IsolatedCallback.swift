@@ -1,14 +1,15 @@
 import Dispatch
 
-/// User code handed to a mixin together with the isolation it was written in, so that it runs
+/// User code handed to a library together with the isolation it was written in, so that it runs
 /// there: a completion added from the main actor may touch main-actor state.
 ///
-/// A mixin's public API takes a callback as `isolation: isolated (any Actor)? = #isolation`
-/// plus a closure that is not `@Sendable`. A closure that is not `@Sendable` is isolated to the
-/// context that writes it, so the compiler lets it touch that context's state; the `isolation`
-/// argument names that context, and this type calls the closure there and nowhere else. It is
-/// `Sendable` itself, so a `Sendable` capability can keep it and call it from a scheduler's
-/// thread:
+/// `Associations.observe(_:isolation:_:)` calls its observers through this type, and so does
+/// every mixin's callback. A public API takes a callback as
+/// `isolation: isolated (any Actor)? = #isolation` plus a closure that is not `@Sendable`. A
+/// closure that is not `@Sendable` is isolated to the context that writes it, so the compiler
+/// lets it touch that context's state; the `isolation` argument names that context, and this
+/// type calls the closure there and nowhere else. It is `Sendable` itself, so a `Sendable`
+/// capability can keep it and call it from a scheduler's thread:
 ///
 /// ```swift
 /// public func onBlink(
@@ -32,11 +33,12 @@ import Dispatch
 public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
   // `@unchecked Sendable`: `body` may capture its isolation's state, and it is only ever called
   // on that isolation (see `callAsFunction(_:)`), which is what makes that state safe to reach.
-  // This is the one place the mixins need the promise; a mixin built on this type needs none.
+  // This is the one place the library needs the promise; a mixin built on this type needs none.
 
   /// The isolation the callback runs in; `nil` for a nonisolated one.
   public let isolation: (any Actor)?
-  private let body: (Argument) -> Void
+  /// The closure, for the retain-path reflection; call it through `callAsFunction(_:)`.
+  let body: (Argument) -> Void
 
   /// Wraps `body`, written in `isolation`, to be called there. Pass the isolation `body` was
   /// written in and no other: `#isolation`, or the `isolated` parameter of the public method

@@ -1,0 +1,114 @@
+import Affix
+import AffixScheduling
+import Dispatch
+import Testing
+
+/// A frame clock takes any positive frame rate: 120 gives twice the frames of 60, at the same
+/// instants and between them.
+@Suite struct FrameRateTests {
+  @Test(arguments: [24, 30, 60, 90, 120, 144, 240])
+  func aSecondHasAsManyFramesAsTheRate(framesPerSecond: Int) {
+    let scheduler = VirtualTimeScheduler()
+    let clock = FrameClock(scheduler: scheduler, framesPerSecond: framesPerSecond)
+    #expect(clock.interval == .seconds(1) / framesPerSecond)
+    let frames = Recorder<FrameClock.Frame>()
+    let subscription = clock.subscribe { frames.append($0) }
+    scheduler.advance(by: .seconds(1))
+    #expect(frames.all.count == framesPerSecond)
+    #expect(frames.all.map(\.index) == Array(0..<framesPerSecond))
+    #expect(frames.all.allSatisfy { $0.delta == clock.interval })
+    withExtendedLifetime(subscription) {}
+  }
+
+  @Test func everySixtyHertzFrameIsAOneHundredTwentyHertzFrame() {
+    let scheduler = VirtualTimeScheduler()
+    let slow = FrameClock(scheduler: scheduler, framesPerSecond: 60)
+    let fast = FrameClock(scheduler: scheduler, framesPerSecond: 120)
+    let slowFrames = Recorder<FrameClock.Frame>()
+    let fastFrames = Recorder<FrameClock.Frame>()
+    let subscriptions = [
+      slow.subscribe { slowFrames.append($0) }, fast.subscribe { fastFrames.append($0) },
+    ]
+    scheduler.advance(by: .seconds(1))
+    let fastTimestamps = fastFrames.all.map(\.timestamp)
+    #expect(fastTimestamps.count == 2 * slowFrames.all.count)
+    // The odd frames of the faster clock are the slower clock's frames, at the same instants.
+    let odd = stride(from: 1, to: fastTimestamps.count, by: 2).map { fastTimestamps[$0] }
+    #expect(odd == slowFrames.all.map(\.timestamp))
+    withExtendedLifetime(subscriptions) {}
+  }
+}
+
+/// The logic that drives `FrameClock.shared` from the display on Apple platforms, run here
+/// through its twin, a Dispatch timer on the main queue in place of the display's link.
+@Suite(.serialized) struct DisplayLinkTests {
+  @MainActor @Test func aDisplayLinkedClockTicksOnTheMainQueueAndLetsItsLinkGoWhenIdle() async {
+    let clock = FrameClock.displayLinked(framesPerSecond: 120)
+    #expect(clock.interval == .seconds(1) / 120)
+    #expect(clock.scheduler === DispatchScheduler.main)
+    let onMainQueue = Recorder<Bool>()
+    let subscription = clock.subscribe { _ in onMainQueue.append(isOnMainQueue()) }
+    #expect(clock.isRunning)
+    #expect(await eventually { onMainQueue.all.count >= 3 })
+    #expect(!onMainQueue.all.contains(false))
+    #expect(DisplayLink.openLinks == 1)
+    subscription.cancel()
+    #expect(!clock.isRunning)
+    #expect(await eventually { DisplayLink.openLinks == 0 })
+  }
+
+  @MainActor @Test func aClockCancelledBeforeItsLinkOpensNeverOpensOne() async {
+    let clock = FrameClock.displayLinked(framesPerSecond: 120)
+    let frames = Recorder<FrameClock.Frame>()
+    let opened = DisplayLink.linksOpened
+    // On the main actor: the open and the close are both enqueued behind this test's turn.
+    clock.subscribe { frames.append($0) }.cancel()
+    let flushed = Recorder<Bool>()
+    DispatchQueue.main.async { flushed.append(true) }
+    #expect(await eventually { !flushed.all.isEmpty })
+    #expect(DisplayLink.linksOpened == opened)
+    #expect(DisplayLink.openLinks == 0)
+    #expect(frames.all.isEmpty)
+  }
+
+  @MainActor @Test func aRestartedClockOpensANewLinkAndCountsItsFramesAgain() async {
+    let clock = FrameClock.displayLinked(framesPerSecond: 120)
+    let frames = Recorder<FrameClock.Frame>()
+    var subscription = clock.subscribe { frames.append($0) }
+    #expect(await eventually { frames.all.count >= 2 })
+    subscription.cancel()
+    #expect(await eventually { DisplayLink.openLinks == 0 })
+    let before = frames.all.count
+    subscription = clock.subscribe { frames.append($0) }
+    #expect(await eventually { frames.all.count >= before + 2 })
+    #expect(frames.all[before].index == 0)
+    #expect(frames.all[before].delta == clock.interval)
+    #expect(DisplayLink.openLinks == 1)
+    subscription.cancel()
+    #expect(await eventually { DisplayLink.openLinks == 0 })
+  }
+}
+
+private let mainQueueKey: DispatchSpecificKey<Bool> = {
+  let key = DispatchSpecificKey<Bool>()
+  DispatchQueue.main.setSpecific(key: key, value: true)
+  return key
+}()
+
+/// Whether the caller runs on the main queue.
+private func isOnMainQueue() -> Bool {
+  DispatchQueue.getSpecific(key: mainQueueKey) == true
+}
+
+/// Polls `condition` until it holds, sleeping a millisecond in between; false if it does not
+/// within ten seconds (a deadline for a hang, never a measure of speed).
+private func eventually(
+  isolation: isolated (any Actor)? = #isolation, _ condition: () async -> Bool
+) async -> Bool {
+  let deadline = ContinuousClock.now + .seconds(10)
+  while ContinuousClock.now < deadline {
+    if await condition() { return true }
+    try? await Task.sleep(for: .milliseconds(1))
+  }
+  return await condition()
+}
