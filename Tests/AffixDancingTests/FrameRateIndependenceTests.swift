@@ -21,7 +21,9 @@ private final class Pendulum: Dancing {
     1...Int((spring.settlingDuration * 60).rounded(.up)) + 1
   }
 
-  @Test(arguments: [DampedSpring.smooth, .snappy, .bouncy, DampedSpring(duration: 0.3, bounce: -0.3)])
+  @Test(arguments: [
+    DampedSpring.smooth, .snappy, .bouncy, DampedSpring(duration: 0.3, bounce: -0.3),
+  ])
   func aSpringIsAtTheSamePlaceAtSixtyAndAtOneHundredTwentyFramesASecond(_ spring: DampedSpring) {
     let slow = Pendulum(framesPerSecond: 60)
     let fast = Pendulum(framesPerSecond: 120)
