@@ -39,16 +39,19 @@ import Testing
   }
 
   /// On the pinned path writes sweep along, and a full table is swept before it grows,
-  /// whatever else runs: at most half the table, sized for the hosts that live, can be dead,
-  /// at once. The weak table is swept on a Dispatch thread each time it doubles, so there the
-  /// bound holds once that sweep has run.
+  /// whatever else runs: at most half the table can be dead at once, and some of the hosts
+  /// written are swept while they are written. How many depends on when the writers' sweeps
+  /// ran (the table may end at a size where half of it exceeds half the hosts written), so
+  /// the test holds the table to that bound and to progress, not to a tighter figure. The weak
+  /// table is swept on a Dispatch thread each time it doubles, so there the bound holds once
+  /// that sweep has run.
   private func expectDeadHostsBounded(below bound: Int) {
     if HostMode.isWeak {
       #expect(within(seconds: 30) { AssociationTable.statistics.staleHosts < bound })
     } else {
       let statistics = AssociationTable.statistics
       #expect(statistics.staleHosts <= HostTable.capacity / 2)
-      #expect(statistics.staleHosts < bound)
+      #expect(statistics.staleHosts < 2 * bound)
     }
   }
 
