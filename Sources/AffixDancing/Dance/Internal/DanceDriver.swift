@@ -146,6 +146,7 @@ enum DanceDriver {
       registry.entries[key]?.isTicking = true
       return (registry.entries[key]?.members ?? [], overlapping)
     }
+    var context = FrameContext()
     members.withUnsafeBufferPointer { members in
       for index in members.indices {
         // A member removed since the snapshot was taken has no state; its dancer is done.
@@ -153,7 +154,8 @@ enum DanceDriver {
         if !overlapping, let host = members[index].host.object,
           members[index].stateReference._withUnsafeGuaranteedRef({ state in
             members[index].memoReference._withUnsafeGuaranteedRef { memo in
-              Dancer.writeCommonFrame(state, memo: memo, to: now, host: host)
+              Dancer.writeCommonFrame(
+                state, memo: memo, to: now, host: host, context: &context)
             }
           })
         {
@@ -169,28 +171,54 @@ enum DanceDriver {
   }
 }
 
-/// The track list a driver member's frames write through, so that a frame takes no reference
-/// to it: the member holds the memo, and the frame's snapshot of the members holds the member.
+/// The track lists a driver member's frames write through, one per running group of its host,
+/// so that a frame takes no reference to them: the member holds the memo, and the frame's
+/// snapshot of the members holds the member.
 ///
 /// `@unchecked Sendable`: only the frames of the member's clock touch it, and the driver runs
 /// those one at a time (see `Entry.isTicking`).
 final class FrameMemo: @unchecked Sendable {
-  private var tracks: TrackList?
-  private var reference: Unmanaged<TrackList>?
-
-  /// The address of the remembered list, for comparing without taking a reference.
-  var address: UnsafeMutableRawPointer? { reference?.toOpaque() }
-
-  func remember(_ tracks: TrackList) {
-    self.tracks = tracks
-    reference = Unmanaged.passUnretained(tracks)
+  private struct Slot {
+    var tracks: TrackList?
+    var reference: Unmanaged<TrackList>?
+    /// A list taken under the dancer's lock, remembered after it: dropping the old one there
+    /// could release it, and its values, under the lock.
+    var incoming: TrackList?
+    var fraction = 0.0
+    var progress = 0.0
   }
 
-  /// Calls `body` with the remembered list; only after `remember(_:)`.
+  private var slots: [Slot] = []
+
+  /// Notes, under the dancer's lock, the `slot`th group's step; `tracks` gives the group's
+  /// list, taken only when it is not the one remembered.
   @inline(__always)
-  func withTracks(_ body: (TrackList) -> Void) {
-    // A frame remembers the animation's list before it writes through it.
-    // swift-format-ignore: NeverForceUnwrap
-    reference!._withUnsafeGuaranteedRef(body)
+  func note(
+    _ step: AnimationEngine.CommonFrame, at slot: Int, tracks: () -> TrackList?
+  ) {
+    if slot == slots.count { slots.append(Slot()) }
+    slots.withUnsafeMutableBufferPointer { slots in
+      if slots[slot].reference?.toOpaque() != step.tracks { slots[slot].incoming = tracks() }
+      slots[slot].fraction = step.fraction
+      slots[slot].progress = step.progress
+    }
+  }
+
+  /// Writes the first `count` noted steps into `host`, outside the lock.
+  @inline(__always)
+  func write(_ count: Int, to host: AnyObject) {
+    slots.withUnsafeMutableBufferPointer { slots in
+      for slot in 0..<count {
+        if let incoming = slots[slot].incoming.take() {
+          slots[slot].reference = Unmanaged.passUnretained(incoming)
+          slots[slot].tracks = incoming
+        }
+        // Noted before it is written: a slot written has a list.
+        // swift-format-ignore: NeverForceUnwrap
+        slots[slot].reference!._withUnsafeGuaranteedRef {
+          $0.apply(fraction: slots[slot].fraction, progress: slots[slot].progress, to: host)
+        }
+      }
+    }
   }
 }
