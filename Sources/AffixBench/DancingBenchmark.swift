@@ -53,7 +53,7 @@ enum DancingBenchmark {
   static func run() {
     var workloads = [
       animated(propertiesPerAnimation: 1), animated(propertiesPerAnimation: 4),
-      directWrites(), keyPathWrites(), retargeted(),
+      directWrites(), keyPathWrites(), retargeted(), twoGroups(),
     ]
     for round in 0..<rounds {
       for index in workloads.indices { workloads[index].measure(round: round) }
@@ -73,6 +73,11 @@ enum DancingBenchmark {
     // the property's values: the price of an interruption with no kink, paid only until the
     // spring settles.
     print("dancing.ns_per_retargeted_property_frame: \(format(workloads[4].best)) ns")
+    // Two independent groups a host, one property each: the frame reads each host once and
+    // takes its lock once for both.
+    let two = workloads[5]
+    print("dancing.ns_per_property_frame_two_groups: \(format(two.best)) ns")
+    print("dancing.ns_per_host_frame_two_groups: \(format(two.best * 2)) ns")
     print("dancing.idle_wakeups_per_s: \(format(idleWakeUpsPerSecond()))")
   }
 
@@ -117,6 +122,23 @@ enum DancingBenchmark {
       }.start()
     }
     return Workload(operations: animations) { _ in
+      withExtendedLifetime(layers) { scheduler.advance(by: clock.interval) }
+    }
+  }
+
+  /// 10,000 hosts with two independent groups each: a position on a curve and, declared after
+  /// it, an opacity on another.
+  private static func twoGroups() -> Workload {
+    let scheduler = VirtualTimeScheduler()
+    let clock = FrameClock(scheduler: scheduler, framesPerSecond: 60)
+    let layers = (0..<animations).map { _ in Layer() }
+    for (index, layer) in layers.enumerated() {
+      let dance = Dance.of(layer, clock: clock)
+      dance.animate(duration: 1_000, curve: .easeInOut) { $0.x = Double(index) }.start()
+      dance.animate(duration: 1_000, curve: .linear) { $0.opacity = 0 }.start()
+    }
+    for _ in 0..<10 { scheduler.advance(by: clock.interval) }
+    return Workload(operations: animations * 2) { _ in
       withExtendedLifetime(layers) { scheduler.advance(by: clock.interval) }
     }
   }

@@ -32,7 +32,7 @@ extension Dancer {
       if !taken.isEmpty {
         group.carried = CarriedVelocities(tag: tag, time: time, byProperty: taken)
       }
-      state.groups.append(group)
+      state.append(group)
       state.lastTag = tag
       return tag
     }
@@ -195,7 +195,7 @@ extension Dancer {
       var group = Group(id: tag, tag: tag, declaredAt: site)
       group.isBeginningLink = true
       group.hasBeenActive = true
-      state.groups.append(group)
+      state.append(group)
       state.lastTag = tag
       return (tag, true)
     }

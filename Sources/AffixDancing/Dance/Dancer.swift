@@ -113,11 +113,29 @@ public final class Dancer: Capability {
     var isDetached = false
     var isolation = HostIsolation.nonisolated
     /// In the order declared; the last is the one `host.dance` addresses.
-    var groups: [Group] = []
+    private(set) var groups = GroupList.make(capacity: 2)
+    /// `groups` for the frame, which reads it with no reference counting.
+    private(set) var unmanagedGroups: Unmanaged<GroupList>
     var clock: FrameClock
     var subscription: CancellationToken?
     /// The tag of the last animation, for diagnostics once every group has ended.
     var lastTag = 0
+
+    init(clock: FrameClock) {
+      self.clock = clock
+      unmanagedGroups = Unmanaged.passUnretained(groups)
+    }
+
+    /// Appends a group, moving the list into a larger one when it is full.
+    mutating func append(_ group: Group) {
+      if groups.isFull {
+        let larger = GroupList.make(capacity: groups.capacity * 2)
+        groups.move(into: larger)
+        groups = larger
+        unmanagedGroups = Unmanaged.passUnretained(larger)
+      }
+      groups.append(group)
+    }
 
     func index(of selector: GroupSelector) -> Int? {
       switch selector {
@@ -138,6 +156,8 @@ public final class Dancer: Capability {
     /// Groups that ended without ever starting: their tags and where they were declared.
     var forgotten: [(tag: Int, declaredAt: CallSite)] = []
     var subscription: CancellationToken?
+    /// Groups that left, released with the aftermath, outside the lock.
+    var released: [Group] = []
 
     mutating func merge(_ other: Aftermath) {
       values += other.values
@@ -147,6 +167,7 @@ public final class Dancer: Capability {
       forgotten += other.forgotten
       misuse = misuse ?? other.misuse
       subscription = subscription ?? other.subscription
+      released += other.released
     }
   }
 
@@ -285,10 +306,12 @@ public final class Dancer: Capability {
         if !group.hasBeenActive {
           aftermath.forgotten.append((group.tag, group.declaredAt))
         }
+        aftermath.released.append(group)
       }
     case .abandoned:
       let group = state.groups.remove(at: index)
       aftermath.resumed.append((group.waiters, nil))
+      aftermath.released.append(group)
     }
     if !state.isRunning, let subscription = state.subscription {
       aftermath.subscription = subscription
@@ -300,13 +323,15 @@ public final class Dancer: Capability {
   /// Drops every group without completions.
   static func abandon(_ state: inout State) -> Aftermath {
     var aftermath = Aftermath()
-    for group in state.groups {
+    let groups = state.groups.removeAll()
+    for group in groups {
       aftermath.resumed.append((group.waiters, nil))
       if !group.hasBeenActive, group.engine != nil {
         aftermath.forgotten.append((group.tag, group.declaredAt))
       }
     }
-    state.groups = []
+    // Their closures are released with the aftermath, outside the lock.
+    aftermath.released = groups
     aftermath.subscription = state.subscription
     state.subscription = nil
     return aftermath
@@ -396,35 +421,6 @@ public final class Dancer: Capability {
       return nil
     }
     unwanted?.cancel()
-  }
-
-  /// The common frame as the clock's driver runs it: moves every running group of the host on
-  /// within its segment and writes their values into `host`, through the track lists `memo`
-  /// keeps. Returns false, having written nothing, when a group needs the full `tick(at:)`.
-  ///
-  /// The lock is held only to move the groups on. The values are written after it, through
-  /// the memo's references to the tracks: each group's list is compared with the memo's by
-  /// address under the lock, and taken (one reference) only when it changed, so that a frame
-  /// costs no reference counting for the tracks.
-  @inline(__always)
-  static func writeCommonFrame(
-    _ state: StateLock, memo: FrameMemo, to now: Double, host: AnyObject,
-    context: inout FrameContext
-  ) -> Bool {
-    let written = state.withLock { state -> Int? in
-      guard !state.isDetached, context.writesHere(state.isolation) else { return nil }
-      var written = 0
-      for index in state.groups.indices where state.groups[index].isRunning {
-        // swift-format-ignore: NeverForceUnwrap
-        guard let step = state.groups[index].engine!.commonFrame(to: now) else { return nil }
-        memo.note(step, at: written) { state.groups[index].engine?.tracks }
-        written += 1
-      }
-      return written
-    }
-    guard let written else { return false }
-    memo.write(written, to: host)
-    return true
   }
 
   /// Moves every group to `now` and writes their values; called by the clock's driver when a
