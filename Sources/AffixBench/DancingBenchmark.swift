@@ -146,7 +146,7 @@ enum DancingBenchmark {
   /// The same writes without the framework: solve the curve and store the value.
   private static func directWrites() -> Workload {
     let layers = (0..<animations).map { _ in Layer() }
-    let curve = CubicBezier.easeInOut
+    let curve = TimingCurve.easeInOut.bezier
     return Workload(operations: animations) { frame in
       let fraction = Double(frame + 10) / 60_000
       for (index, layer) in layers.enumerated() {
@@ -161,7 +161,7 @@ enum DancingBenchmark {
   private static func keyPathWrites() -> Workload {
     let layers = (0..<animations).map { _ in Layer() }
     let keyPath = opaque(\Layer.x)
-    let curve = CubicBezier.easeInOut
+    let curve = TimingCurve.easeInOut.bezier
     return Workload(operations: animations) { frame in
       let fraction = Double(frame + 10) / 60_000
       for (index, layer) in layers.enumerated() {

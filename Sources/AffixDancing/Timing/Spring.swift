@@ -39,7 +39,6 @@ public struct Spring: Sendable, Hashable, CustomStringConvertible {
   /// Unusable constants are replaced rather than trapped on: a mass or stiffness that is not
   /// finite and positive becomes 1 or that of a 0.5 s response, a damping below
   /// ``minimumDampingRatio`` of critical is raised to it, a non-finite velocity becomes 0.
-  /// ``isValid(mass:stiffness:damping:initialVelocity:)`` tells whether that happened.
   public init(mass: Double = 1, stiffness: Double, damping: Double, initialVelocity: Double = 0) {
     let mass = mass.isFinite && mass > 0 ? mass : 1
     let stiffness =
@@ -160,7 +159,7 @@ public struct Spring: Sendable, Hashable, CustomStringConvertible {
 
   /// Whether ``init(mass:stiffness:damping:initialVelocity:)`` takes these constants as they
   /// are.
-  public static func isValid(
+  package static func isValid(
     mass: Double, stiffness: Double, damping: Double, initialVelocity: Double = 0
   ) -> Bool {
     guard mass.isFinite, mass > 0, stiffness.isFinite, stiffness > 0, damping.isFinite,
