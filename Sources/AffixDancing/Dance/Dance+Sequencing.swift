@@ -88,7 +88,7 @@ extension Dance {
   /// stopped or not started), or the waiting task was cancelled.
   ///
   /// It waits in the caller's isolation, so that on the main actor nothing ends between
-  /// ``start()`` and the wait: `start().ended()` never misses the end of a short animation.
+  /// ``start(fileID:line:)`` and the wait: `start().ended()` never misses the end of a short animation.
   ///
   /// ```swift
   /// let position = await box.dance.animate(duration: 1) { $0.x = 100 }.start().ended()

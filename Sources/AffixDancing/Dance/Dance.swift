@@ -64,11 +64,11 @@ public struct Dance<Host: AnyObject>: Sendable {
 
   // MARK: Creating animations
 
-  /// Creates an animation with one of UIKit's standard curves; it waits for ``start()``.
+  /// Creates an animation with one of UIKit's standard curves; it waits for ``start(fileID:line:)``.
   ///
   /// The block runs at once, on a proxy of the host: each property written animates to the
   /// value written, from its value when the animation starts (as UIKit reads an animator's
-  /// values when it becomes active), so a property moved between `animate` and ``start()``
+  /// values when it becomes active), so a property moved between `animate` and ``start(fileID:line:)``
   /// does not jump back. An animation that already exists is finished first,
   /// where it stands (its completions get ``AnimatingPosition/current``).
   @discardableResult

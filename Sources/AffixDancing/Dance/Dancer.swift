@@ -5,7 +5,7 @@ import Synchronization
 /// The capability behind a host's ``Dance`` handle: one per host, in the host's associated
 /// storage, holding the host weakly.
 ///
-/// You rarely touch it: `host.dance` (for ``Dancing`` types) and ``Dance/of(_:clock:)`` (for
+/// You rarely touch it: `host.dance` (for ``Dancing`` types) and ``Dance/of(_:clock:fileID:line:)`` (for
 /// any object) reach it. It is public so that it can be found and detached like any other
 /// capability:
 ///
@@ -40,7 +40,7 @@ public final class Dancer: Capability {
 
     var settings: Settings
     /// Records the link's tracks and installs them in its group with
-    /// ``Dancer/install(_:tracks:group:on:)``, in the isolation its block was written in.
+    /// `Dancer.install(_:tracks:group:on:)`, in the isolation its block was written in.
     let begin: IsolatedCallback<(Dancer, Int, Settings)>
   }
 
