@@ -22,10 +22,23 @@ public import Foundation
 /// circle.dance.reverse().start()
 /// ```
 ///
+/// A host animates several groups at once: each `animate` (or `decay`) declares one, which
+/// animates the properties it writes, with the animations chained after it by `then`, and ends
+/// on its own. The handle `animate` returns addresses its group; `host.dance` addresses the
+/// latest group that has not ended, and ``groups`` lists them all. A later declaration takes the
+/// properties it writes from earlier groups, which run on with the rest (see
+/// <doc:DancingGuide#Independent-groups>):
+///
+/// ```swift
+/// let move = card.dance.animate(spring: .smooth) { $0.position = target }.start()
+/// card.dance.animate(duration: 0.3) { $0.alpha = 0 }.start()  // the move runs on
+/// move.pause()  // the move alone
+/// ```
+///
 /// Errors never crash: a call that makes no sense now (starting with no animation, finishing
 /// an inactive one, a progress outside `0...1`, a negative delay, a dead host) is reported
-/// through `Diagnostics` (subsystem `"dance"`, naming the host type and its ``tag``) and
-/// leaves the animation as it was.
+/// through `Diagnostics` (subsystem `"dance"`, naming the host type, its ``tag`` and the
+/// caller's line) and leaves the animation as it was.
 public struct Dance<Host: AnyObject>: Sendable {
   /// The capability this handle drives.
   package let dancer: Dancer
@@ -69,8 +82,11 @@ public struct Dance<Host: AnyObject>: Sendable {
   /// The block runs at once, on a proxy of the host: each property written animates to the
   /// value written, from its value when the animation starts (as UIKit reads an animator's
   /// values when it becomes active), so a property moved between `animate` and ``start(fileID:line:)``
-  /// does not jump back. An animation that already exists is finished first,
-  /// where it stands (its completions get ``AnimatingPosition/current``).
+  /// does not jump back.
+  ///
+  /// It declares a new group and returns a handle to it. The group takes the properties it
+  /// writes from the host's earlier groups, which run on with the rest; one left with nothing
+  /// to animate ends where it stands (its completions get ``AnimatingPosition/current``).
   @discardableResult
   public func animate(
     duration: Double, curve: TimingCurve = .easeInOut,
