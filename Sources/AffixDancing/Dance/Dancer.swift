@@ -106,6 +106,11 @@ public final class Dancer: Capability {
     let declaredAt: CallSite
 
     var isRunning: Bool { engine?.isRunning == true }
+
+    /// What stands in the first place of ``Groups`` while there is no group: no animation.
+    static var placeholder: Group {
+      Group(id: 0, tag: 0, declaredAt: CallSite(fileID: "", line: 0))
+    }
   }
 
   struct State {
@@ -113,27 +118,18 @@ public final class Dancer: Capability {
     var isDetached = false
     var isolation = HostIsolation.nonisolated
     /// In the order declared; the last is the one `host.dance` addresses.
-    private(set) var groups = GroupList.make(capacity: 2)
-    /// `groups` for the frame, which reads it with no reference counting.
-    private(set) var unmanagedGroups: Unmanaged<GroupList>
-    var clock: FrameClock
+    var groups = Groups()
+    /// The clock's frames' place in the driver.
     var subscription: CancellationToken?
+    var clock: FrameClock
     /// The tag of the last animation, for diagnostics once every group has ended.
     var lastTag = 0
 
     init(clock: FrameClock) {
       self.clock = clock
-      unmanagedGroups = Unmanaged.passUnretained(groups)
     }
 
-    /// Appends a group, moving the list into a larger one when it is full.
     mutating func append(_ group: Group) {
-      if groups.isFull {
-        let larger = GroupList.make(capacity: groups.capacity * 2)
-        groups.move(into: larger)
-        groups = larger
-        unmanagedGroups = Unmanaged.passUnretained(larger)
-      }
       groups.append(group)
     }
 

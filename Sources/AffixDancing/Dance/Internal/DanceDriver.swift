@@ -222,12 +222,22 @@ final class FrameMemo: @unchecked Sendable {
     guard let host = host.object else { return false }
     let written = state.withLock { state -> Int? in
       guard !state.isDetached, context.writesHere(state.isolation) else { return nil }
-      // Through a pointer, in place: a group holds its engine inline, and a copy of a group
-      // would retain every reference in it.
-      return state.unmanagedGroups._withUnsafeGuaranteedRef { groups -> Int? in
-        var written = 0
-        for index in 0..<groups.count {
-          let group = groups.pointer(at: index)
+      // In place: a group holds its engine inline, and a copy of a group would retain every
+      // reference in it. The first sits in the state, the others behind a pointer.
+      var written = 0
+      let first = state.groups.withFirstEngine { engine -> Glide in
+        let glide = glide(&engine, to: now)
+        if case .step(let step) = glide {
+          note(step, at: 0) { engine?.tracks }
+          written = 1
+        }
+        return glide
+      }
+      if case .full = first { return nil }
+      guard state.groups.count > 1 else { return written }
+      return state.groups.unmanagedRest._withUnsafeGuaranteedRef { rest -> Int? in
+        for index in 0..<rest.count {
+          let group = rest.pointer(at: index)
           switch glide(&group.pointee.engine, to: now) {
           case .idle: continue
           case .full: return nil

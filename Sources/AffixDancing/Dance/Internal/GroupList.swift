@@ -78,3 +78,73 @@ final class GroupList: ManagedBuffer<Int, Dancer.Group>, RandomAccessCollection 
     }
   }
 }
+
+/// A dancer's groups as its state keeps them: the first inline, so that the frame finds it on
+/// the cache lines of the lock it has just taken, and the others in a ``GroupList``.
+struct Groups: RandomAccessCollection, MutableCollection {
+  /// The first group; a placeholder, with no animation, while there is none.
+  private(set) var first = Dancer.Group.placeholder
+  /// The groups after the first.
+  private(set) var rest = GroupList.make(capacity: 2)
+  /// `rest` for the frame, which reads it with no reference counting.
+  private(set) var unmanagedRest: Unmanaged<GroupList>
+  private(set) var count = 0
+
+  init() {
+    unmanagedRest = Unmanaged.passUnretained(rest)
+  }
+
+  var startIndex: Int { 0 }
+  var endIndex: Int { count }
+
+  subscript(index: Int) -> Dancer.Group {
+    _read {
+      precondition(index >= 0 && index < count, "group index out of range")
+      if index == 0 { yield first } else { yield rest[index - 1] }
+    }
+    _modify {
+      precondition(index >= 0 && index < count, "group index out of range")
+      if index == 0 { yield &first } else { yield &rest[index - 1] }
+    }
+  }
+
+  /// The first group's animation, in place, for the frame.
+  @inline(__always)
+  mutating func withFirstEngine<Result>(_ body: (inout AnimationEngine?) -> Result) -> Result {
+    body(&first.engine)
+  }
+
+  mutating func append(_ group: Dancer.Group) {
+    defer { count += 1 }
+    guard count > 0 else {
+      first = group
+      return
+    }
+    if rest.isFull {
+      let larger = GroupList.make(capacity: rest.capacity * 2)
+      rest.move(into: larger)
+      rest = larger
+      unmanagedRest = Unmanaged.passUnretained(larger)
+    }
+    rest.append(group)
+  }
+
+  /// Removes the group at `index` and returns it, for the caller to release outside the lock.
+  mutating func remove(at index: Int) -> Dancer.Group {
+    precondition(index >= 0 && index < count, "group index out of range")
+    count -= 1
+    guard index == 0 else { return rest.remove(at: index - 1) }
+    let removed = first
+    first = rest.isEmpty ? .placeholder : rest.remove(at: 0)
+    return removed
+  }
+
+  /// Removes every group and returns them, for the caller to release outside the lock.
+  mutating func removeAll() -> [Dancer.Group] {
+    guard count > 0 else { return [] }
+    let all = [first] + rest.removeAll()
+    first = .placeholder
+    count = 0
+    return all
+  }
+}
