@@ -260,13 +260,16 @@ final class FrameMemo: @unchecked Sendable {
   private func note(
     _ step: AnimationEngine.CommonFrame, at slot: Int, tracks: () -> TrackList?
   ) {
-    if slot == 0 {
-      if first.reference?.toOpaque() != step.tracks { first.incoming = tracks() }
-      first.fraction = step.fraction
-      first.progress = step.progress
-      return
-    }
-    let slot = slot - 1
+    guard slot == 0 else { return noteRest(step, at: slot - 1, tracks: tracks) }
+    if first.reference?.toOpaque() != step.tracks { first.incoming = tracks() }
+    first.fraction = step.fraction
+    first.progress = step.progress
+  }
+
+  @inline(never)
+  private func noteRest(
+    _ step: AnimationEngine.CommonFrame, at slot: Int, tracks: () -> TrackList?
+  ) {
     if slot == count { grow() }
     if slots[slot].reference?.toOpaque() != step.tracks { slots[slot].incoming = tracks() }
     slots[slot].fraction = step.fraction
@@ -290,17 +293,20 @@ final class FrameMemo: @unchecked Sendable {
   @inline(__always)
   private func write(_ count: Int, to host: AnyObject) {
     guard count > 0 else { return }
-    if first.incoming != nil {
-      let incoming = first.incoming.take()
-      first.reference = incoming.map { Unmanaged.passUnretained($0) }
-      first.tracks = incoming
-    }
+    if first.incoming != nil { rememberFirstIncoming() }
     // Noted before it is written: a slot written has a list.
     // swift-format-ignore: NeverForceUnwrap
     first.reference!._withUnsafeGuaranteedRef {
       $0.apply(fraction: first.fraction, progress: first.progress, to: host)
     }
-    for slot in 0..<(count - 1) {
+    if count > 1 { writeRest(count - 1, to: host) }
+  }
+
+  /// The writes of the groups after the first, out of line: the common frame of a host with
+  /// one group stays small enough for its write to be inlined.
+  @inline(never)
+  private func writeRest(_ count: Int, to host: AnyObject) {
+    for slot in 0..<count {
       if slots[slot].incoming != nil { rememberIncoming(at: slot) }
       // Noted before it is written: a slot written has a list.
       // swift-format-ignore: NeverForceUnwrap
@@ -308,6 +314,13 @@ final class FrameMemo: @unchecked Sendable {
         $0.apply(fraction: slots[slot].fraction, progress: slots[slot].progress, to: host)
       }
     }
+  }
+
+  @inline(never)
+  private func rememberFirstIncoming() {
+    let incoming = first.incoming.take()
+    first.reference = incoming.map { Unmanaged.passUnretained($0) }
+    first.tracks = incoming
   }
 
   @inline(never)
