@@ -441,7 +441,12 @@ public final class Dancer: Capability {
     }
     let aftermath = state.withLock { state -> Aftermath in
       var aftermath = Aftermath()
-      let running = state.groups.filter(\.isRunning).map(\.id)
+      // Ids, not groups: a copy of a group that leaves would release its closures here, under
+      // the lock.
+      var running: [Int] = []
+      for index in state.groups.indices where state.groups[index].isRunning {
+        running.append(state.groups[index].id)
+      }
       for id in running {
         guard let index = state.index(of: .id(id)),
           var engine = state.groups[index].engine.take()
