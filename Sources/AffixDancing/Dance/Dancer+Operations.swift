@@ -25,6 +25,7 @@ extension Dancer {
     return state.withLock { state -> Int? in
       guard !state.isDetached else { return nil }
       state.isolation = HostIsolation(isolation)
+      state.actor = isolation
       let tag = Self.nextTag()
       var group = Group(
         id: tag, engine: AnimationEngine(tracks: tracks, timing: timing, duration: duration),

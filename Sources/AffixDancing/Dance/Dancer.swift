@@ -49,29 +49,22 @@ public final class Dancer: Capability {
   typealias StateLock = LockedState<State>
 
   /// Where the host's properties are written, decided when an animation is declared rather
-  /// than on every frame.
-  enum HostIsolation {
+  /// than on every frame. A byte, beside the lock the frame takes; the actor itself is kept
+  /// apart (`State.actor`).
+  enum HostIsolation: UInt8 {
     /// Anywhere: the frame clock's context.
     case nonisolated
     /// The main actor: on the main queue.
     case mainActor
     /// Another actor: always enqueued there.
-    case other(any Actor)
+    case other
 
     init(_ isolation: (any Actor)?) {
       guard let isolation else {
         self = .nonisolated
         return
       }
-      self = isolation === MainActor.shared ? .mainActor : .other(isolation)
-    }
-
-    var actor: (any Actor)? {
-      switch self {
-      case .nonisolated: nil
-      case .mainActor: MainActor.shared
-      case .other(let actor): actor
-      }
+      self = isolation === MainActor.shared ? .mainActor : .other
     }
   }
 
@@ -117,8 +110,14 @@ public final class Dancer: Capability {
     // First: each frame reads them.
     var isDetached = false
     var isolation = HostIsolation.nonisolated
-    /// In the order declared; the last is the one `host.dance` addresses.
+    /// Whether there are groups after the first: the frame asks here, on the lock's first
+    /// cache line, rather than the count's, past the first group.
+    private(set) var hasMoreGroups = false
+    /// In the order declared; the last is the one `host.dance` addresses. Grown and shrunk
+    /// only through `append(_:)`, `removeGroup(at:)` and `removeAllGroups()`.
     var groups = Groups()
+    /// The actor the host lives on, when `isolation` is not `.nonisolated`.
+    var actor: (any Actor)?
     /// The clock's frames' place in the driver.
     var subscription: CancellationToken?
     var clock: FrameClock
@@ -131,6 +130,17 @@ public final class Dancer: Capability {
 
     mutating func append(_ group: Group) {
       groups.append(group)
+      hasMoreGroups = groups.count > 1
+    }
+
+    mutating func removeGroup(at index: Int) -> Group {
+      defer { hasMoreGroups = groups.count > 1 }
+      return groups.remove(at: index)
+    }
+
+    mutating func removeAllGroups() -> [Group] {
+      hasMoreGroups = false
+      return groups.removeAll()
     }
 
     func index(of selector: GroupSelector) -> Int? {
@@ -297,7 +307,7 @@ public final class Dancer: Capability {
         state.groups[index].isBeginningLink = true
         aftermath.next.append((state.groups[index].id, link))
       } else {
-        let group = state.groups.remove(at: index)
+        let group = state.removeGroup(at: index)
         aftermath.resumed.append((group.waiters, position))
         if !group.hasBeenActive {
           aftermath.forgotten.append((group.tag, group.declaredAt))
@@ -305,7 +315,7 @@ public final class Dancer: Capability {
         aftermath.released.append(group)
       }
     case .abandoned:
-      let group = state.groups.remove(at: index)
+      let group = state.removeGroup(at: index)
       aftermath.resumed.append((group.waiters, nil))
       aftermath.released.append(group)
     }
@@ -319,7 +329,7 @@ public final class Dancer: Capability {
   /// Drops every group without completions.
   static func abandon(_ state: inout State) -> Aftermath {
     var aftermath = Aftermath()
-    let groups = state.groups.removeAll()
+    let groups = state.removeAllGroups()
     for group in groups {
       aftermath.resumed.append((group.waiters, nil))
       if !group.hasBeenActive, group.engine != nil {
@@ -422,10 +432,10 @@ public final class Dancer: Capability {
   /// Moves every group to `now` and writes their values; called by the clock's driver when a
   /// frame needs more than new values. A frame for a host that lives elsewhere is run there.
   func tick(at now: Double) {
-    let isolation = state.withLock { $0.isolation }
+    let (isolation, actor) = state.withLock { ($0.isolation, $0.actor) }
     var context = FrameContext()
     guard context.writesHere(isolation) else {
-      IsolatedCallback<Double>(isolation: isolation.actor) { [weak self] now in
+      IsolatedCallback<Double>(isolation: actor) { [weak self] now in
         self?.tickHere(at: now)
       }(now)
       return

@@ -175,14 +175,17 @@ enum DanceDriver {
 /// `@unchecked Sendable`: only the frames of the member's clock touch it, and the driver runs
 /// those one at a time (see `Entry.isTicking`).
 final class FrameMemo: @unchecked Sendable {
+  // What a frame reads and writes first, and the memo's host before it: all on the memo's first
+  // cache line.
   private struct Slot {
-    var tracks: TrackList?
     var reference: Unmanaged<TrackList>?
+    var fraction = 0.0
+    var progress = 0.0
     /// A list taken under the dancer's lock, remembered after it: dropping the old one there
     /// could release it, and its values, under the lock.
     var incoming: TrackList?
-    var fraction = 0.0
-    var progress = 0.0
+    /// Owns the list `reference` points to.
+    var tracks: TrackList?
   }
 
   /// The host, read here once a frame: the member's copy would be copied (its pin retained
@@ -220,38 +223,68 @@ final class FrameMemo: @unchecked Sendable {
     _ state: Dancer.StateLock, to now: Double, context: inout FrameContext
   ) -> Bool {
     guard let host = host.object else { return false }
+    // A host with one group, the common case, takes the shortest way: the step stays in
+    // registers and the memo is compared, not written, under the lock.
+    let remembered = first.reference?.toOpaque()
+    var single: AnimationEngine.CommonFrame?
+    var changed: TrackList?
     let written = state.withLock { state -> Int? in
       guard !state.isDetached, context.writesHere(state.isolation) else { return nil }
-      // In place: a group holds its engine inline, and a copy of a group would retain every
-      // reference in it. The first sits in the state, the others behind a pointer.
-      var written = 0
-      let first = state.groups.withFirstEngine { engine -> Glide in
-        let glide = glide(&engine, to: now)
-        if case .step(let step) = glide {
-          note(step, at: 0) { engine?.tracks }
-          written = 1
-        }
-        return glide
+      guard !state.hasMoreGroups else { return noteGroups(&state, to: now) }
+      // In place: a group holds its engine inline, and a copy would retain every reference in
+      // it.
+      guard let step = state.groups.withFirstEngine({ $0?.commonFrame(to: now) }) else {
+        return nil
       }
-      if case .full = first { return nil }
-      guard state.groups.count > 1 else { return written }
-      return state.groups.unmanagedRest._withUnsafeGuaranteedRef { rest -> Int? in
-        for index in 0..<rest.count {
-          let group = rest.pointer(at: index)
-          switch glide(&group.pointee.engine, to: now) {
-          case .idle: continue
-          case .full: return nil
-          case .step(let step):
-            note(step, at: written) { group.pointee.engine?.tracks }
-            written += 1
-          }
-        }
-        return written
-      }
+      if step.tracks != remembered { changed = state.groups.first.engine?.tracks }
+      single = step
+      return 1
     }
     guard let written else { return false }
-    write(written, to: host)
+    guard let single else {
+      write(written, to: host)
+      return true
+    }
+    if let changed {
+      // Outside the lock: the list it replaces may go with it.
+      first.reference = Unmanaged.passUnretained(changed)
+      first.tracks = changed
+    }
+    // Remembered before it is written: a frame that writes has a list.
+    // swift-format-ignore: NeverForceUnwrap
+    first.reference!._withUnsafeGuaranteedRef {
+      $0.apply(fraction: single.fraction, progress: single.progress, to: host)
+    }
     return true
+  }
+
+  /// Notes every running group of a host with several, under its lock; nil when one needs the
+  /// full `tick(at:)`.
+  @inline(never)
+  private func noteGroups(_ state: inout Dancer.State, to now: Double) -> Int? {
+    var written = 0
+    let first = state.groups.withFirstEngine { engine -> Glide in
+      let glide = glide(&engine, to: now)
+      if case .step(let step) = glide {
+        note(step, at: 0) { engine?.tracks }
+        written = 1
+      }
+      return glide
+    }
+    if case .full = first { return nil }
+    return state.groups.unmanagedRest._withUnsafeGuaranteedRef { rest -> Int? in
+      for index in 0..<rest.count {
+        let group = rest.pointer(at: index)
+        switch glide(&group.pointee.engine, to: now) {
+        case .idle: continue
+        case .full: return nil
+        case .step(let step):
+          note(step, at: written) { group.pointee.engine?.tracks }
+          written += 1
+        }
+      }
+      return written
+    }
   }
 
   /// Notes, under the dancer's lock, the `slot`th group's step; `tracks` gives the group's
