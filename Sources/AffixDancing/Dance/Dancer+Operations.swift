@@ -27,7 +27,7 @@ extension Dancer {
       state.isolation = HostIsolation(isolation)
       state.actor = isolation
       let tag = Self.nextTag()
-      var group = Group(
+      let group = Group(
         id: tag, engine: AnimationEngine(tracks: tracks, timing: timing, duration: duration),
         tag: tag, declaredAt: site)
       if !taken.isEmpty {
@@ -193,7 +193,7 @@ extension Dancer {
         return (state.groups[index].id, false)
       }
       let tag = Self.nextTag()
-      var group = Group(id: tag, tag: tag, declaredAt: site)
+      let group = Group(id: tag, tag: tag, declaredAt: site)
       group.isBeginningLink = true
       group.hasBeenActive = true
       state.append(group)

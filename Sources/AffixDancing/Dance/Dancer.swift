@@ -75,34 +75,84 @@ public final class Dancer: Capability {
     let id: Int
     /// The current animation; nil only while a chained one begins on its own isolation.
     var engine: AnimationEngine?
+    /// What the frame never reads, behind one reference, so that a dancer's state (the first
+    /// group inline) stays small: ten thousand of them share the caches and the TLB.
+    private let record: GroupRecord
+
+    init(id: Int, engine: AnimationEngine? = nil, tag: Int, declaredAt: CallSite) {
+      self.id = id
+      self.engine = engine
+      record = GroupRecord(tag: tag, declaredAt: declaredAt)
+    }
+
     /// The current animation's tag.
-    var tag: Int
-    var chain: [ChainLink] = []
+    var tag: Int {
+      get { record.tag }
+      nonmutating set { record.tag = newValue }
+    }
+    var chain: [ChainLink] {
+      get { record.chain }
+      nonmutating set { record.chain = newValue }
+    }
     /// A chained animation whose block runs later on its own isolation: the group stays for
     /// `ended()` and for calls until it is installed.
-    var isBeginningLink = false
+    var isBeginningLink: Bool {
+      get { record.isBeginningLink }
+      nonmutating set { record.isBeginningLink = newValue }
+    }
     /// The tag of the last animation told that it repeats forever while holding completions
     /// or chained animations, so that it is told once.
-    var advisedTag = 0
+    var advisedTag: Int {
+      get { record.advisedTag }
+      nonmutating set { record.advisedTag = newValue }
+    }
     /// The velocities of the properties this group took from moving groups as it was declared,
     /// for it to keep when it starts.
-    var carried: CarriedVelocities?
+    var carried: CarriedVelocities? {
+      get { record.carried }
+      nonmutating set { record.carried = newValue }
+    }
     /// Whether the group's first animation ever became active: one that ends without it was
     /// declared and forgotten.
-    var hasBeenActive = false
+    var hasBeenActive: Bool {
+      get { record.hasBeenActive }
+      nonmutating set { record.hasBeenActive = newValue }
+    }
     /// The reduced-motion switch as the group's first animation became active, which every
     /// animation chained after it follows.
-    var reducesMotion: Bool?
+    var reducesMotion: Bool? {
+      get { record.reducesMotion }
+      nonmutating set { record.reducesMotion = newValue }
+    }
     /// Tasks waiting in `ended()` for this group.
-    let waiters = Waiters<AnimatingPosition?>()
+    var waiters: Waiters<AnimatingPosition?> { record.waiters }
     /// Where the declaration was made, for the report of one never started.
-    let declaredAt: CallSite
+    var declaredAt: CallSite { record.declaredAt }
 
     var isRunning: Bool { engine?.isRunning == true }
 
     /// What stands in the first place of ``Groups`` while there is no group: no animation.
     static var placeholder: Group {
       Group(id: 0, tag: 0, declaredAt: CallSite(fileID: "", line: 0))
+    }
+  }
+
+  /// A group's fields that the frame never reads. Touched only under the dancer's lock (or,
+  /// for a group that has left the state, by the one thread that took it out).
+  final class GroupRecord {
+    var tag: Int
+    var chain: [ChainLink] = []
+    var isBeginningLink = false
+    var advisedTag = 0
+    var carried: CarriedVelocities?
+    var hasBeenActive = false
+    var reducesMotion: Bool?
+    let waiters = Waiters<AnimatingPosition?>()
+    let declaredAt: CallSite
+
+    init(tag: Int, declaredAt: CallSite) {
+      self.tag = tag
+      self.declaredAt = declaredAt
     }
   }
 
