@@ -41,12 +41,6 @@ export PATH="/opt/swift/usr/bin:$PATH"
 
 fail() { printf 'FAILED: %s\n' "$*" >&2; exit 1; }
 
-# TEMPORARY: rewritten on another branch at the same time; remove this list when that lands.
-temporary_exclusions=(
-  Docs/Dancing.md
-  Sources/AffixDancing/AffixDancing.docc/DancingGuide.md
-)
-
 cd "$root"
 if [ "$#" -gt 0 ]; then
   documents=("$@")
@@ -65,14 +59,6 @@ mkdir -p "$work/generated" "$work/Sources" "$work/manifests"
 checked=0
 for document in "${documents[@]}"; do
   [ -f "$document" ] || fail "no document at $document"
-  excluded=""
-  for exclusion in "${temporary_exclusions[@]}"; do
-    [ "$document" = "$exclusion" ] && excluded=1
-  done
-  if [ -n "$excluded" ]; then
-    echo "TEMPORARY: not checked: $document"
-    continue
-  fi
   checked=$((checked + 1))
   # Docs/Loading.md -> Doc_Docs_Loading; Sources/AffixTesting/AffixTesting.docc/X.md ->
   # Doc_Sources_AffixTesting_AffixTesting_X

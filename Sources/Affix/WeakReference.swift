@@ -115,6 +115,10 @@ extension WeakReference: Sendable where Object: Sendable {}
 /// thread-safe; whoever gets the object back is responsible for its isolation.
 public struct AnyWeakReference: @unchecked Sendable, CustomStringConvertible {
   private let reference: WeakReference<AnyObject>
+  /// The address `reference` pins (nil when it holds its object weakly), kept beside it so that
+  /// ``object`` reads the object without touching the pin: animations read their hosts this
+  /// way on every frame. Valid as long as `reference` holds the pin, that is, as long as this.
+  private let pinned: UnsafeMutableRawPointer?
 
   /// Creates a reference to `object` that does not keep it alive.
   ///
@@ -123,6 +127,7 @@ public struct AnyWeakReference: @unchecked Sendable, CustomStringConvertible {
   /// ```
   public init(_ object: AnyObject?) {
     reference = WeakReference(object)
+    pinned = reference.pinnedAddress
   }
 
   /// The object, or `nil` once its `deinit` has begun.
@@ -130,7 +135,10 @@ public struct AnyWeakReference: @unchecked Sendable, CustomStringConvertible {
   /// ```swift
   /// if let view = host.object as? CardView { /* on the view's isolation */ }
   /// ```
-  public var object: AnyObject? { reference.object }
+  public var object: AnyObject? {
+    guard let pinned else { return reference.object }
+    return Self.object(pinnedAt: pinned)
+  }
 
   /// See ``WeakReference/pinnedAddress``.
   package var pinnedAddress: UnsafeMutableRawPointer? { reference.pinnedAddress }

@@ -9,7 +9,7 @@ private struct Harness {
   let ended = Recorder<AnimatingPosition>()
   var engine: AnimationEngine
 
-  init(duration: Double = 1, timing: TimingParameters = .linear) {
+  init(duration: Double = 1, timing: TimingParameters = .curve(.linear)) {
     engine = AnimationEngine(
       tracks: [AnimationTrack(\Box.x, from: 0, to: 100)], timing: timing, duration: duration)
     let ended = ended
@@ -188,7 +188,7 @@ struct AnimationEngineBehaviourTests {
   }
 
   @Test func pauseAndResumeContinuesFromTheSameFraction() throws {
-    var h = Harness(timing: .easeInOut)
+    var h = Harness(timing: .curve(.easeInOut))
     try h.run { engine throws(AnimatorMisuse) in try engine.start(at: 0) }
     try h.run { engine throws(AnimatorMisuse) in try engine.pause(at: 0.3) }
     let paused = h.x
@@ -208,7 +208,7 @@ struct AnimationEngineBehaviourTests {
   }
 
   @Test func reversingMidFlightTurnsBackWithoutAJump() throws {
-    var h = Harness(timing: .easeInOut)
+    var h = Harness(timing: .curve(.easeInOut))
     try h.run { engine throws(AnimatorMisuse) in try engine.start(at: 0) }
     h.advance(to: 0.6)
     let before = h.x
@@ -232,7 +232,7 @@ struct AnimationEngineBehaviourTests {
   }
 
   @Test func resumingAfterLinearScrubbingContinuesWithoutAJump() throws {
-    var h = Harness(timing: .easeInOut)
+    var h = Harness(timing: .curve(.easeInOut))
     try h.run { engine throws(AnimatorMisuse) in try engine.setFractionComplete(0.2) }
     #expect(h.x == 20)
     try h.run { engine throws(AnimatorMisuse) in try engine.start(at: 0) }

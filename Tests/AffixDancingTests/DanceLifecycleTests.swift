@@ -76,7 +76,7 @@ private struct Theatre {
 }
 
 @Suite struct CompletionLifecycleTests {
-  @Test func aCompletionThatDeclaresAnAnimationWhileAChainedOneStartsKeepsIt() {
+  @Test func aCompletionThatDeclaresAnAnimationWhileAChainedOneStartsRunsBesideIt() {
     let theatre = Theatre()
     let puppet = Puppet(clock: theatre.clock)
     let ended = Recorder<String>()
@@ -91,13 +91,14 @@ private struct Theatre {
       .addCompletion { _ in ended.record("chained") }
       .start()
     theatre.advance(1.5)
-    #expect(puppet.dance.hasAnimation)
+    // Two groups: the chain moving x back, the declared one moving y.
+    #expect(puppet.dance.groups.count == 2)
     theatre.advance(1)
-    #expect(ended.values == ["first", "declared"])
-    #expect(puppet.x == 100 && puppet.y == 50)
+    #expect(ended.values == ["first", "chained", "declared"])
+    #expect(puppet.x == 0 && puppet.y == 50)
   }
 
-  @Test func aCompletionThatDeclaresAnAnimationWhenReplacedIsReplacedInTurn() {
+  @Test func aCompletionThatDeclaresAnAnimationWhenReplacedKeepsItWaiting() {
     let theatre = Theatre()
     let puppet = Puppet(clock: theatre.clock)
     let ended = Recorder<String>()
@@ -112,10 +113,15 @@ private struct Theatre {
     puppet.dance.animate(duration: 1, curve: .linear) { $0.x = 0 }
       .addCompletion { _ in ended.record("last") }
       .start()
-    #expect(ended.values == ["first", "declared at current"])
+    // The declared animation writes y, which nothing took: it waits for its start.
+    #expect(ended.values == ["first"])
+    #expect(puppet.dance.groups.count == 2)
     theatre.advance(2)
-    #expect(ended.values == ["first", "declared at current", "last"])
-    #expect(puppet.x == 0)
+    #expect(ended.values == ["first", "last"])
+    #expect(puppet.x == 0 && puppet.y == 0 && puppet.dance.state == .inactive)
+    puppet.dance.start()
+    theatre.advance(2)
+    #expect(ended.values == ["first", "last", "declared at end"] && puppet.y == 50)
   }
 }
 

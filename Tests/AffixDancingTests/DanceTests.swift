@@ -273,7 +273,7 @@ struct DanceTests {
     let stage = Stage()
     let dance = stage.sprite.dance.animate(duration: 1, curve: .linear) { $0.opacity = 0 }.start()
     stage.advance(0.5)
-    dance.pause().continueAnimation(timingParameters: .linear, durationFactor: 2)
+    dance.pause().continueAnimation(timingParameters: .curve(.linear), durationFactor: 2)
     stage.advance(0.5)
     #expect(abs(stage.sprite.opacity - 0.25) < 1e-9)
   }

@@ -51,13 +51,13 @@ struct ReducedMotionTests {
     stage.scheduler.advance(by: .milliseconds(10))
     #expect(stage.box.x == 100 && !dance.hasAnimation)
     // Started with motion: it keeps moving when the switch turns on.
-    ReducedMotion.$override.withValue(false) {
+    let moving = ReducedMotion.$override.withValue(false) {
       dance.animate(duration: 1, curve: .linear) { $0.x = 0 }.start()
     }
     ReducedMotion.$override.withValue(true) {
       stage.scheduler.advance(by: .milliseconds(500))
     }
-    #expect(abs(stage.box.x - 50) < 1e-9 && dance.isRunning)
+    #expect(abs(stage.box.x - 50) < 1e-9 && moving.isRunning && stage.dance.isRunning)
   }
 
   @Test func aStartDelayIsKeptAndTheEndComesWhenItIsOver() {

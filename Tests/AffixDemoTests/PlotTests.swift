@@ -10,7 +10,7 @@ struct PlotTests {
   static let pictures = [
     "timing-curves.svg", "springs.svg", "draggable-trajectory.svg", "draggable-distance.svg",
     "draggable-rubber-band.svg", "benchmark-ratios.svg", "retargeting.svg",
-    "retargeting-velocity.svg", "decay.svg",
+    "retargeting-velocity.svg", "decay.svg", "independent-groups.svg",
   ]
 
   @Test func plotWritesEveryPictureAsWellFormedSVG() throws {

@@ -1,18 +1,24 @@
 extension Dance {
   /// Starts (or resumes) the animation.
   @discardableResult
-  public func start() -> Dance<Host> {
-    dancer.readStartValues(keepingVelocity: true)
-    dancer.perform("start") { engine, now throws(AnimatorMisuse) in try engine.start(at: now) }
+  public func start(fileID: String = #fileID, line: Int = #line) -> Dance<Host> {
+    dancer.readStartValues(group: group, keepingVelocity: true)
+    dancer.perform(
+      "start", group: group, at: CallSite(fileID: fileID, line: line)
+    ) { engine, now throws(AnimatorMisuse) in try engine.start(at: now) }
     return self
   }
 
   /// Starts (or resumes) the animation after `delay` seconds; the animation is running (and
   /// holds still) meanwhile. A negative delay is reported and ignored.
   @discardableResult
-  public func start(after delay: Double) -> Dance<Host> {
-    dancer.readStartValues(keepingVelocity: delay == 0)
-    dancer.perform("start(after:)") { engine, now throws(AnimatorMisuse) in
+  public func start(after delay: Double, fileID: String = #fileID, line: Int = #line)
+    -> Dance<Host>
+  {
+    dancer.readStartValues(group: group, keepingVelocity: delay == 0)
+    dancer.perform(
+      "start(after:)", group: group, at: CallSite(fileID: fileID, line: line)
+    ) { engine, now throws(AnimatorMisuse) in
       try engine.start(at: now, after: delay)
     }
     return self
@@ -21,16 +27,22 @@ extension Dance {
   /// Pauses the animation where it is; an animation not started yet becomes active and
   /// paused at its start.
   @discardableResult
-  public func pause() -> Dance<Host> {
-    dancer.readStartValues()
-    dancer.perform("pause") { engine, now throws(AnimatorMisuse) in try engine.pause(at: now) }
+  public func pause(fileID: String = #fileID, line: Int = #line) -> Dance<Host> {
+    dancer.readStartValues(group: group)
+    dancer.perform(
+      "pause", group: group, at: CallSite(fileID: fileID, line: line)
+    ) { engine, now throws(AnimatorMisuse) in try engine.pause(at: now) }
     return self
   }
 
   /// Pauses the running animation `delay` seconds from now.
   @discardableResult
-  public func pause(after delay: Double) -> Dance<Host> {
-    dancer.perform("pause(after:)") { engine, now throws(AnimatorMisuse) in
+  public func pause(after delay: Double, fileID: String = #fileID, line: Int = #line)
+    -> Dance<Host>
+  {
+    dancer.perform(
+      "pause(after:)", group: group, at: CallSite(fileID: fileID, line: line)
+    ) { engine, now throws(AnimatorMisuse) in
       try engine.pause(at: now, after: delay)
     }
     return self
@@ -39,8 +51,10 @@ extension Dance {
   /// Turns the animation round: a running one heads back where it is, a paused one will when
   /// started.
   @discardableResult
-  public func reverse() -> Dance<Host> {
-    dancer.perform("reverse") { engine, now throws(AnimatorMisuse) in
+  public func reverse(fileID: String = #fileID, line: Int = #line) -> Dance<Host> {
+    dancer.perform(
+      "reverse", group: group, at: CallSite(fileID: fileID, line: line)
+    ) { engine, now throws(AnimatorMisuse) in
       try engine.setReversed(!engine.isReversed, at: now)
     }
     return self
@@ -50,18 +64,25 @@ extension Dance {
   /// started. Values outside `0...1` are reported and clamped; non-finite ones are reported
   /// and ignored. Any floating-point type works.
   @discardableResult
-  public func setProgress(to progress: some BinaryFloatingPoint) -> Dance<Host> {
+  public func setProgress(
+    to progress: some BinaryFloatingPoint, fileID: String = #fileID, line: Int = #line
+  ) -> Dance<Host> {
+    let site = CallSite(fileID: fileID, line: line)
     var fraction = Double(progress)
     guard fraction.isFinite else {
-      dancer.report("setProgress ignored: progress \(fraction) is not finite")
+      dancer.report(
+        "setProgress ignored: progress \(fraction) is not finite", group: group, at: site)
       return self
     }
     if !(0...1).contains(fraction) {
-      dancer.report("setProgress: progress \(fraction) is outside 0...1; clamped")
+      dancer.report(
+        "setProgress: progress \(fraction) is outside 0...1; clamped", group: group, at: site)
       fraction = min(max(fraction, 0), 1)
     }
-    dancer.readStartValues()
-    dancer.perform("setProgress") { engine, now throws(AnimatorMisuse) in
+    dancer.readStartValues(group: group)
+    dancer.perform(
+      "setProgress", group: group, at: site
+    ) { engine, now throws(AnimatorMisuse) in
       var effects = AnimationEffects()
       if engine.isRunning {
         effects = try engine.pause(at: now)
@@ -76,8 +97,12 @@ extension Dance {
   /// values, the end values, or the values it shows now. Valid while the animation is active
   /// or stopped; anything chained after it is dropped.
   @discardableResult
-  public func finish(at position: AnimatingPosition) -> Dance<Host> {
-    dancer.perform("finish(at:)", chaining: false) { engine, now throws(AnimatorMisuse) in
+  public func finish(
+    at position: AnimatingPosition, fileID: String = #fileID, line: Int = #line
+  ) -> Dance<Host> {
+    dancer.perform(
+      "finish(at:)", group: group, at: CallSite(fileID: fileID, line: line), chaining: false
+    ) { engine, now throws(AnimatorMisuse) in
       guard engine.state != .inactive else {
         throw AnimatorMisuse("the animation has not started")
       }
@@ -87,10 +112,14 @@ extension Dance {
   }
 
   /// Stops the animation. Without finishing, it ends where it is and its completions never
-  /// run; otherwise it is stopped, frozen where it is, until ``finish(at:)``.
+  /// run; otherwise it is stopped, frozen where it is, until ``finish(at:fileID:line:)``.
   @discardableResult
-  public func stop(withoutFinishing: Bool = false) -> Dance<Host> {
-    dancer.perform("stop", chaining: false) { engine, now throws(AnimatorMisuse) in
+  public func stop(
+    withoutFinishing: Bool = false, fileID: String = #fileID, line: Int = #line
+  ) -> Dance<Host> {
+    dancer.perform(
+      "stop", group: group, at: CallSite(fileID: fileID, line: line), chaining: false
+    ) { engine, now throws(AnimatorMisuse) in
       try engine.stop(withoutFinishing: withoutFinishing, at: now)
     }
     return self
@@ -100,9 +129,12 @@ extension Dance {
   /// over `durationFactor` times the remaining time; a paused animation resumes.
   @discardableResult
   public func continueAnimation(
-    timingParameters: TimingParameters? = nil, durationFactor: Double = 1
+    timingParameters: TimingParameters? = nil, durationFactor: Double = 1,
+    fileID: String = #fileID, line: Int = #line
   ) -> Dance<Host> {
-    dancer.perform("continueAnimation") { engine, now throws(AnimatorMisuse) in
+    dancer.perform(
+      "continueAnimation", group: group, at: CallSite(fileID: fileID, line: line)
+    ) { engine, now throws(AnimatorMisuse) in
       try engine.continueAnimation(
         timing: timingParameters, durationFactor: durationFactor, at: now)
     }

@@ -5,7 +5,7 @@ extension Dance {
   /// Creates a momentum animation of `property`: it leaves at `velocity` and slows down at
   /// `rate`, as a scroll view does after a flick, coming to rest at
   /// `start + velocity / 1000 * r / (1 - r)` (``Decay/projectedDistance``). It waits for
-  /// ``start()``, like every animation, and has the same states, completions and `ended()`.
+  /// ``start(fileID:line:)``, like every animation, and has the same states, completions and `ended()`.
   ///
   /// ```swift
   /// let landing = card.x + Decay(velocity: flingVelocity).projectedDistance  // known now
@@ -25,13 +25,17 @@ extension Dance {
   ///   - rate: The fraction of the velocity kept each millisecond.
   ///   - isolation: Where the host lives, and its property is written; the caller's unless
   ///     given.
+  ///   - fileID: The caller's file, for a misuse report.
+  ///   - line: The caller's line, for a misuse report.
   @discardableResult
   public func decay<Value: BinaryFloatingPoint & Interpolatable>(
     _ property: ReferenceWritableKeyPath<Host, Value>, velocity: Double,
-    rate: DecelerationRate = .normal, isolation: isolated (any Actor)? = #isolation
+    rate: DecelerationRate = .normal, isolation: isolated (any Actor)? = #isolation,
+    fileID: String = #fileID, line: Int = #line
   ) -> Dance<Host> {
-    let distance = Decay.projectedDistance(velocity: checked(velocity), rate: rate)
-    return decay(distances: [distance], rate: rate, isolation: isolation) { host in
+    let site = CallSite(fileID: fileID, line: line)
+    let distance = Decay.projectedDistance(velocity: checked(velocity, at: site), rate: rate)
+    return decay(distances: [distance], rate: rate, isolation: isolation, at: site) { host in
       let start = host[keyPath: property]
       return AnimationTrack(
         PropertyAccess(property), from: start, to: start + Value(distance), keepsDistance: true)
@@ -53,16 +57,21 @@ extension Dance {
   ///   - rate: The fraction of the velocity kept each millisecond.
   ///   - isolation: Where the host lives, and its property is written; the caller's unless
   ///     given.
+  ///   - fileID: The caller's file, for a misuse report.
+  ///   - line: The caller's line, for a misuse report.
   @discardableResult
   public func decay(
     _ property: ReferenceWritableKeyPath<Host, CGPoint>, velocity: CGPoint,
-    rate: DecelerationRate = .normal, isolation: isolated (any Actor)? = #isolation
+    rate: DecelerationRate = .normal, isolation: isolated (any Actor)? = #isolation,
+    fileID: String = #fileID, line: Int = #line
   ) -> Dance<Host> {
+    let site = CallSite(fileID: fileID, line: line)
     let distance = CGPoint(
-      x: Decay.projectedDistance(velocity: checked(Double(velocity.x)), rate: rate),
-      y: Decay.projectedDistance(velocity: checked(Double(velocity.y)), rate: rate))
+      x: Decay.projectedDistance(velocity: checked(Double(velocity.x), at: site), rate: rate),
+      y: Decay.projectedDistance(velocity: checked(Double(velocity.y), at: site), rate: rate))
     return decay(
-      distances: [Double(distance.x), Double(distance.y)], rate: rate, isolation: isolation
+      distances: [Double(distance.x), Double(distance.y)], rate: rate, isolation: isolation,
+      at: site
     ) { host in
       let start = host[keyPath: property]
       let end = CGPoint(x: start.x + distance.x, y: start.y + distance.y)
@@ -73,23 +82,25 @@ extension Dance {
   /// Installs a decay whose values move `distances` at most: it lasts until the longest comes
   /// within the rest threshold.
   private func decay(
-    distances: [Double], rate: DecelerationRate, isolation: (any Actor)?,
+    distances: [Double], rate: DecelerationRate, isolation: (any Actor)?, at site: CallSite,
     track: @escaping (Host) -> AnimationTrack
   ) -> Dance<Host> {
     let duration =
       distances.map {
         Decay.restingTime(distance: $0, rate: rate, threshold: Decay.restThreshold)
       }.max() ?? 0
-    dancer.animate(duration: duration, timing: .decay(rate), isolation: isolation) { object in
+    let declared = dancer.animate(
+      duration: duration, timing: .decay(rate), isolation: isolation, at: site
+    ) { object in
       guard let host = object as? Host else { return [] }
       return [track(host)]
     }
-    return self
+    return declared.map { Dance(dancer: dancer, group: .id($0)) } ?? self
   }
 
-  private func checked(_ velocity: Double) -> Double {
+  private func checked(_ velocity: Double, at site: CallSite) -> Double {
     guard velocity.isFinite else {
-      dancer.report("decay: velocity \(velocity) is not finite; using 0")
+      dancer.report("decay: velocity \(velocity) is not finite; using 0", group: group, at: site)
       return 0
     }
     return velocity

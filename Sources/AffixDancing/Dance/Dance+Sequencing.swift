@@ -4,8 +4,12 @@ extension Dance {
   /// Plays the last declared animation `count` times before it completes; with
   /// `autoreverses`, each play goes there and back (and it completes at its start).
   @discardableResult
-  public func repeating(count: Int, autoreverses: Bool = false) -> Dance<Host> {
-    setRepeat(count: count, autoreverses: autoreverses, call: "repeating(count:)")
+  public func repeating(
+    count: Int, autoreverses: Bool = false, fileID: String = #fileID, line: Int = #line
+  ) -> Dance<Host> {
+    setRepeat(
+      count: count, autoreverses: autoreverses, call: "repeating(count:)",
+      at: CallSite(fileID: fileID, line: line))
   }
 
   /// Plays the last declared animation until it is paused, stopped or finished.
@@ -16,13 +20,18 @@ extension Dance {
   /// stay alive for good. Starting one that has completions or chained animations is reported
   /// once through `Diagnostics`, since whether a closure captures the host cannot be seen.
   @discardableResult
-  public func repeatingForever(autoreverses: Bool = false) -> Dance<Host> {
-    setRepeat(count: nil, autoreverses: autoreverses, call: "repeatingForever")
+  public func repeatingForever(
+    autoreverses: Bool = false, fileID: String = #fileID, line: Int = #line
+  ) -> Dance<Host> {
+    setRepeat(
+      count: nil, autoreverses: autoreverses, call: "repeatingForever",
+      at: CallSite(fileID: fileID, line: line))
   }
 
-  /// Queues an animation to start as soon as the last declared one reaches its end (with no
-  /// animation, it starts now). Finishing, stopping or replacing the current animation drops
-  /// the queue.
+  /// Queues an animation to start as soon as the last declared one of the group reaches its
+  /// end (with no animation, it starts now, as a group of its own). Finishing, stopping or
+  /// replacing the current animation drops the queue. The chained animation belongs to the
+  /// same group: the handle keeps addressing it.
   ///
   /// ```swift
   /// box.dance.animate(duration: 1) { $0.x = 100 }
@@ -32,37 +41,45 @@ extension Dance {
   @discardableResult
   public func then(
     duration: Double, curve: TimingCurve = .easeInOut,
-    isolation: isolated (any Actor)? = #isolation,
+    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line,
     _ animations: @escaping (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
-    then(duration: duration, timingParameters: .curve(curve), isolation: isolation, animations)
+    then(
+      duration: duration, timingParameters: .curve(curve), isolation: isolation, fileID: fileID,
+      line: line, animations)
   }
 
   /// Queues an animation with any timing parameters after the last declared one.
   ///
   /// The block runs when the chained animation starts, in the isolation it was written in (see
-  /// ``addCompletion(isolation:_:)``): a main-actor host's block runs on the main actor.
+  /// ``addCompletion(isolation:fileID:line:_:)``): a main-actor host's block runs on the main
+  /// actor.
   @discardableResult
   public func then(
     duration: Double, timingParameters: TimingParameters,
-    isolation: isolated (any Actor)? = #isolation,
+    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line,
     _ animations: @escaping (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
+    let site = CallSite(fileID: fileID, line: line)
     var duration = duration
     if !duration.isFinite || duration < 0 {
-      dancer.report("then: duration \(duration) is not a finite number of seconds >= 0; using 0")
+      dancer.report(
+        "then: duration \(duration) is not a finite number of seconds >= 0; using 0",
+        group: group, at: site)
       duration = 0
     }
-    let begin = IsolatedCallback<(Dancer, Dancer.ChainLink.Settings)>(isolation: isolation) {
-      dancer, settings in
+    let begin = IsolatedCallback<(Dancer, Int, Dancer.ChainLink.Settings)>(
+      isolation: isolation
+    ) { dancer, group, settings in
       guard let host = dancer.host.object as? Host else { return dancer.hostDied() }
-      dancer.install(settings, tracks: TrackRecorder.record(host, animations), on: host)
+      dancer.install(
+        settings, tracks: TrackRecorder.record(host, animations), group: group, on: host)
     }
-    dancer.chain(
+    let chained = dancer.chain(
       Dancer.ChainLink(
         settings: Dancer.ChainLink.Settings(duration: duration, timing: timingParameters),
-        begin: begin))
-    return self
+        begin: begin), group: group, at: site)
+    return chained.map { Dance(dancer: dancer, group: .id($0)) } ?? self
   }
 
   /// Waits until the current animation (and those chained after it) has ended, and returns
@@ -71,22 +88,24 @@ extension Dance {
   /// stopped or not started), or the waiting task was cancelled.
   ///
   /// It waits in the caller's isolation, so that on the main actor nothing ends between
-  /// ``start()`` and the wait: `start().ended()` never misses the end of a short animation.
+  /// ``start(fileID:line:)`` and the wait: `start().ended()` never misses the end of a short animation.
   ///
   /// ```swift
   /// let position = await box.dance.animate(duration: 1) { $0.x = 100 }.start().ended()
   /// ```
   @discardableResult
   public func ended(isolation: isolated (any Actor)? = #isolation) async -> AnimatingPosition? {
-    await dancer.ended(isolation: isolation)
+    await dancer.ended(group: group, isolation: isolation)
   }
 
-  private func setRepeat(count: Int?, autoreverses: Bool, call: String) -> Dance<Host> {
+  private func setRepeat(count: Int?, autoreverses: Bool, call: String, at site: CallSite)
+    -> Dance<Host>
+  {
     if let count, count < 1 {
-      dancer.report("\(call) ignored: count \(count) is less than 1")
+      dancer.report("\(call) ignored: count \(count) is less than 1", group: group, at: site)
       return self
     }
-    dancer.changeLatest(call) { engine throws(AnimatorMisuse) in
+    dancer.changeLatest(call, group: group, at: site) { engine throws(AnimatorMisuse) in
       try engine.setRepeat(count: count, autoreverses: autoreverses)
     } link: { link in
       link.settings.repeatCount = count

@@ -22,16 +22,33 @@ public import Foundation
 /// circle.dance.reverse().start()
 /// ```
 ///
+/// A host animates several groups at once: each `animate` (or `decay`) declares one, which
+/// animates the properties it writes, with the animations chained after it by `then`, and ends
+/// on its own. The handle `animate` returns addresses its group; `host.dance` addresses the
+/// latest group that has not ended, and ``groups`` lists them all. A later declaration takes the
+/// properties it writes from earlier groups, which run on with the rest (see
+/// <doc:DancingGuide#Independent-groups>):
+///
+/// ```swift
+/// let move = card.dance.animate(spring: .smooth) { $0.position = target }.start()
+/// card.dance.animate(duration: 0.3) { $0.alpha = 0 }.start()  // the move runs on
+/// move.pause()  // the move alone
+/// ```
+///
 /// Errors never crash: a call that makes no sense now (starting with no animation, finishing
 /// an inactive one, a progress outside `0...1`, a negative delay, a dead host) is reported
-/// through `Diagnostics` (subsystem `"dance"`, naming the host type and its ``tag``) and
-/// leaves the animation as it was.
+/// through `Diagnostics` (subsystem `"dance"`, naming the host type, its ``tag`` and the
+/// caller's line) and leaves the animation as it was.
 public struct Dance<Host: AnyObject>: Sendable {
   /// The capability this handle drives.
-  public let dancer: Dancer
+  package let dancer: Dancer
+  /// The group of animations the handle addresses: `host.dance` addresses the latest, the
+  /// handle an `animate` returns its own.
+  let group: GroupSelector
 
-  init(dancer: Dancer) {
+  init(dancer: Dancer, group: GroupSelector = .latest) {
     self.dancer = dancer
+    self.group = group
   }
 
   /// The handle of any object, conforming to ``Dancing`` or not.
@@ -46,29 +63,39 @@ public struct Dance<Host: AnyObject>: Sendable {
   ///     (`FrameClock.shared` for a new handle). Used when the handle is made, or when it has
   ///     no animation; asking for another clock while an animation exists is reported and
   ///     ignored.
-  public static func of(_ host: Host, clock: FrameClock? = nil) -> Dance<Host> {
+  ///   - fileID: The caller's file, for a misuse report.
+  ///   - line: The caller's line, for a misuse report.
+  public static func of(
+    _ host: Host, clock: FrameClock? = nil, fileID: String = #fileID, line: Int = #line
+  ) -> Dance<Host> {
     let dancer = Associations(of: host).capability(Dancer.self) {
       Dancer(host: host, clock: clock ?? .shared)
     }
-    if let clock { dancer.useClock(clock) }
+    if let clock { dancer.useClock(clock, at: CallSite(fileID: fileID, line: line)) }
     return Dance(dancer: dancer)
   }
 
   // MARK: Creating animations
 
-  /// Creates an animation with one of UIKit's standard curves; it waits for ``start()``.
+  /// Creates an animation with one of UIKit's standard curves; it waits for ``start(fileID:line:)``.
   ///
   /// The block runs at once, on a proxy of the host: each property written animates to the
   /// value written, from its value when the animation starts (as UIKit reads an animator's
-  /// values when it becomes active), so a property moved between `animate` and ``start()``
-  /// does not jump back. An animation that already exists is finished first,
-  /// where it stands (its completions get ``AnimatingPosition/current``).
+  /// values when it becomes active), so a property moved between `animate` and ``start(fileID:line:)``
+  /// does not jump back.
+  ///
+  /// It declares a new group and returns a handle to it. The group takes the properties it
+  /// writes from the host's earlier groups, which run on with the rest; one left with nothing
+  /// to animate ends where it stands (its completions get ``AnimatingPosition/current``).
   @discardableResult
   public func animate(
     duration: Double, curve: TimingCurve = .easeInOut,
-    isolation: isolated (any Actor)? = #isolation, _ animations: (DanceProxy<Host>) -> Void
+    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line,
+    _ animations: (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
-    animate(duration: duration, timingParameters: .curve(curve), isolation: isolation, animations)
+    animate(
+      duration: duration, timingParameters: .curve(curve), isolation: isolation, fileID: fileID,
+      line: line, animations)
   }
 
   /// Creates an animation with any timing parameters: a curve or a spring.
@@ -80,13 +107,17 @@ public struct Dance<Host: AnyObject>: Sendable {
   @discardableResult
   public func animate(
     duration: Double, timingParameters: TimingParameters,
-    isolation: isolated (any Actor)? = #isolation, _ animations: (DanceProxy<Host>) -> Void
+    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line,
+    _ animations: (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
-    dancer.animate(duration: duration, timing: timingParameters, isolation: isolation) { object in
+    let declared = dancer.animate(
+      duration: duration, timing: timingParameters, isolation: isolation,
+      at: CallSite(fileID: fileID, line: line)
+    ) { object in
       guard let host = object as? Host else { return [] }
       return TrackRecorder.record(host, animations)
     }
-    return self
+    return declared.map { Dance(dancer: dancer, group: .id($0)) } ?? self
   }
 
   /// Creates a spring animation from a physical or SwiftUI-style spring; it lasts as long as
@@ -103,9 +134,11 @@ public struct Dance<Host: AnyObject>: Sendable {
   @discardableResult
   public func animate(
     spring: DampedSpring = .smooth, isolation: isolated (any Actor)? = #isolation,
-    _ animations: (DanceProxy<Host>) -> Void
+    fileID: String = #fileID, line: Int = #line, _ animations: (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
-    animate(duration: 0, timingParameters: .spring(spring), isolation: isolation, animations)
+    animate(
+      duration: 0, timingParameters: .spring(spring), isolation: isolation, fileID: fileID,
+      line: line, animations)
   }
 
   /// Creates an animation on a custom Bezier curve; control points' x must lie in `0...1`
@@ -113,7 +146,8 @@ public struct Dance<Host: AnyObject>: Sendable {
   @discardableResult
   public func animate(
     duration: Double, controlPoint1: CGPoint, controlPoint2: CGPoint,
-    isolation: isolated (any Actor)? = #isolation, _ animations: (DanceProxy<Host>) -> Void
+    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line,
+    _ animations: (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
     let (x1, y1, x2, y2) = (
       Double(controlPoint1.x), Double(controlPoint1.y), Double(controlPoint2.x),
@@ -122,51 +156,58 @@ public struct Dance<Host: AnyObject>: Sendable {
     if !CubicBezier.isValid(x1: x1, y1: y1, x2: x2, y2: y2) {
       dancer.report(
         "animate: control points (\(x1), \(y1)), (\(x2), \(y2)) need x in 0...1 and finite y;"
-          + " clamped")
+          + " clamped", group: group, at: CallSite(fileID: fileID, line: line))
     }
     return animate(
       duration: duration,
       timingParameters: .bezier(controlPoint1: controlPoint1, controlPoint2: controlPoint2),
-      isolation: isolation, animations)
+      isolation: isolation, fileID: fileID, line: line, animations)
   }
 
   /// Creates a spring animation that settles within `duration`; a ratio below 1 bounces.
   @discardableResult
   public func animate(
     duration: Double, dampingRatio: Double, isolation: isolated (any Actor)? = #isolation,
-    _ animations: (DanceProxy<Host>) -> Void
+    fileID: String = #fileID, line: Int = #line, _ animations: (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
     if !dampingRatio.isFinite || dampingRatio < DampedSpring.minimumDampingRatio {
       dancer.report(
-        "animate: damping ratio \(dampingRatio) raised to at least \(DampedSpring.minimumDampingRatio)"
-      )
+        "animate: damping ratio \(dampingRatio) raised to at least \(DampedSpring.minimumDampingRatio)",
+        group: group, at: CallSite(fileID: fileID, line: line))
     }
     return animate(
       duration: duration, timingParameters: .spring(dampingRatio: dampingRatio),
-      isolation: isolation, animations)
+      isolation: isolation, fileID: fileID, line: line, animations)
   }
 
-  /// Adds property animations to the current animation, even while it runs: they begin
-  /// `delayFactor` (in `0...1`) of the remaining time from now, from the properties' current
-  /// values, and end with it.
+  /// Adds property animations to the current animation of the group, even while it runs:
+  /// they begin `delayFactor` (in `0...1`) of the remaining time from now, from the
+  /// properties' current values, and end with it. The group takes those properties from the
+  /// host's other groups, as a new declaration does.
   @discardableResult
   public func addAnimations(
-    delayFactor: Double = 0, _ animations: (DanceProxy<Host>) -> Void
+    delayFactor: Double = 0, fileID: String = #fileID, line: Int = #line,
+    _ animations: (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
+    let site = CallSite(fileID: fileID, line: line)
     guard let host = dancer.host.object as? Host else {
-      dancer.report("addAnimations ignored: the host is gone")
+      dancer.report("addAnimations ignored: the host is gone", group: group, at: site)
       return self
     }
     let tracks = TrackRecorder.record(host, animations)
-    dancer.perform("addAnimations") { engine, now throws(AnimatorMisuse) in
+    let id = dancer.state.withLock { state in state.index(of: group).map { state.groups[$0].id } }
+    if let id { _ = dancer.takeProperties(of: tracks, from: id, on: host, at: site) }
+    dancer.perform("addAnimations", group: id.map { .id($0) } ?? group, at: site) {
+      engine, now throws(AnimatorMisuse) in
       try engine.addTracks(tracks, delayFactor: delayFactor, at: now)
     }
     return self
   }
 
   /// Runs `completion` once, with the final position, when the animation ends (by reaching
-  /// its end or by ``finish(at:)``; not when stopped without finishing or when the host dies).
-  /// After ``then(duration:curve:isolation:_:)``, it belongs to the chained animation.
+  /// its end or by ``finish(at:fileID:line:)``; not when stopped without finishing or when the
+  /// host dies). After ``then(duration:curve:isolation:fileID:line:_:)``, it belongs to the
+  /// chained animation.
   ///
   /// The completion runs in the isolation it was written in, so a main-actor view can touch
   /// itself: at once when the clock ticks on the main queue (`FrameClock.shared`), else later
@@ -187,15 +228,19 @@ public struct Dance<Host: AnyObject>: Sendable {
   ///
   /// - Parameters:
   ///   - isolation: Where `completion` runs; the caller's isolation unless given.
+  ///   - fileID: The caller's file, for a misuse report.
+  ///   - line: The caller's line, for a misuse report.
   ///   - completion: Told where the animation ended.
   @discardableResult
   public func addCompletion(
-    isolation: isolated (any Actor)? = #isolation,
+    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line,
     _ completion: @escaping (AnimatingPosition) -> Void
   ) -> Dance<Host> {
     let callback = IsolatedCallback(isolation: isolation, completion)
     let completion: AnimationCompletion = { callback($0) }
-    dancer.changeLatest("addCompletion") { engine throws(AnimatorMisuse) in
+    dancer.changeLatest(
+      "addCompletion", group: group, at: CallSite(fileID: fileID, line: line)
+    ) { engine throws(AnimatorMisuse) in
       engine.addCompletion(completion)
     } link: { link in
       link.settings.completions.append(completion)
@@ -207,40 +252,64 @@ public struct Dance<Host: AnyObject>: Sendable {
 
   /// The current animation's tag, unique over the process; a new animation gets a new tag.
   /// Diagnostics name it.
-  public var tag: Int { dancer.state.withLock { $0.tag } }
+  public var tag: Int {
+    dancer.state.withLock { state in
+      state.index(of: group).map { state.groups[$0].tag } ?? state.lastTag
+    }
+  }
 
-  /// Whether the host has an animation that has not ended.
-  public var hasAnimation: Bool { dancer.read { $0 != nil } }
+  /// Whether the handle's group has an animation that has not ended; for `host.dance`,
+  /// whether any group of the host has.
+  public var hasAnimation: Bool { dancer.state.withLock { $0.index(of: group) != nil } }
 
   /// The animation's state; `.inactive` when there is none.
-  public var state: AnimatingState { dancer.read { $0?.state ?? .inactive } }
+  public var state: AnimatingState { dancer.read(group: group) { $0?.state ?? .inactive } }
 
   /// Whether the animation is running (or waiting out a start delay).
-  public var isRunning: Bool { dancer.read { $0?.isRunning ?? false } }
+  public var isRunning: Bool { dancer.read(group: group) { $0?.isRunning ?? false } }
 
   /// The fraction of the animation elapsed, 0...1 (0 shows the start values, also when
-  /// reversed). Setting it is ``setProgress(to:)``.
+  /// reversed). Setting it is ``setProgress(to:fileID:line:)``.
   public var progress: Double {
-    get { dancer.read { $0?.fractionComplete ?? 0 } }
+    get { dancer.read(group: group) { $0?.fractionComplete ?? 0 } }
     nonmutating set { setProgress(to: newValue) }
   }
 
-  /// Whether the animation runs backwards, towards its start values. Setting it while
-  /// running turns the animation round where it is.
+  /// Whether the last declared animation runs backwards, towards its start values: the
+  /// animation chained last with `then`, if any, which starts reversed; else the current one,
+  /// which turns round where it is when set while running.
   public var isReversed: Bool {
-    get { dancer.read { $0?.isReversed ?? false } }
+    get {
+      dancer.readLatest(
+        group: group, engine: \.isReversed, link: \.isReversed, fallback: false)
+    }
     nonmutating set {
-      dancer.perform("isReversed") { engine, now throws(AnimatorMisuse) in
+      let chained = dancer.state.withLock { state -> Bool in
+        guard let index = state.index(of: group), !state.groups[index].chain.isEmpty else {
+          return false
+        }
+        let last = state.groups[index].chain.count - 1
+        state.groups[index].chain[last].settings.isReversed = newValue
+        return true
+      }
+      guard !chained else { return }
+      dancer.perform("isReversed", group: group, at: nil) { engine, now throws(AnimatorMisuse) in
         try engine.setReversed(newValue, at: now)
       }
     }
   }
 
-  /// Whether the animation stays active and paused at its end instead of completing.
+  /// Whether the last declared animation (the one chained last with `then`, if any) stays
+  /// active and paused at its end instead of completing.
   public var pausesOnCompletion: Bool {
-    get { dancer.read { $0?.pausesOnCompletion ?? false } }
+    get {
+      dancer.readLatest(
+        group: group, engine: \.pausesOnCompletion, link: \.pausesOnCompletion,
+        fallback: false)
+    }
     nonmutating set {
-      dancer.changeLatest("pausesOnCompletion") { engine throws(AnimatorMisuse) in
+      dancer.changeLatest("pausesOnCompletion", group: group, at: nil) {
+        engine throws(AnimatorMisuse) in
         engine.pausesOnCompletion = newValue
       } link: { link in
         link.settings.pausesOnCompletion = newValue
@@ -248,12 +317,17 @@ public struct Dance<Host: AnyObject>: Sendable {
     }
   }
 
-  /// Whether ``setProgress(to:)`` moves the values linearly (the default) rather than along
-  /// the timing curve.
+  /// Whether ``setProgress(to:fileID:line:)`` moves the values of the last declared animation
+  /// (the one chained last with `then`, if any) linearly (the default) rather than along the
+  /// timing curve.
   public var scrubsLinearly: Bool {
-    get { dancer.read { $0?.scrubsLinearly ?? true } }
+    get {
+      dancer.readLatest(
+        group: group, engine: \.scrubsLinearly, link: \.scrubsLinearly, fallback: true)
+    }
     nonmutating set {
-      dancer.changeLatest("scrubsLinearly") { engine throws(AnimatorMisuse) in
+      dancer.changeLatest("scrubsLinearly", group: group, at: nil) {
+        engine throws(AnimatorMisuse) in
         engine.scrubsLinearly = newValue
       } link: { link in
         link.settings.scrubsLinearly = newValue

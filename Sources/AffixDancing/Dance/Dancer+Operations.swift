@@ -2,64 +2,124 @@ import Affix
 import AffixScheduling
 
 extension Dancer {
-  /// Finishes the current animation where it is (running its completions with `.current`),
-  /// then records and installs a new inactive one.
+  /// Records a new group and installs it, inactive, after taking the properties it writes from
+  /// the host's other groups; returns its id, or nil when the host is gone.
   func animate(
-    duration: Double, timing: TimingParameters, isolation: (any Actor)?,
+    duration: Double, timing: TimingParameters, isolation: (any Actor)?, at site: CallSite,
     record: (AnyObject) -> [AnimationTrack]
-  ) {
+  ) -> Int? {
     guard let host = host.object else {
       hostDied()
-      report("animate ignored: the host is gone")
-      return
+      report("animate ignored: the host is gone", at: site)
+      return nil
     }
     var duration = duration
     if !duration.isFinite || duration < 0 {
-      report("animate: duration \(duration) is not a finite number of seconds >= 0; using 0")
+      report(
+        "animate: duration \(duration) is not a finite number of seconds >= 0; using 0", at: site)
       duration = 0
     }
     let tracks = record(host)
-    state.withLock { $0.hostIsolation = isolation }
-    // The animation in motion that this one replaces, as it was just before it was finished.
-    var moving: (engine: AnimationEngine, time: Double)?
-    var installed: Int?
-    // A completion of the animation replaced here may itself declare one: that one is
-    // replaced in turn (its completions run), never overwritten unseen.
-    while true {
-      let now = self.now
-      let previous = state.withLock { state -> Aftermath? in
-        guard var engine = state.engine.take() else {
-          guard !state.isDetached else { return nil }
-          state.engine = AnimationEngine(tracks: tracks, timing: timing, duration: duration)
-          state.tag = Self.nextTag()
-          installed = state.tag
-          return nil
-        }
-        if moving == nil, engine.isRunning { moving = (engine, now) }
-        let effects = engine.finishNow(at: .current, now: now)
-        return Self.settle(effects, engine: engine, state: &state, chaining: false)
+    let taken = takeProperties(of: tracks, from: nil, on: host, at: site)
+    let time = now
+    return state.withLock { state -> Int? in
+      guard !state.isDetached else { return nil }
+      state.isolation = HostIsolation(isolation)
+      state.actor = isolation
+      let tag = Self.nextTag()
+      let group = Group(
+        id: tag, engine: AnimationEngine(tracks: tracks, timing: timing, duration: duration),
+        tag: tag, declaredAt: site)
+      if !taken.isEmpty {
+        group.carried = CarriedVelocities(tag: tag, time: time, byProperty: taken)
       }
-      guard let previous else { break }
-      finish(previous, host: host)
+      state.append(group)
+      state.lastTag = tag
+      return tag
     }
-    if let moving, let installed {
-      rememberVelocities(of: moving.engine, at: moving.time, for: installed, on: host)
+  }
+
+  /// Takes the properties `tracks` write from every group but `keeper`: the later declaration
+  /// wins a property. A group left with nothing to animate ends where it stands (its
+  /// completions get `.current`); the others run on without those properties. Returns the
+  /// velocities the taken properties were moving at, for a spring to keep.
+  ///
+  /// Names the properties and measures the velocities outside the lock (both run the values'
+  /// code), then changes only groups whose tracks are still those it read; repeats while
+  /// completions that ran declare more.
+  func takeProperties(
+    of tracks: [AnimationTrack], from keeper: Int?, on host: AnyObject, at site: CallSite?
+  ) -> [AnyKeyPath: TrackVelocity] {
+    guard !tracks.isEmpty else { return [:] }
+    let identities = Set(tracks.map { $0.identity(on: host) })
+    var velocities: [AnyKeyPath: TrackVelocity] = [:]
+    // Each pass either changes nothing (and ends) or takes from a group; the bound only guards
+    // against completions that declare animations without end.
+    for _ in 0..<64 {
+      let time = now
+      let others = state.withLock { state in
+        state.groups.compactMap { group -> (id: Int, engine: AnimationEngine)? in
+          guard group.id != keeper, let engine = group.engine else { return nil }
+          return (group.id, engine)
+        }
+      }
+      var changes: [(id: Int, tracks: TrackList, keep: [TrackEntry])] = []
+      for (id, engine) in others {
+        let entries = engine.entries
+        let keep = entries.filter { !identities.contains($0.track.identity(on: host)) }
+        guard keep.count < entries.count else { continue }
+        changes.append((id, engine.tracks, keep))
+        if let motion = engine.motion(at: time) {
+          let moving = engine.tracks.velocities(
+            from: motion.before, to: motion.after, over: motion.span, on: host)
+          for (property, velocity) in moving where identities.contains(property) {
+            velocities[property] = velocity
+          }
+        }
+      }
+      guard !changes.isEmpty else { break }
+      let aftermath = state.withLock { state -> Aftermath in
+        var aftermath = Aftermath()
+        for change in changes {
+          guard let index = state.index(of: .id(change.id)),
+            var engine = state.groups[index].engine.take()
+          else { continue }
+          guard engine.tracks === change.tracks else {
+            state.groups[index].engine = engine
+            continue
+          }
+          if change.keep.isEmpty {
+            let effects = engine.finishNow(at: .current, now: time)
+            aftermath.merge(
+              Self.settle(effects, engine: engine, group: index, state: &state, chaining: false))
+          } else {
+            engine.keepTracks(change.keep)
+            state.groups[index].engine = engine
+          }
+        }
+        return aftermath
+      }
+      finish(aftermath, host: host, at: site)
     }
+    return velocities
   }
 
   /// Reads the start values of an animation about to become active from the host, as UIKit
   /// runs an animator's block when it starts: a property moved since `animate` does not jump
   /// back. Outside the lock, since reading a property runs its getter.
   ///
-  /// With `keepingVelocity`, the animation starts now: properties that the animation it
-  /// replaced was moving keep their velocity, if its timing can carry it.
-  func readStartValues(keepingVelocity: Bool = false) {
+  /// With `keepingVelocity`, the animation starts now: properties that it took from moving
+  /// groups keep their velocity, if its timing can carry it.
+  func readStartValues(group selector: GroupSelector, keepingVelocity: Bool = false) {
     let (declared, carried) = state.withLock {
       state -> (TrackList?, CarriedVelocities?) in
-      guard state.engine?.state == .inactive else { return (nil, nil) }
+      guard let index = state.index(of: selector),
+        state.groups[index].engine?.state == .inactive
+      else { return (nil, nil) }
       // Whatever this start does, the velocities were the moment's only.
-      let carried = state.carried.take()
-      return (state.engine?.tracks, carried?.tag == state.tag ? carried : nil)
+      let carried = state.groups[index].carried.take()
+      let tag = state.groups[index].tag
+      return (state.groups[index].engine?.tracks, carried?.tag == tag ? carried : nil)
     }
     guard let declared, let host = host.object else { return }
     let velocities =
@@ -72,26 +132,32 @@ extension Dancer {
         carrying ?? track, startFraction: entry.startFraction, endFraction: entry.endFraction)
     }
     state.withLock { state in
-      guard state.engine?.tracks === declared else { return }
-      try? state.engine?.replaceTracks(fresh)
+      guard let index = state.index(of: selector),
+        state.groups[index].engine?.tracks === declared
+      else { return }
+      try? state.groups[index].engine?.replaceTracks(fresh)
     }
   }
 
-  /// Applies `change` to the animation that was declared last: the last chained one if any,
-  /// else the current one.
+  /// Applies `change` to the animation of the group `selector` addresses that was declared
+  /// last: its last chained one if any, else its current one.
   func changeLatest(
-    _ call: String, engine change: (inout AnimationEngine) throws(AnimatorMisuse) -> Void,
+    _ call: String, group selector: GroupSelector, at site: CallSite?,
+    engine change: (inout AnimationEngine) throws(AnimatorMisuse) -> Void,
     link changeLink: (inout ChainLink) -> Void
   ) {
     let misuse = state.withLock { state -> String? in
-      if !state.chain.isEmpty {
-        changeLink(&state.chain[state.chain.count - 1])
-        return nil
-      }
-      guard var engine = state.engine.take() else {
+      guard let index = state.index(of: selector) else {
         return "\(call) ignored: there is no animation; call animate first"
       }
-      defer { state.engine = engine }
+      if !state.groups[index].chain.isEmpty {
+        changeLink(&state.groups[index].chain[state.groups[index].chain.count - 1])
+        return nil
+      }
+      guard var engine = state.groups[index].engine.take() else {
+        return "\(call) ignored: the animation is about to begin; set it in its block"
+      }
+      defer { state.groups[index].engine = engine }
       do {
         try change(&engine)
         return nil
@@ -99,35 +165,103 @@ extension Dancer {
         return "\(call) ignored: \(error)"
       }
     }
-    if let misuse { report(misuse) }
-    adviseIfRepeatingForever()
+    if let misuse { report(misuse, group: selector, at: site) }
+    adviseIfRepeatingForever(at: site)
   }
 
-  /// Queues `link` to start when the last declared animation reaches its end; with no
-  /// animation at all, it starts now.
-  func chain(_ link: ChainLink) {
-    let startNow = state.withLock { state -> Bool in
-      guard !state.isDetached else { return false }
-      if state.engine == nil { return true }
-      state.chain.append(link)
-      return false
+  /// Reads the animation of the group `selector` addresses that was declared last: its last
+  /// chained one if any, else its current one; `fallback` without a group.
+  func readLatest<Value>(
+    group selector: GroupSelector, engine read: (AnimationEngine) -> Value,
+    link readLink: (ChainLink.Settings) -> Value, fallback: Value
+  ) -> Value {
+    state.withLock { state in
+      guard let index = state.index(of: selector) else { return fallback }
+      if let link = state.groups[index].chain.last { return readLink(link.settings) }
+      return state.groups[index].engine.map(read) ?? fallback
     }
-    guard startNow else { return adviseIfRepeatingForever() }
+  }
+
+  /// Queues `link` to start when the last declared animation of the group `selector` addresses
+  /// reaches its end; with no such group, it starts now, as a group of its own. Returns the
+  /// group it belongs to.
+  func chain(_ link: ChainLink, group selector: GroupSelector, at site: CallSite) -> Int? {
+    let (group, startNow) = state.withLock { state -> (Int?, Bool) in
+      guard !state.isDetached else { return (nil, false) }
+      if let index = state.index(of: selector) {
+        state.groups[index].chain.append(link)
+        return (state.groups[index].id, false)
+      }
+      let tag = Self.nextTag()
+      let group = Group(id: tag, tag: tag, declaredAt: site)
+      group.isBeginningLink = true
+      group.hasBeenActive = true
+      state.append(group)
+      state.lastTag = tag
+      return (tag, true)
+    }
+    guard startNow, let group else {
+      adviseIfRepeatingForever(at: site)
+      return group
+    }
     guard host.object != nil else {
       hostDied()
-      report("then ignored: the host is gone")
-      return
+      report("then ignored: the host is gone", at: site)
+      return nil
     }
-    begin(link)
+    begin(link, group: group)
+    return group
   }
 
-  /// Waits until the current animation, and everything chained after it, has ended; nil at
-  /// once when the task is cancelled, or when the host's values are released after it died.
-  func ended(isolation: isolated (any Actor)?) async -> AnimatingPosition? {
-    guard watchHost() else { return nil }
-    // An animation that is neither there nor about to begin has ended: nil at once.
+  /// Installs and starts a chained animation of group `id` whose tracks were just recorded on
+  /// `host`, after taking its properties from the other groups.
+  func install(
+    _ link: ChainLink.Settings, tracks: [AnimationTrack], group id: Int, on host: AnyObject
+  ) {
+    _ = takeProperties(of: tracks, from: id, on: host, at: nil)
+    let now = self.now
+    let reducesMotion = ReducedMotion.isEnabled
+    let aftermath = state.withLock { state -> Aftermath in
+      guard !state.isDetached, let index = state.index(of: .id(id)) else { return Aftermath() }
+      state.groups[index].isBeginningLink = false
+      // A completion of the animation that just ended, or this link's own block, declared a
+      // new animation in this group (addAnimations): it stays, and the queue is dropped.
+      guard state.groups[index].engine == nil else {
+        state.groups[index].chain = []
+        return Aftermath()
+      }
+      var engine = AnimationEngine(tracks: tracks, timing: link.timing, duration: link.duration)
+      for completion in link.completions { engine.addCompletion(completion) }
+      try? engine.setRepeat(count: link.repeatCount, autoreverses: link.autoreverses)
+      engine.pausesOnCompletion = link.pausesOnCompletion
+      engine.scrubsLinearly = link.scrubsLinearly
+      _ = try? engine.setReversed(link.isReversed, at: now)
+      // The switch the chain started with, not the one now.
+      let decided = state.groups[index].reducesMotion ?? reducesMotion
+      state.groups[index].reducesMotion = decided
+      engine.reducesMotion = decided
+      let tag = Self.nextTag()
+      state.groups[index].tag = tag
+      state.lastTag = max(state.lastTag, tag)
+      let effects = (try? engine.start(at: now)) ?? AnimationEffects()
+      return Self.settle(effects, engine: engine, group: index, state: &state, chaining: true)
+    }
+    finish(aftermath, host: host, at: nil)
+  }
+
+  /// Waits until the group `selector` addresses now, and everything chained after it, has
+  /// ended; nil at once when the task is cancelled, or when the host's values are released
+  /// after it died.
+  func ended(group selector: GroupSelector, isolation: isolated (any Actor)?) async
+    -> AnimatingPosition?
+  {
+    let group = state.withLock { state in
+      state.index(of: selector).map { (state.groups[$0].id, state.groups[$0].waiters) }
+    }
+    guard let (id, waiters) = group, watchHost() else { return nil }
+    // A group no longer there has ended: nil at once.
     return await waiters.wait(ifCancelled: nil) {
-      state.withLock { $0.engine != nil || $0.isBeginningLink } ? nil : .some(nil)
+      state.withLock { $0.index(of: .id(id)) != nil } ? nil : .some(nil)
     }
   }
 
@@ -136,23 +270,27 @@ extension Dancer {
   /// host lives on in the frame of a waiting task.
   private func watchHost() -> Bool {
     guard let host = host.object else { return false }
-    _ = Associations(of: host).value(for: HostWatchKey.self) { HostWatch(waiters: waiters) }
+    _ = Associations(of: host).value(for: HostWatchKey.self) { HostWatch(dancer: self) }
     return true
   }
 
-  func read<Value>(_ body: (AnimationEngine?) -> Value) -> Value {
-    state.withLock { body($0.engine) }
+  func read<Value>(group selector: GroupSelector, _ body: (AnimationEngine?) -> Value) -> Value {
+    state.withLock { state in body(state.index(of: selector).flatMap { state.groups[$0].engine }) }
   }
 
-  func useClock(_ clock: FrameClock) {
+  /// The ids of the groups that have not ended, in the order declared.
+  var groupIDs: [Int] { state.withLock { $0.groups.map(\.id) } }
+
+  func useClock(_ clock: FrameClock, at site: CallSite) {
     let refused = state.withLock { state -> Bool in
       guard state.clock !== clock else { return false }
-      guard state.engine == nil else { return true }
+      guard state.groups.isEmpty else { return true }
       state.clock = clock
       return false
     }
     if refused {
-      report("kept the current frame clock: another was asked for while an animation exists")
+      report(
+        "kept the current frame clock: another was asked for while an animation exists", at: site)
     }
   }
 }
@@ -166,13 +304,13 @@ enum HostWatchKey: AssociatedKey {
 /// storage releases it when it releases the host's values, while the dancer itself may live on
 /// in handles that someone still holds.
 final class HostWatch: Sendable {
-  private let waiters: Waiters<AnimatingPosition?>
+  private let dancer: WeakReference<Dancer>
 
-  init(waiters: Waiters<AnimatingPosition?>) {
-    self.waiters = waiters
+  init(dancer: Dancer) {
+    self.dancer = WeakReference(dancer)
   }
 
   deinit {
-    waiters.resumeAll(returning: nil)
+    dancer.object?.hostDied()
   }
 }

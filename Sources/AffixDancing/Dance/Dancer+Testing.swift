@@ -1,8 +1,11 @@
 package import AffixScheduling
 
 extension Dancer {
-  /// How many `ended()` calls are waiting, so that tests can wait for one to register.
-  package var waiterCount: Int { waiters.count }
+  /// How many `ended()` calls are waiting, on every group, so that tests can wait for one to
+  /// register.
+  package var waiterCount: Int {
+    state.withLock { $0.groups.map(\.waiters) }.reduce(0) { $0 + $1.count }
+  }
 
   /// Whether the dancer holds a frame-clock subscription.
   package var isSubscribed: Bool { state.withLock { $0.subscription != nil } }

@@ -1,11 +1,11 @@
 import AffixScheduling
 
-/// The velocities of the properties an animation was moving when another replaced it, kept
-/// for the replacement to start with.
+/// The velocities of the properties a group was moving when a later declaration took them,
+/// kept for that declaration to start with.
 struct CarriedVelocities {
-  /// The tag of the animation that replaced it.
+  /// The tag of the animation that took them.
   let tag: Int
-  /// When it was replaced, in the clock's seconds.
+  /// When they were taken, in the clock's seconds.
   let time: Double
   let byProperty: [AnyKeyPath: TrackVelocity]
 
@@ -15,23 +15,5 @@ struct CarriedVelocities {
     let components = frame.components
     let seconds = Double(components.seconds) + Double(components.attoseconds) * 1e-18
     return now - time <= seconds ? byProperty : nil
-  }
-}
-
-extension Dancer {
-  /// Measures how fast `engine`, the animation just replaced, moved each of its properties at
-  /// `time`, and keeps it for the animation `tag` to start with. Runs the values' blends, so
-  /// outside the lock.
-  func rememberVelocities(
-    of engine: AnimationEngine, at time: Double, for tag: Int, on host: AnyObject
-  ) {
-    guard let motion = engine.motion(at: time) else { return }
-    let velocities = engine.tracks.velocities(
-      from: motion.before, to: motion.after, over: motion.span, on: host)
-    guard !velocities.isEmpty else { return }
-    state.withLock { state in
-      guard state.tag == tag, state.engine?.state == .inactive else { return }
-      state.carried = CarriedVelocities(tag: tag, time: time, byProperty: velocities)
-    }
   }
 }

@@ -5,12 +5,12 @@ import Synchronization
 /// The capability behind a host's ``Dance`` handle: one per host, in the host's associated
 /// storage, holding the host weakly.
 ///
-/// You rarely touch it: `host.dance` (for ``Dancing`` types) and ``Dance/of(_:clock:)`` (for
+/// You rarely touch it: `host.dance` (for ``Dancing`` types) and ``Dance/of(_:clock:fileID:line:)`` (for
 /// any object) reach it. It is public so that it can be found and detached like any other
 /// capability:
 ///
 /// ```swift
-/// Associations(of: view).detach(Dancer.self)  // stops its animation, nothing more is written
+/// Associations(of: view).detach(Dancer.self)  // stops its animations, nothing more is written
 /// ```
 ///
 /// Isolation: the dancer is `Sendable` and keeps its state behind a lock, so calls from any
@@ -35,50 +35,196 @@ public final class Dancer: Capability {
       var autoreverses = false
       var pausesOnCompletion = false
       var scrubsLinearly = true
+      var isReversed = false
     }
 
     var settings: Settings
-    /// Records the link's tracks and installs them with ``Dancer/install(_:tracks:on:)``, in
-    /// the isolation its block was written in.
-    let begin: IsolatedCallback<(Dancer, Settings)>
+    /// Records the link's tracks and installs them in its group with
+    /// `Dancer.install(_:tracks:group:on:)`, in the isolation its block was written in.
+    let begin: IsolatedCallback<(Dancer, Int, Settings)>
   }
 
   /// A dancer's state under its lock. `withLock` is inlinable, so every use of it, the
   /// frame's among them, is specialized and inlined.
   typealias StateLock = LockedState<State>
 
-  struct State {
-    // First, next to the engine's first fields: each frame reads it.
-    var isDetached = false
+  /// Where the host's properties are written, decided when an animation is declared rather
+  /// than on every frame. A byte, beside the lock the frame takes; the actor itself is kept
+  /// apart (`State.actor`).
+  enum HostIsolation: UInt8 {
+    /// Anywhere: the frame clock's context.
+    case nonisolated
+    /// The main actor: on the main queue.
+    case mainActor
+    /// Another actor: always enqueued there.
+    case other
+
+    init(_ isolation: (any Actor)?) {
+      guard let isolation else {
+        self = .nonisolated
+        return
+      }
+      self = isolation === MainActor.shared ? .mainActor : .other
+    }
+  }
+
+  /// One animation and those chained after it with `then`: it animates its own properties,
+  /// independently of the host's other groups, and ends on its own.
+  struct Group {
+    /// Names the group for the handles that address it: the tag of its first animation.
+    let id: Int
+    /// The current animation; nil only while a chained one begins on its own isolation.
     var engine: AnimationEngine?
-    var clock: FrameClock
-    var tag = 0
-    var subscription: CancellationToken?
-    var chain: [ChainLink] = []
-    /// A chained animation whose block runs later on its own isolation: the animation stays
-    /// "there" for `ended()` and for calls until it is installed.
-    var isBeginningLink = false
+    /// What the frame never reads, behind one reference, so that a dancer's state (the first
+    /// group inline) stays small: ten thousand of them share the caches and the TLB.
+    private let record: GroupRecord
+
+    init(id: Int, engine: AnimationEngine? = nil, tag: Int, declaredAt: CallSite) {
+      self.id = id
+      self.engine = engine
+      record = GroupRecord(tag: tag, declaredAt: declaredAt)
+    }
+
+    /// The current animation's tag.
+    var tag: Int {
+      get { record.tag }
+      nonmutating set { record.tag = newValue }
+    }
+    var chain: [ChainLink] {
+      get { record.chain }
+      nonmutating set { record.chain = newValue }
+    }
+    /// A chained animation whose block runs later on its own isolation: the group stays for
+    /// `ended()` and for calls until it is installed.
+    var isBeginningLink: Bool {
+      get { record.isBeginningLink }
+      nonmutating set { record.isBeginningLink = newValue }
+    }
     /// The tag of the last animation told that it repeats forever while holding completions
     /// or chained animations, so that it is told once.
+    var advisedTag: Int {
+      get { record.advisedTag }
+      nonmutating set { record.advisedTag = newValue }
+    }
+    /// The velocities of the properties this group took from moving groups as it was declared,
+    /// for it to keep when it starts.
+    var carried: CarriedVelocities? {
+      get { record.carried }
+      nonmutating set { record.carried = newValue }
+    }
+    /// Whether the group's first animation ever became active: one that ends without it was
+    /// declared and forgotten.
+    var hasBeenActive: Bool {
+      get { record.hasBeenActive }
+      nonmutating set { record.hasBeenActive = newValue }
+    }
+    /// The reduced-motion switch as the group's first animation became active, which every
+    /// animation chained after it follows.
+    var reducesMotion: Bool? {
+      get { record.reducesMotion }
+      nonmutating set { record.reducesMotion = newValue }
+    }
+    /// Tasks waiting in `ended()` for this group.
+    var waiters: Waiters<AnimatingPosition?> { record.waiters }
+    /// Where the declaration was made, for the report of one never started.
+    var declaredAt: CallSite { record.declaredAt }
+
+    var isRunning: Bool { engine?.isRunning == true }
+
+    /// What stands in the first place of ``Groups`` while there is no group: no animation.
+    static var placeholder: Group {
+      Group(id: 0, tag: 0, declaredAt: CallSite(fileID: "", line: 0))
+    }
+  }
+
+  /// A group's fields that the frame never reads. Touched only under the dancer's lock (or,
+  /// for a group that has left the state, by the one thread that took it out).
+  final class GroupRecord {
+    var tag: Int
+    var chain: [ChainLink] = []
+    var isBeginningLink = false
     var advisedTag = 0
-    /// The velocities of the properties the animation just replaced was moving, for the
-    /// animation that replaced it to keep when it starts.
     var carried: CarriedVelocities?
-    /// Where the host lives, and its properties are written: the isolation of the last
-    /// `animate`; `nil` for a nonisolated host, written on the clock's context.
-    var hostIsolation: (any Actor)?
+    var hasBeenActive = false
+    var reducesMotion: Bool?
+    let waiters = Waiters<AnimatingPosition?>()
+    let declaredAt: CallSite
+
+    init(tag: Int, declaredAt: CallSite) {
+      self.tag = tag
+      self.declaredAt = declaredAt
+    }
+  }
+
+  struct State {
+    // First: each frame reads them.
+    var isDetached = false
+    var isolation = HostIsolation.nonisolated
+    /// Whether there are groups after the first: the frame asks here, on the lock's first
+    /// cache line, rather than the count's, past the first group.
+    private(set) var hasMoreGroups = false
+    /// In the order declared; the last is the one `host.dance` addresses. Grown and shrunk
+    /// only through `append(_:)`, `removeGroup(at:)` and `removeAllGroups()`.
+    var groups = Groups()
+    /// The actor the host lives on, when `isolation` is not `.nonisolated`.
+    var actor: (any Actor)?
+    /// The clock's frames' place in the driver.
+    var subscription: CancellationToken?
+    var clock: FrameClock
+    /// The tag of the last animation, for diagnostics once every group has ended.
+    var lastTag = 0
+
+    init(clock: FrameClock) {
+      self.clock = clock
+    }
+
+    mutating func append(_ group: Group) {
+      groups.append(group)
+      hasMoreGroups = groups.count > 1
+    }
+
+    mutating func removeGroup(at index: Int) -> Group {
+      defer { hasMoreGroups = groups.count > 1 }
+      return groups.remove(at: index)
+    }
+
+    mutating func removeAllGroups() -> [Group] {
+      hasMoreGroups = false
+      return groups.removeAll()
+    }
+
+    func index(of selector: GroupSelector) -> Int? {
+      switch selector {
+      case .latest: groups.indices.last
+      case .id(let id): groups.firstIndex { $0.id == id }
+      }
+    }
   }
 
   /// Work collected under the lock and done after unlocking.
   struct Aftermath {
-    var values: FrameValues?
-    var completed: (AnimatingPosition, [AnimationCompletion])?
-    /// Whether the waiters of `ended()` are to be resumed, with `waiterResult`.
-    var resumesWaiters = false
-    var waiterResult: AnimatingPosition?
-    var next: ChainLink?
+    var values: [FrameValues] = []
+    var completed: [(AnimatingPosition, [AnimationCompletion])] = []
+    /// Waiters of `ended()` to resume, with what.
+    var resumed: [(Waiters<AnimatingPosition?>, AnimatingPosition?)] = []
+    var next: [(group: Int, link: ChainLink)] = []
     var misuse: String?
+    /// Groups that ended without ever starting: their tags and where they were declared.
+    var forgotten: [(tag: Int, declaredAt: CallSite)] = []
     var subscription: CancellationToken?
+    /// Groups that left, released with the aftermath, outside the lock.
+    var released: [Group] = []
+
+    mutating func merge(_ other: Aftermath) {
+      values += other.values
+      completed += other.completed
+      resumed += other.resumed
+      next += other.next
+      forgotten += other.forgotten
+      misuse = misuse ?? other.misuse
+      subscription = subscription ?? other.subscription
+      released += other.released
+    }
   }
 
   init(host: AnyObject, clock: FrameClock) {
@@ -87,25 +233,23 @@ public final class Dancer: Capability {
     state = StateLock(State(clock: clock))
   }
 
-  /// Tasks waiting in `ended()`.
-  let waiters = Waiters<AnimatingPosition?>()
-
   // The clock's driver holds the state, not the dancer: leaving it releases the state (and the
-  // animation's closures) with the dancer.
+  // animations' closures) with the dancer.
   deinit {
-    let subscription = state.withLock { $0.subscription.take() }
-    subscription?.cancel()
-    waiters.resumeAll(returning: nil)
+    let aftermath = state.withLock { Self.abandon(&$0) }
+    aftermath.subscription?.cancel()
+    for (waiters, result) in aftermath.resumed { waiters.resumeAll(returning: result) }
+    reportForgotten(aftermath.forgotten, why: "the host is gone")
   }
 
-  /// Stops the animation without finishing it and unsubscribes from the frame clock; nothing
-  /// is written to the host afterwards. Idempotent.
+  /// Stops every animation without finishing it and unsubscribes from the frame clock;
+  /// nothing is written to the host afterwards. Idempotent.
   public func didDetach() {
     let aftermath = state.withLock { state -> Aftermath in
       state.isDetached = true
       return Self.abandon(&state)
     }
-    finish(aftermath, host: nil)
+    finish(aftermath, host: nil, at: nil, forgottenBecause: "the dance was detached")
   }
 
   static func nextTag() -> Int {
@@ -118,77 +262,112 @@ public final class Dancer: Capability {
 
   // MARK: Reporting
 
-  func report(_ message: String) {
-    let tag = state.withLock { $0.tag }
-    Diagnostics.report("dance", "\(hostTypeName) with dance.tag = \(tag): \(message)")
+  /// Reports a misuse of the group `selector` addresses, at the caller's line.
+  func report(_ message: String, group selector: GroupSelector = .latest, at site: CallSite?) {
+    let tag = state.withLock { state in
+      state.index(of: selector).map { state.groups[$0].tag } ?? state.lastTag
+    }
+    report(message, tag: tag, at: site)
+  }
+
+  func report(_ message: String, tag: Int, at site: CallSite?) {
+    let message = "\(hostTypeName) with dance.tag = \(tag): \(message)"
+    if let site {
+      Diagnostics.report("dance", message, fileID: site.fileID, line: site.line)
+    } else {
+      Diagnostics.report("dance", message)
+    }
+  }
+
+  func reportForgotten(_ forgotten: [(tag: Int, declaredAt: CallSite)], why: String) {
+    for (tag, site) in forgotten {
+      report(
+        "an animation was declared and never started (\(why)); call start(), pause() or"
+          + " setProgress(to:) on it", tag: tag, at: site)
+    }
   }
 
   // MARK: Running engine calls
 
-  /// Runs `body` on the current animation under the lock, then applies its effects, runs
-  /// completions and chained animations, and (un)subscribes from the frame clock, in that
-  /// order, outside the lock. Reports a diagnostic instead when there is no animation, the
-  /// host is gone, or the engine refuses the call.
+  /// Runs `body` on the current animation of the group `selector` addresses, under the lock,
+  /// then applies its effects, runs completions and chained animations, and (un)subscribes
+  /// from the frame clock, in that order, outside the lock. Reports a diagnostic instead when
+  /// there is no animation, the host is gone, or the engine refuses the call.
   func perform(
-    _ call: String, chaining: Bool = true,
+    _ call: String, group selector: GroupSelector, at site: CallSite?, chaining: Bool = true,
     _ body: (inout AnimationEngine, Double) throws(AnimatorMisuse) -> AnimationEffects
   ) {
     guard let host = host.object else {
       hostDied()
-      report("\(call) ignored: the host is gone")
+      report("\(call) ignored: the host is gone", group: selector, at: site)
       return
     }
     let now = self.now
     let reducesMotion = ReducedMotion.isEnabled
     let aftermath = state.withLock { state -> Aftermath in
-      guard var engine = state.engine.take() else {
+      guard let index = state.index(of: selector),
+        var engine = state.groups[index].engine.take()
+      else {
         var aftermath = Aftermath()
         aftermath.misuse = "\(call) ignored: there is no animation; call animate first"
         return aftermath
       }
-      // Decided as the animation starts: a call that activates it finds it inactive.
-      if engine.state == .inactive { engine.reducesMotion = reducesMotion }
+      // Decided as the group starts, for the whole chain: a call that activates the first
+      // animation finds it inactive.
+      if engine.state == .inactive {
+        engine.reducesMotion = state.groups[index].reducesMotion ?? reducesMotion
+      }
       // Taken out and put back so that the engine's arrays stay uniquely referenced.
       do {
         let effects = try body(&engine, now)
-        return Self.settle(effects, engine: engine, state: &state, chaining: chaining)
+        if engine.state != .inactive || effects.completedPosition != nil {
+          state.groups[index].hasBeenActive = true
+          state.groups[index].reducesMotion = engine.reducesMotion
+        }
+        return Self.settle(effects, engine: engine, group: index, state: &state, chaining: chaining)
       } catch {
-        state.engine = engine
+        state.groups[index].engine = engine
         var aftermath = Aftermath()
         aftermath.misuse = "\(call) ignored: \(error)"
         return aftermath
       }
     }
-    if let misuse = aftermath.misuse { report(misuse) }
-    finish(aftermath, host: host)
+    if let misuse = aftermath.misuse { report(misuse, group: selector, at: site) }
+    finish(aftermath, host: host, at: site)
   }
 
-  /// Turns an engine's effects into work to do after unlocking; an ended animation leaves
-  /// the state (and takes its waiters and, if it ran to its end, the next chained animation).
+  /// Turns an engine's effects into work to do after unlocking; a group whose animation ended
+  /// leaves the state (and takes its waiters) unless a chained animation follows. Indices of
+  /// later groups move down when this one leaves.
   static func settle(
-    _ effects: AnimationEffects, engine: AnimationEngine, state: inout State,
+    _ effects: AnimationEffects, engine: AnimationEngine, group index: Int, state: inout State,
     chaining: Bool
   ) -> Aftermath {
     var aftermath = Aftermath()
-    aftermath.values = effects.values
+    if let values = effects.values { aftermath.values.append(values) }
     switch effects.outcome {
     case .none:
-      state.engine = engine
+      state.groups[index].engine = engine
     case .completed(let position, let completions):
       // Velocities kept for an animation that ended before it started have nowhere to go.
-      state.carried = nil
-      aftermath.completed = (position, completions)
-      if chaining, !state.chain.isEmpty {
-        aftermath.next = state.chain.removeFirst()
+      state.groups[index].carried = nil
+      aftermath.completed.append((position, completions))
+      if chaining, !state.groups[index].chain.isEmpty {
+        let link = state.groups[index].chain.removeFirst()
+        state.groups[index].isBeginningLink = true
+        aftermath.next.append((state.groups[index].id, link))
       } else {
-        state.chain = []
-        aftermath.resumesWaiters = true
-        aftermath.waiterResult = position
+        let group = state.removeGroup(at: index)
+        aftermath.resumed.append((group.waiters, position))
+        if !group.hasBeenActive {
+          aftermath.forgotten.append((group.tag, group.declaredAt))
+        }
+        aftermath.released.append(group)
       }
     case .abandoned:
-      state.carried = nil
-      aftermath.resumesWaiters = true
-      state.chain = []
+      let group = state.removeGroup(at: index)
+      aftermath.resumed.append((group.waiters, nil))
+      aftermath.released.append(group)
     }
     if !state.isRunning, let subscription = state.subscription {
       aftermath.subscription = subscription
@@ -197,33 +376,42 @@ public final class Dancer: Capability {
     return aftermath
   }
 
-  /// Drops the animation and its chain without completions.
+  /// Drops every group without completions.
   static func abandon(_ state: inout State) -> Aftermath {
     var aftermath = Aftermath()
-    state.engine = nil
-    state.carried = nil
-    state.chain = []
-    aftermath.resumesWaiters = true
+    let groups = state.removeAllGroups()
+    for group in groups {
+      aftermath.resumed.append((group.waiters, nil))
+      if !group.hasBeenActive, group.engine != nil {
+        aftermath.forgotten.append((group.tag, group.declaredAt))
+      }
+    }
+    // Their closures are released with the aftermath, outside the lock.
+    aftermath.released = groups
     aftermath.subscription = state.subscription
     state.subscription = nil
     return aftermath
   }
 
   /// Does, outside the lock, what a call left to do.
-  func finish(_ aftermath: Aftermath, host: AnyObject?) {
+  func finish(
+    _ aftermath: Aftermath, host: AnyObject?, at site: CallSite?,
+    forgottenBecause reason: String = "another animation took all of its properties"
+  ) {
     aftermath.subscription?.cancel()
-    if let host, let values = aftermath.values {
-      values.apply(to: host)
+    if let host {
+      for values in aftermath.values { values.apply(to: host) }
     }
-    if let (position, completions) = aftermath.completed {
+    reportForgotten(aftermath.forgotten, why: reason)
+    for (position, completions) in aftermath.completed {
       for completion in completions { completion(position) }
     }
-    if aftermath.resumesWaiters { waiters.resumeAll(returning: aftermath.waiterResult) }
-    if let next = aftermath.next, host != nil {
-      begin(next)
+    for (waiters, result) in aftermath.resumed { waiters.resumeAll(returning: result) }
+    if host != nil {
+      for (group, link) in aftermath.next { begin(link, group: group) }
     }
     subscribeIfRunning()
-    adviseIfRepeatingForever()
+    adviseIfRepeatingForever(at: site)
   }
 
   /// Reports, once per animation, an active animation that repeats forever and holds closures
@@ -235,70 +423,48 @@ public final class Dancer: Capability {
   /// closure, host) that nothing ends: the host outlives everyone who uses it and the clock
   /// ticks for it forever. A closure's captures cannot be seen, so the cycle can be neither
   /// detected nor broken from here; the combination that makes it possible is what is reported.
-  func adviseIfRepeatingForever() {
-    let advice = state.withLock { state -> (completions: Bool, chained: Bool)? in
-      guard state.engine?.state == .active, state.engine?.repeatCount == nil,
-        state.advisedTag != state.tag
-      else { return nil }
-      let completions = state.engine?.hasCompletions == true
-      let chained = !state.chain.isEmpty
-      guard completions || chained else { return nil }
-      state.advisedTag = state.tag
-      return (completions, chained)
-    }
-    guard let advice else { return }
-    if advice.completions {
-      report(
-        "repeatingForever with completions: they run only when the animation is finished,"
-          + " stopped or replaced, and it holds them until then; capture the host weakly in them"
-          + " ([weak self]) or the host and its frame clock stay alive for good")
-    }
-    if advice.chained {
-      report(
-        "repeatingForever with animations chained by then: they never start, since it never"
-          + " reaches its end, and it holds their blocks until it is finished, stopped or replaced")
-    }
-  }
-
-  /// Starts a chained animation: at once when its block can run here, else as soon as its
-  /// isolation runs it.
-  func begin(_ link: ChainLink) {
-    if !link.begin.runsInline {
-      state.withLock { $0.isBeginningLink = true }
-    }
-    link.begin((self, link.settings))
-  }
-
-  /// Installs and starts a chained animation whose tracks were just recorded on `host`.
-  func install(_ link: ChainLink.Settings, tracks: [AnimationTrack], on host: AnyObject) {
-    let now = self.now
-    let reducesMotion = ReducedMotion.isEnabled
-    let aftermath = state.withLock { state -> Aftermath in
-      state.isBeginningLink = false
-      guard !state.isDetached else { return Aftermath() }
-      var engine = AnimationEngine(tracks: tracks, timing: link.timing, duration: link.duration)
-      for completion in link.completions { engine.addCompletion(completion) }
-      try? engine.setRepeat(count: link.repeatCount, autoreverses: link.autoreverses)
-      engine.pausesOnCompletion = link.pausesOnCompletion
-      engine.scrubsLinearly = link.scrubsLinearly
-      engine.reducesMotion = reducesMotion
-      // A completion of the animation that just ended, or this link's own block, declared a
-      // new animation: as any new animation does, it replaces what was queued.
-      guard state.engine == nil else {
-        state.chain = []
-        return Aftermath()
+  func adviseIfRepeatingForever(at site: CallSite?) {
+    let advice = state.withLock { state -> [(tag: Int, completions: Bool, chained: Bool)] in
+      var advice: [(tag: Int, completions: Bool, chained: Bool)] = []
+      for index in state.groups.indices {
+        guard let engine = state.groups[index].engine, engine.state == .active,
+          engine.repeatCount == nil, state.groups[index].advisedTag != state.groups[index].tag
+        else { continue }
+        let completions = engine.hasCompletions
+        let chained = !state.groups[index].chain.isEmpty
+        guard completions || chained else { continue }
+        state.groups[index].advisedTag = state.groups[index].tag
+        advice.append((state.groups[index].tag, completions, chained))
       }
-      state.tag = Self.nextTag()
-      let effects = (try? engine.start(at: now)) ?? AnimationEffects()
-      return Self.settle(effects, engine: engine, state: &state, chaining: true)
+      return advice
     }
-    finish(aftermath, host: host)
+    for (tag, completions, chained) in advice {
+      if completions {
+        report(
+          "repeatingForever with completions: they run only when the animation is finished,"
+            + " stopped or replaced, and it holds them until then; capture the host weakly in"
+            + " them ([weak self]) or the host and its frame clock stay alive for good",
+          tag: tag, at: site)
+      }
+      if chained {
+        report(
+          "repeatingForever with animations chained by then: they never start, since it never"
+            + " reaches its end, and it holds their blocks until it is finished, stopped or"
+            + " replaced", tag: tag, at: site)
+      }
+    }
+  }
+
+  /// Starts a chained animation of group `id`: at once when its block can run here, else as
+  /// soon as its isolation runs it.
+  func begin(_ link: ChainLink, group id: Int) {
+    link.begin((self, id, link.settings))
   }
 
   // MARK: The frame clock
 
-  /// Joins the clock's driver if the animation runs and has not joined yet. Joining happens
-  /// outside the lock; a membership that lost a race is cancelled at once.
+  /// Joins the clock's driver if an animation runs and the dancer has not joined yet. Joining
+  /// happens outside the lock; a membership that lost a race is cancelled at once.
   func subscribeIfRunning() {
     let clock = state.withLock { state -> FrameClock? in
       state.isRunning && state.subscription == nil ? state.clock : nil
@@ -313,57 +479,13 @@ public final class Dancer: Capability {
     unwanted?.cancel()
   }
 
-  /// The values of the common frame, which stays within the current segment of a running
-  /// animation; nil when the frame needs the full `tick(at:)`.
-  @inline(__always)
-  static func advanceWithinSegment(_ state: StateLock, to now: Double) -> FrameValues? {
-    state.withLock { state in
-      state.isDetached ? nil : state.engine?.advanceWithinSegment(to: now)
-    }
-  }
-
-  /// The common frame as the clock's driver runs it: moves a running animation on within its
-  /// segment and writes its values into `host`, through the track list `memo` keeps. Returns
-  /// false, having changed nothing, when the frame needs the full `tick(at:)`.
-  ///
-  /// The lock is held only to move the animation on. The values are written after it, through
-  /// the memo's reference to the tracks: the animation's list is compared with it by address
-  /// under the lock, and taken (one reference) only when it changed, so that a frame costs no
-  /// reference counting for the tracks.
-  @inline(__always)
-  static func writeCommonFrame(
-    _ state: StateLock, memo: FrameMemo, to now: Double, host: AnyObject
-  ) -> Bool {
-    let remembered = memo.address
-    var changed: TrackList?
-    let step = state.withLock { state -> AnimationEngine.CommonFrame? in
-      guard !state.isDetached, Self.writesHere(state.hostIsolation),
-        let step = state.engine?.commonFrame(to: now)
-      else { return nil }
-      if step.tracks != remembered { changed = state.engine?.tracks }
-      return step
-    }
-    guard let step else { return false }
-    if let changed { memo.remember(changed) }
-    memo.withTracks { $0.apply(fraction: step.fraction, progress: step.progress, to: host) }
-    return true
-  }
-
-  /// Whether a write to a host that lives in `isolation` may happen here, now: always for a
-  /// nonisolated host; for another only where its isolation runs (the main queue, for the main
-  /// actor).
-  @inline(__always)
-  static func writesHere(_ isolation: (any Actor)?) -> Bool {
-    guard let isolation else { return true }
-    return IsolatedCallback<Void>(isolation: isolation) {}.runsInline
-  }
-
-  /// Moves the animation to `now` and writes its values; called by the clock's driver when a
+  /// Moves every group to `now` and writes their values; called by the clock's driver when a
   /// frame needs more than new values. A frame for a host that lives elsewhere is run there.
   func tick(at now: Double) {
-    let isolation = state.withLock { $0.hostIsolation }
-    guard Self.writesHere(isolation) else {
-      IsolatedCallback<Double>(isolation: isolation) { [weak self] now in
+    let (isolation, actor) = state.withLock { ($0.isolation, $0.actor) }
+    var context = FrameContext()
+    guard context.writesHere(isolation) else {
+      IsolatedCallback<Double>(isolation: actor) { [weak self] now in
         self?.tickHere(at: now)
       }(now)
       return
@@ -377,41 +499,86 @@ public final class Dancer: Capability {
       hostDied()
       return
     }
-    // The common frame stays within the current segment: it only moves progress on and writes
-    // the values, with no effects to collect.
-    if let values = Self.advanceWithinSegment(state, to: now) {
-      values.apply(to: host)
-      return
-    }
     let aftermath = state.withLock { state -> Aftermath in
-      guard var engine = state.engine.take() else {
-        var aftermath = Aftermath()
-        aftermath.subscription = state.subscription
-        state.subscription = nil
-        return aftermath
+      var aftermath = Aftermath()
+      // Ids, not groups: a copy of a group that leaves would release its closures here, under
+      // the lock.
+      var running: [Int] = []
+      for index in state.groups.indices where state.groups[index].isRunning {
+        running.append(state.groups[index].id)
       }
-      let effects = engine.advance(to: now)
-      return Self.settle(effects, engine: engine, state: &state, chaining: true)
+      for id in running {
+        guard let index = state.index(of: .id(id)),
+          var engine = state.groups[index].engine.take()
+        else { continue }
+        let effects = engine.advance(to: now)
+        aftermath.merge(
+          Self.settle(effects, engine: engine, group: index, state: &state, chaining: true))
+      }
+      if !state.isRunning, let subscription = state.subscription {
+        aftermath.subscription = subscription
+        state.subscription = nil
+      }
+      return aftermath
     }
-    if aftermath.completed == nil, aftermath.subscription == nil, !aftermath.resumesWaiters,
-      aftermath.next == nil
+    if aftermath.completed.isEmpty, aftermath.subscription == nil, aftermath.resumed.isEmpty,
+      aftermath.next.isEmpty
     {
-      aftermath.values?.apply(to: host)
+      for values in aftermath.values { values.apply(to: host) }
       return
     }
-    finish(aftermath, host: host)
+    finish(aftermath, host: host, at: nil)
   }
 
   /// The host died: stop, unsubscribe, write nothing, run no completions.
   func hostDied() {
     let aftermath = state.withLock { Self.abandon(&$0) }
-    finish(aftermath, host: nil)
+    finish(aftermath, host: nil, at: nil, forgottenBecause: "the host is gone")
+  }
+}
+
+/// Which of a host's groups a ``Dance`` handle addresses.
+enum GroupSelector: Sendable, Hashable {
+  /// The most recently declared group that has not ended.
+  case latest
+  /// One group, by its id.
+  case id(Int)
+}
+
+/// Where a public entry point was called, for its misuse reports.
+struct CallSite: Sendable {
+  let fileID: String
+  let line: Int
+}
+
+/// What one frame of the driver decided once for all its members.
+struct FrameContext {
+  /// Whether the frame runs on the main queue, asked at most once a frame.
+  private var isMainQueue: Bool?
+
+  /// Whether a write to a host that lives in `isolation` may happen here, now: always for a
+  /// nonisolated host; for a main-actor host only on the main queue; never for another actor.
+  @inline(__always)
+  mutating func writesHere(_ isolation: Dancer.HostIsolation) -> Bool {
+    switch isolation {
+    case .nonisolated: return true
+    case .other: return false
+    case .mainActor:
+      if let isMainQueue { return isMainQueue }
+      let answer = Self.onMainQueue()
+      isMainQueue = answer
+      return answer
+    }
+  }
+
+  @inline(never)
+  private static func onMainQueue() -> Bool {
+    IsolatedCallback<Void>(isolation: MainActor.shared) {}.runsInline
   }
 }
 
 extension Dancer.State {
-  var isRunning: Bool { engine?.isRunning == true && !isDetached }
-
+  var isRunning: Bool { !isDetached && groups.contains { $0.isRunning } }
 }
 
 extension SchedulerInstant {

@@ -27,7 +27,7 @@ public import AffixScheduling
 /// }
 /// ```
 ///
-/// For an object whose class you cannot conform, ``Dance/of(_:clock:)`` reaches the same
+/// For an object whose class you cannot conform, ``Dance/of(_:clock:fileID:line:)`` reaches the same
 /// handle. Either way a host has exactly one handle, kept in its associated storage.
 public protocol Dancing: AnyObject {
   /// The frame clock the host's animations run on; `FrameClock.shared` (the main queue at

@@ -32,18 +32,21 @@ public struct CubicBezier: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Whether the control points were usable as given: x in `0...1`, everything finite.
-  public static func isValid(x1: Double, y1: Double, x2: Double, y2: Double) -> Bool {
+  package static func isValid(x1: Double, y1: Double, x2: Double, y2: Double) -> Bool {
     (0...1).contains(x1) && (0...1).contains(x2) && y1.isFinite && y2.isFinite
   }
 
+  // UIKit's presets are spelled `TimingCurve.easeInOut` and so on (`.bezier` gives the curve);
+  // these are what that spelling stands for.
+
   /// UIKit's `.easeInOut`: slow at both ends.
-  public static let easeInOut = CubicBezier(x1: 0.42, y1: 0, x2: 0.58, y2: 1)
+  package static let easeInOut = CubicBezier(x1: 0.42, y1: 0, x2: 0.58, y2: 1)
   /// UIKit's `.easeIn`: slow at the start.
-  public static let easeIn = CubicBezier(x1: 0.42, y1: 0, x2: 1, y2: 1)
+  package static let easeIn = CubicBezier(x1: 0.42, y1: 0, x2: 1, y2: 1)
   /// UIKit's `.easeOut`: slow at the end.
-  public static let easeOut = CubicBezier(x1: 0, y1: 0, x2: 0.58, y2: 1)
+  package static let easeOut = CubicBezier(x1: 0, y1: 0, x2: 0.58, y2: 1)
   /// Constant speed.
-  public static let linear = CubicBezier(x1: 0, y1: 0, x2: 1, y2: 1)
+  package static let linear = CubicBezier(x1: 0, y1: 0, x2: 1, y2: 1)
   /// CSS's `ease`, the web's default.
   public static let ease = CubicBezier(x1: 0.25, y1: 0.1, x2: 0.25, y2: 1)
 

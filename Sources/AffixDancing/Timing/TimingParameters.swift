@@ -71,11 +71,6 @@ public struct TimingParameters: Sendable, Hashable, CustomStringConvertible {
     TimingParameters(.decay(rate))
   }
 
-  /// UIKit's default curve.
-  public static let easeInOut = curve(.easeInOut)
-  /// Constant speed.
-  public static let linear = curve(.linear)
-
   /// How long an animation with these timing parameters lasts when it is asked to last
   /// `duration` seconds: `duration` itself, except for a physical spring.
   public func duration(forRequested duration: Double) -> Double {

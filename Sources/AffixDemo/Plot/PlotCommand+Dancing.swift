@@ -99,6 +99,56 @@ extension PlotCommand {
     ]
   }
 
+  /// Two groups on one host, as AffixDancing animates them on a virtual clock at 200 frames a
+  /// second: a position on a spring and, declared 0.3 s later, an opacity on a curve. The
+  /// position runs on; before groups, the fade froze it where it stood.
+  static func independentGroupsPictures() -> [Picture] {
+    let fadeTime = 0.3
+    let end = 1.2
+    let scheduler = VirtualTimeScheduler()
+    let clock = FrameClock(scheduler: scheduler, framesPerSecond: 200)
+    let body = PlottedBody()
+    let dance = Dance.of(body, clock: clock)
+    dance.animate(spring: .smooth) { $0.x = 100 }.start()
+    var position = [(x: 0.0, y: body.x / 100)]
+    var opacity = [(x: 0.0, y: body.opacity)]
+    var frozen = position
+    let fadeFrame = Int((fadeTime * 200).rounded())
+    for frame in 1...Int(end * 200) {
+      if frame == fadeFrame + 1 {
+        dance.animate(duration: 0.6, curve: .easeInOut) { $0.opacity = 0 }.start()
+      }
+      scheduler.advance(by: .milliseconds(5))
+      let time = Double(frame) / 200
+      position.append((time, body.x / 100))
+      opacity.append((time, body.opacity))
+      frozen.append((time, frame <= fadeFrame ? body.x / 100 : frozen[fadeFrame].y))
+    }
+    var chart = Chart(
+      title: "Two groups: a spring and a fade declared mid-flight", xLabel: "time (s)",
+      yLabel: "value", xRange: 0...end, yRange: -0.1...1.2)
+    chart.guides = [0, 1]
+    chart.series = [
+      Chart.Series(
+        name: "position / 100 (spring .smooth, from 0 s)", points: position,
+        colour: Chart.palette[0]),
+      Chart.Series(
+        name: "opacity (easeInOut 0.6 s, from 0.3 s)", points: opacity, colour: Chart.palette[1]),
+      Chart.Series(
+        name: "position before groups: frozen by the fade", points: frozen,
+        colour: Chart.palette[3], dashed: true),
+    ]
+    chart.markers = [
+      Chart.Marker(label: "fade declared: the spring runs on", point: position[fadeFrame])
+    ]
+    return [
+      Picture(
+        fileName: "independent-groups.svg",
+        caption: "a position on a spring and an opacity on a curve, the second started mid-flight",
+        chart: chart)
+    ]
+  }
+
   /// Decays at UIScrollView's two rates from the same flick, as AffixDancing animates them,
   /// with the projected resting value known before they start.
   static func decayPictures() -> [Picture] {
@@ -152,6 +202,7 @@ extension PlotCommand {
 /// What the plots animate.
 private final class PlottedBody {
   var x = 0.0
+  var opacity = 1.0
 }
 
 /// A snappy spring from 0 to 100 retargeted to 30 with a bouncy spring, animated on a virtual

@@ -19,7 +19,7 @@ enum PlotCommand {
   /// Every picture, in the order they are written.
   static func pictures() -> [Picture] {
     timingCurvePictures() + dragPictures() + benchmarkPictures()
-      + retargetingPictures() + decayPictures()
+      + retargetingPictures() + decayPictures() + independentGroupsPictures()
   }
 
   /// Writes every picture into `directory`, creating it if needed; returns whether all were

@@ -461,6 +461,12 @@ package struct AnimationEngine: Sendable {
     tracks = TrackList(entries, timing: timing)
   }
 
+  /// Keeps only `entries` of the tracks, in any state: the others' properties were taken by a
+  /// later animation, and this one writes them no more.
+  package mutating func keepTracks(_ entries: [TrackEntry]) {
+    tracks = TrackList(entries, timing: timing)
+  }
+
   /// Whether completions wait for the animation's end.
   package var hasCompletions: Bool { !completions.isEmpty }
 
