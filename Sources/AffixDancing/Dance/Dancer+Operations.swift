@@ -227,8 +227,10 @@ extension Dancer {
       // A completion of the animation that just ended, or this link's own block, declared a
       // new animation in this group (addAnimations): it stays, and the queue is dropped.
       guard state.groups[index].engine == nil else {
+        var aftermath = Aftermath()
+        aftermath.droppedLinks = state.groups[index].chain
         state.groups[index].chain = []
-        return Aftermath()
+        return aftermath
       }
       var engine = AnimationEngine(tracks: tracks, timing: link.timing, duration: link.duration)
       for completion in link.completions { engine.addCompletion(completion) }
@@ -300,9 +302,9 @@ enum HostWatchKey: AssociatedKey {
   typealias Value = HostWatch?
 }
 
-/// Lives in a host's associated storage to tell its dancer's waiters that the host died: the
-/// storage releases it when it releases the host's values, while the dancer itself may live on
-/// in handles that someone still holds.
+/// Lives in a host's associated storage to tell its dancer that the host died, which ends its
+/// groups and resumes their waiters: the storage releases it when it releases the host's
+/// values, while the dancer itself may live on in handles that someone still holds.
 final class HostWatch: Sendable {
   private let dancer: WeakReference<Dancer>
 
@@ -311,6 +313,9 @@ final class HostWatch: Sendable {
   }
 
   deinit {
-    dancer.object?.hostDied()
+    // Only for the host's death: a watch made twice by two first waits at once is kept once,
+    // and the other goes while the host lives.
+    guard let dancer = dancer.object, dancer.host.object == nil else { return }
+    dancer.hostDied()
   }
 }

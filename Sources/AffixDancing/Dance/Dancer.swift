@@ -214,6 +214,10 @@ public final class Dancer: Capability {
     var subscription: CancellationToken?
     /// Groups that left, released with the aftermath, outside the lock.
     var released: [Group] = []
+    /// Completions and chained animations that will never run, released outside the lock:
+    /// they may hold the last reference to the host.
+    var dropped: [AnimationCompletion] = []
+    var droppedLinks: [ChainLink] = []
 
     mutating func merge(_ other: Aftermath) {
       values += other.values
@@ -224,6 +228,8 @@ public final class Dancer: Capability {
       misuse = misuse ?? other.misuse
       subscription = subscription ?? other.subscription
       released += other.released
+      dropped += other.dropped
+      droppedLinks += other.droppedLinks
     }
   }
 
@@ -345,6 +351,7 @@ public final class Dancer: Capability {
   ) -> Aftermath {
     var aftermath = Aftermath()
     if let values = effects.values { aftermath.values.append(values) }
+    aftermath.dropped = effects.dropped
     switch effects.outcome {
     case .none:
       state.groups[index].engine = engine

@@ -25,6 +25,9 @@ package struct AnimationEffects: Sendable {
   /// Values to write into the host, if they changed.
   package var values: FrameValues?
   package var outcome: Outcome = .none
+  /// Completions that will never run, to be released after unlocking: they may hold the last
+  /// reference to the host, whose death calls back into its dance.
+  package var dropped: [AnimationCompletion] = []
 
   package init() {}
 
@@ -326,7 +329,7 @@ package struct AnimationEngine: Sendable {
     freeze()
     if withoutFinishing {
       state = .inactive
-      completions = []
+      effects.dropped = takeCompletions()
       effects.outcome = .abandoned
     } else {
       state = .stopped
