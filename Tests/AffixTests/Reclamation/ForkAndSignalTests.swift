@@ -111,12 +111,15 @@ import Testing
       #expect(Self.readWriteAndSweep(host))
       let stop = Flag()
       let busy = Counter()
-      // Readers inside their sections and a writer retiring values at the fork.
+      // Readers inside their sections and a writer retiring values at the fork. The writer
+      // writes a host of its own: a storage another thread was writing at the fork may stay
+      // locked in the child, which the child must not use (ForkHandlers, "After fork()").
+      let written = Host()
       let threads = (0..<3).map { index in
         ReclamationPromiseTests.onThread {
           while !stop.isSet {
             if index == 0 {
-              Associations(of: host)[SignalCanaryKey.self] = SignalCanary()
+              Associations(of: written)[SignalCanaryKey.self] = SignalCanary()
             } else {
               _ = Associations(of: host)[SignalCanaryKey.self]
             }
