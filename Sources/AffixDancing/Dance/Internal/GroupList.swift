@@ -97,14 +97,17 @@ struct Groups: RandomAccessCollection, MutableCollection {
   var startIndex: Int { 0 }
   var endIndex: Int { count }
 
+  // Plain accessors, not `_read`/`_modify`: the address sanitizer caught a `_modify` whose
+  // coroutine frame held the group being modified, read after the frame was freed. The frame
+  // reaches groups through `withFirstEngine` and `unmanagedRest`, not through here.
   subscript(index: Int) -> Dancer.Group {
-    _read {
+    get {
       precondition(index >= 0 && index < count, "group index out of range")
-      if index == 0 { yield first } else { yield rest[index - 1] }
+      return index == 0 ? first : rest[index - 1]
     }
-    _modify {
+    set {
       precondition(index >= 0 && index < count, "group index out of range")
-      if index == 0 { yield &first } else { yield &rest[index - 1] }
+      if index == 0 { first = newValue } else { rest[index - 1] = newValue }
     }
   }
 
