@@ -17,11 +17,11 @@ if [ "$status" -eq 0 ]; then
   echo "leak-check-selftest: FAIL: leak-check passed although a check leaks on purpose" >&2
   exit 1
 fi
-if ! printf '%s\n' "$output" | grep -qx '    in aDeliberateLeakFailsTheLeakCheck():'; then
+if ! grep -qx '    in aDeliberateLeakFailsTheLeakCheck():' <<<"$output"; then
   echo "leak-check-selftest: FAIL: the report does not name the leaking test" >&2
   exit 1
 fi
-if ! printf '%s\n' "$output" | grep -q '^      LEAK: DeliberatelyLeakedNode "deliberate" tracked at LeakCheckTests/DeliberateLeakCheck.swift:[0-9]* is still alive; retain cycle: DeliberatelyLeakedNode.itself -> DeliberatelyLeakedNode$'; then
+if ! grep -q '^      LEAK: DeliberatelyLeakedNode "deliberate" tracked at LeakCheckTests/DeliberateLeakCheck.swift:[0-9]* is still alive; retain cycle: DeliberatelyLeakedNode.itself -> DeliberatelyLeakedNode$' <<<"$output"; then
   echo "leak-check-selftest: FAIL: the report does not name DeliberatelyLeakedNode and its cycle" >&2
   exit 1
 fi

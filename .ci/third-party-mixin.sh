@@ -25,6 +25,6 @@ output=$(swift package --scratch-path "$scratch" leak-check 2>&1) || {
   printf '%s\n' "$output"
   fail "the fixture's leak checks"
 }
-printf '%s\n' "$output" | grep -qE '^  leak checks run: [1-9]' \
+grep -qE '^  leak checks run: [1-9]' <<<"$output" \
   || fail "leak-check ran no leak check in the fixture"
 echo "third-party-mixin: ok"
