@@ -33,6 +33,7 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
+source "$root/.ci/samples-manifest.sh"
 work="$root/.build/doc-samples"
 # Shared with .ci/readme-samples.sh: both packages build the library alike, so whichever runs
 # second compiles only its own samples.
@@ -169,28 +170,7 @@ mapfile -t manifests < <(cd "$work/manifests" && ls | LC_ALL=C sort)
 echo "doc samples: $checked documents, ${#samples[@]} programs, ${#manifests[@]} manifests"
 if [ -s "$work/skipped" ]; then cat "$work/skipped"; fi
 
-package_name="$(basename "$root")"
-{
-  echo '// swift-tools-version: 6.1'
-  echo 'import PackageDescription'
-  echo 'let affix: [Target.Dependency] = ['
-  for product in Affix AffixScheduling AffixLoading AffixDancing AffixDraggable AffixTooltip \
-    AffixTesting; do
-    echo "  .product(name: \"$product\", package: \"$package_name\"),"
-  done
-  echo ']'
-  echo 'let package = Package('
-  echo '  name: "DocSamples",'
-  echo '  platforms: [.macOS(.v15), .iOS(.v18)],'
-  echo "  dependencies: [.package(path: \"$root\")],"
-  echo '  targets: ['
-  for sample in "${samples[@]}"; do
-    echo "    .executableTarget(name: \"$sample\", dependencies: affix,"
-    echo '      swiftSettings: [.swiftLanguageMode(.v6)]),'
-  done
-  echo '  ]'
-  echo ')'
-} >"$work/Package.swift.new"
+write_samples_manifest DocSamples "$root" "${samples[@]}" >"$work/Package.swift.new"
 cmp -s "$work/Package.swift.new" "$work/Package.swift" || cp "$work/Package.swift.new" "$work/Package.swift"
 
 log="$work/build.log"

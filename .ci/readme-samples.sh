@@ -8,6 +8,7 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
+source "$root/.ci/samples-manifest.sh"
 readme="${1:-$root/README.md}"
 work="$root/.build/readme-samples"
 # Shared with .ci/doc-samples.sh: both packages build the library alike, so whichever runs
@@ -53,27 +54,7 @@ done
 [ "${#samples[@]}" -gt 0 ] || fail "README.md has no \`\`\`swift block"
 echo "README samples: ${#samples[@]} programs, ${#manifests[@]} manifests"
 
-package_name="$(basename "$root")"
-{
-  echo '// swift-tools-version: 6.1'
-  echo 'import PackageDescription'
-  echo 'let affix: [Target.Dependency] = ['
-  for product in Affix AffixScheduling AffixLoading AffixDancing AffixDraggable AffixTesting; do
-    echo "  .product(name: \"$product\", package: \"$package_name\"),"
-  done
-  echo ']'
-  echo 'let package = Package('
-  echo '  name: "ReadmeSamples",'
-  echo '  platforms: [.macOS(.v15), .iOS(.v18)],'
-  echo "  dependencies: [.package(path: \"$root\")],"
-  echo '  targets: ['
-  for sample in "${samples[@]}"; do
-    echo "    .executableTarget(name: \"$sample\", dependencies: affix,"
-    echo '      swiftSettings: [.swiftLanguageMode(.v6)]),'
-  done
-  echo '  ]'
-  echo ')'
-} >"$work/Package.swift"
+write_samples_manifest ReadmeSamples "$root" "${samples[@]}" >"$work/Package.swift"
 
 log="$work/build.log"
 if ! swift build --package-path "$work" --scratch-path "$scratch" -Xswiftc -warnings-as-errors \
