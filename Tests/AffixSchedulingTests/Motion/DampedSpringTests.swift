@@ -21,7 +21,7 @@ private func reports(_ body: () -> Void) -> [Diagnostic] {
     #expect(abs(spring.dampingRatio - 0.7) < 1e-12)
   }
 
-  @Test("response and damping ratio are SwiftUI's DampedSpring(response:dampingRatio:)")
+  @Test("response and damping ratio are SwiftUI's Spring(response:dampingRatio:)")
   func responseAndDampingRatio() {
     let spring = DampedSpring(response: 0.4, dampingRatio: 0.6)
     let omega = 2 * Double.pi / 0.4
