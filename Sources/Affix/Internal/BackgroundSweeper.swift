@@ -11,6 +11,17 @@ import Synchronization
 /// host.
 enum BackgroundSweeper {
   private static let isScheduled = Atomic<Bool>(false)
+  /// How many callers are inside ``whileHeld(_:)``.
+  private static let holds = Atomic<Int>(0)
+
+  /// Runs `body` with no background sweep starting meanwhile (one already under way finishes):
+  /// dead hosts' values wait for ``HostTable/sweep()``. The cadence goes on, so sweeps resume
+  /// when the last hold ends.
+  static func whileHeld<Result>(_ body: () throws -> Result) rethrows -> Result {
+    holds.add(1, ordering: .sequentiallyConsistent)
+    defer { holds.subtract(1, ordering: .sequentiallyConsistent) }
+    return try body()
+  }
 
   /// Called after a host enters a table: schedules a sweep unless one is. One relaxed load when
   /// one is.
@@ -34,8 +45,18 @@ enum BackgroundSweeper {
     }
   }
 
+  /// A background sweep, unless one is held (see ``whileHeld(_:)``): how many hosts it swept
+  /// and whether any is left, or nil when held.
+  static func sweepUnlessHeld() -> (swept: Int, hostsLeft: Bool)? {
+    guard holds.load(ordering: .sequentiallyConsistent) == 0 else { return nil }
+    return HostTable.sweepInBackground()
+  }
+
   private static func run(after interval: Duration) {
-    let (swept, hostsLeft) = HostTable.sweepInBackground()
+    guard let (swept, hostsLeft) = sweepUnlessHeld() else {
+      schedule(after: interval)
+      return
+    }
     if let next = SweepCadence.next(after: interval, swept: swept, hostsLeft: hostsLeft) {
       schedule(after: next)
       return

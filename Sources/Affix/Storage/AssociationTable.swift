@@ -46,6 +46,15 @@ public enum AssociationTable {
     HostTable.isHeldInDeinit(at: address)
   }
 
+  /// Runs `body` with no background sweep starting meanwhile, so that dead hosts' values wait
+  /// for ``sweep()``; for the demo, which shows them waiting. A background sweep that began
+  /// before the hold may still finish during it: hold before the hosts to watch die.
+  package static func withBackgroundSweepsHeld<Result>(_ body: () throws -> Result) rethrows
+    -> Result
+  {
+    try BackgroundSweeper.whileHeld(body)
+  }
+
   /// Takes every dead host off the tables and queues its values for release without waiting
   /// for it; for the benchmark, which times a sweep's two halves apart.
   @discardableResult

@@ -119,6 +119,15 @@ import Testing
     #expect(within(seconds: 20) { lifetimes.alive == 0 })
   }
 
+  @Test func aHeldBackgroundSweeperSweepsNothingUntilTheLastHoldEnds() {
+    AssociationTable.withBackgroundSweepsHeld {
+      #expect(BackgroundSweeper.sweepUnlessHeld() == nil)
+      AssociationTable.withBackgroundSweepsHeld {}
+      #expect(BackgroundSweeper.sweepUnlessHeld() == nil, "an inner hold ended the outer one")
+    }
+    #expect(BackgroundSweeper.sweepUnlessHeld() != nil)
+  }
+
   @Test func theSweepCadenceBacksOffAndStopsWhenNoHostIsLeft() {
     #expect(SweepCadence.next(after: .seconds(1), swept: 0, hostsLeft: false) == nil)
     #expect(
