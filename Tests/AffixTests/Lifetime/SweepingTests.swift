@@ -38,20 +38,18 @@ import Testing
     return entered.wait(timeout: .now() + 30) == .success
   }
 
-  /// On the pinned path writes sweep along, and a full table is swept before it grows,
-  /// whatever else runs: at most half the table can be dead at once, and some of the hosts
-  /// written are swept while they are written. How many depends on when the writers' sweeps
-  /// ran (the table may end at a size where half of it exceeds half the hosts written), so
-  /// the test holds the table to that bound and to progress, not to a tighter figure. The weak
-  /// table is swept on a Dispatch thread each time it doubles, so there the bound holds once
-  /// that sweep has run.
+  /// On the pinned path a full table is swept before it grows, whatever else runs: at most
+  /// half the table can be dead at once, which is the bound held here. Where more hosts were
+  /// written than half the table, that bound alone shows some were swept while written; where
+  /// fewer (a table that other tests grew, a run scaled down for a sanitizer) none need be, so
+  /// the test asks for no further progress. The weak table is swept on a Dispatch thread each
+  /// time it doubles, so there the bound holds once that sweep has run.
   private func expectDeadHostsBounded(below bound: Int) {
     if HostMode.isWeak {
       #expect(within(seconds: 30) { AssociationTable.statistics.staleHosts < bound })
     } else {
-      let statistics = AssociationTable.statistics
-      #expect(statistics.staleHosts <= HostTable.capacity / 2)
-      #expect(statistics.staleHosts < 2 * bound)
+      let stale = AssociationTable.statistics.staleHosts
+      #expect(stale <= HostTable.capacity / 2, "\(stale) dead hosts in \(HostTable.capacity) slots")
     }
   }
 
