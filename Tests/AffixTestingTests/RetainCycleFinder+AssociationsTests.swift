@@ -40,6 +40,15 @@ private final class Pinned: Capability {
   func didDetach() {}
 }
 
+/// A third party's capability: its state in the public lock, as the mixin guide shows.
+private final class Locking: Capability {
+  let state: LockedState<Document?>
+
+  init(host: Document) {
+    state = LockedState(host)
+  }
+}
+
 private enum Declared: AssociatedKey {
   typealias Value = Inspector?
 }
@@ -65,6 +74,7 @@ private func release(_ document: AnyObject) {
   associations.removeValue(for: InspectorsKey.self)
   associations.removeValue(for: Declared.self)
   associations.detach(Pinned.self)
+  associations.detach(Locking.self)
 }
 
 @Suite struct RetainCycleFinderAssociationsTests {
@@ -145,6 +155,16 @@ private func release(_ document: AnyObject) {
     #expect(
       RetainCycleFinder.cycle(through: document)?.description
         == "Document -[Pinned]-> Pinned.host -> Document")
+  }
+
+  @Test func aCapabilitysLockedStateIsSeenThrough() {
+    let document = Document()
+    Associations(of: document).attach(Locking(host: document))
+    defer { release(document) }
+
+    #expect(
+      RetainCycleFinder.cycle(through: document)?.description
+        == "Document -[Locking]-> Locking.state.state -> Document")
   }
 
   @Test func aPathFromAnotherObjectGoesThroughItsAssociations() {

@@ -19,8 +19,15 @@
 ///   }
 /// }
 /// ```
+///
+/// It is as strict as `Synchronization.Mutex`: the state goes in as a `sending` value and each
+/// critical section hands it to `body` as `inout sending`, so that no reference the caller
+/// keeps can reach it outside the lock, and a result leaves only if it is `sending` (a value
+/// disconnected from the state, or a `Sendable` one). A non-`Sendable` object shared through
+/// the lock with two tasks does not compile.
 public final class LockedState<State>: @unchecked Sendable {
-  // `@unchecked Sendable`: `state` is only reached through `withLock`, under `lock`.
+  // `@unchecked Sendable`: `state` is only reached through `withLock`, under `lock`, and the
+  // `sending` initializer and results keep every other reference to it out of reach.
   @usableFromInline
   let lock = SpinLock()
 
@@ -29,18 +36,19 @@ public final class LockedState<State>: @unchecked Sendable {
   @usableFromInline
   @exclusivity(unchecked) var state: State
 
-  /// Creates the lock around `state`.
+  /// Creates the lock around `state`, which the caller gives up.
   ///
   /// ```swift
   /// let count = LockedState(0)
   /// ```
-  public init(_ state: State) {
+  public init(_ state: sending State) {
     self.state = state
   }
 
   /// Runs `body` with the state, under the lock, and returns what it returns.
   ///
-  /// `body` must not block, take this lock again, or run user code.
+  /// `body` must not block, take this lock again, or run user code. What it returns must not
+  /// share the state (`sending`): return a copy of a `Sendable` part, or a value made there.
   ///
   /// ```swift
   /// let count = LockedState(0)
@@ -50,7 +58,9 @@ public final class LockedState<State>: @unchecked Sendable {
   /// }
   /// ```
   @inlinable @inline(__always)
-  public func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+  public func withLock<Result, Failure: Error>(
+    _ body: (inout sending State) throws(Failure) -> sending Result
+  ) throws(Failure) -> sending Result {
     lock.lock()
     defer { lock.unlock() }
     return try body(&state)

@@ -13,3 +13,12 @@ extension Locked: LockedStateReflecting {
     withLock { $0 }
   }
 }
+
+extension LockedState: LockedStateReflecting {
+  package var reflectedState: Any {
+    // A copy for the finder, which only walks it: not the `sending` hand-over of `withLock`.
+    lock.lock()
+    defer { lock.unlock() }
+    return state
+  }
+}

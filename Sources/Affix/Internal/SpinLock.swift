@@ -155,11 +155,35 @@ package enum Parking {
   }
 }
 
-/// State guarded by a ``SpinLock``: the lock for shared state in every Affix module, now public
-/// as ``LockedState`` so that every mixin, the library's own and a third party's, locks the
-/// same way.
+/// State guarded by a ``SpinLock``, for the core's own tables: ``LockedState``'s lock, without
+/// its `sending` checks.
+///
+/// The core keeps closures and references in its locks that it hands out by design (observers
+/// copied out to be called after unlocking, a token's cancel work), each argued where it is
+/// kept; the public ``LockedState`` refuses them so that a mixin cannot share state by mistake.
 ///
 /// Affix does not use `Synchronization.Mutex` where it matters: on Linux the thread sanitizer
 /// cannot see its locking and reports every critical section as a race, which would blind the
 /// sanitizer to real ones, and on this toolchain it costs several times a compare-and-swap.
-package typealias Locked<State> = LockedState<State>
+package final class Locked<State>: @unchecked Sendable {
+  // `@unchecked Sendable`: `state` is only reached through `withLock`, under `lock`.
+  @usableFromInline
+  let lock = SpinLock()
+
+  @usableFromInline
+  @exclusivity(unchecked) var state: State
+
+  /// Creates the lock around `state`.
+  package init(_ state: State) {
+    self.state = state
+  }
+
+  /// Runs `body` with the state, under the lock, and returns what it returns. `body` must not
+  /// block, take this lock again, or run user code.
+  @inlinable @inline(__always)
+  package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(&state)
+  }
+}

@@ -171,7 +171,7 @@ extension Dancer {
 
   /// Reads the animation of the group `selector` addresses that was declared last: its last
   /// chained one if any, else its current one; `fallback` without a group.
-  func readLatest<Value>(
+  func readLatest<Value: Sendable>(
     group selector: GroupSelector, engine read: (AnimationEngine) -> Value,
     link readLink: (ChainLink.Settings) -> Value, fallback: Value
   ) -> Value {

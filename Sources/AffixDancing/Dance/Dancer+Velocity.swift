@@ -2,7 +2,10 @@ import AffixScheduling
 
 /// The velocities of the properties a group was moving when a later declaration took them,
 /// kept for that declaration to start with.
-struct CarriedVelocities {
+///
+/// `@unchecked Sendable`: its key paths are immutable once formed, but `AnyKeyPath` does not
+/// say so; everything else in it is `Sendable`. It moves into a dancer's locked state.
+struct CarriedVelocities: @unchecked Sendable {
   /// The tag of the animation that took them.
   let tag: Int
   /// When they were taken, in the clock's seconds.

@@ -217,7 +217,10 @@ package struct AnimationEngine: Sendable {
 
   /// Where the common frame left the animation: the fraction, the progress and the address of
   /// the track list to write, which the engine holds.
-  package struct CommonFrame {
+  ///
+  /// `@unchecked Sendable`: the address is of a `TrackList`, which is `Sendable`, kept alive by
+  /// the engine and by the frame memo that reads it after the dancer's lock.
+  package struct CommonFrame: @unchecked Sendable {
     package let fraction: Double
     package let progress: Double
     package let tracks: UnsafeMutableRawPointer

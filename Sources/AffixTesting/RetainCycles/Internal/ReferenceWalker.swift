@@ -105,8 +105,10 @@ enum ReferenceWalker {
   private static func walk(
     _ value: Any, at path: String, depth: Int, _ visit: (String, Found) -> Void
   ) {
-    // The library's own lock is seen through, as if its owner held the state itself: that is
-    // where every built-in capability keeps its state.
+    // Both of the library's locks are seen through, as if their owner held the state itself:
+    // the public `LockedState`, where every capability (built-in or a third party's) keeps its
+    // state, and the core's `Locked`. Other locks (`Mutex`, `NSLock`) are walked as `Mirror`
+    // shows them, which is not into their state.
     if let locked = value as? any LockedStateReflecting, depth < maximumValueDepth {
       walk(locked.reflectedState, at: join(path, "state"), depth: depth + 1, visit)
       return
