@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// User code handed to a library together with the isolation it was written in, so that it runs
 /// there: a completion added from the main actor may touch main-actor state.
@@ -20,13 +21,17 @@ import Dispatch
 /// }
 /// ```
 ///
-/// Where a call runs, by the isolation it was made with:
+/// Calls run one at a time, in the order they were made, whatever threads make them and
+/// wherever they run: a call never overtakes an earlier one, and the callback never runs
+/// concurrently with itself. Copies of a callback share that order. Where a call runs, by the
+/// isolation it was made with:
 /// - the main actor: at once when called on the main queue (where `FrameClock.shared` and
-///   `DispatchScheduler.main` run, and the main actor's executor), otherwise later on the main
-///   actor;
+///   `DispatchScheduler.main` run, and the main actor's executor) and no earlier call waits to
+///   run there, otherwise later on the main actor, after the earlier calls;
 /// - another actor: later, on that actor;
 /// - nonisolated (`nil`): at once, on the thread that calls it, which is the scheduler's
-///   context (code written there was told to run there).
+///   context (code written there was told to run there). A call made while another thread
+///   runs the callback is left to that thread, which runs it next, before it returns.
 ///
 /// It is also how a mixin writes to its host in the host's isolation: make one with the
 /// isolation of the call that started the work, and write the host's properties in its body.
@@ -39,6 +44,8 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
   public let isolation: (any Actor)?
   /// The closure, for the retain-path reflection; call it through `callAsFunction(_:)`.
   let body: (Argument) -> Void
+  /// The calls made and not yet run, in order, shared by every copy.
+  private let calls: OrderedCalls<Argument>
 
   /// Wraps `body`, written in `isolation`, to be called there. Pass the isolation `body` was
   /// written in and no other: `#isolation`, or the `isolated` parameter of the public method
@@ -53,9 +60,12 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
   public init(isolation: (any Actor)?, _ body: @escaping (Argument) -> Void) {
     self.isolation = isolation
     self.body = body
+    self.calls = OrderedCalls()
   }
 
-  /// Whether a call now runs before returning, rather than later on the callback's actor.
+  /// Whether the caller is in the callback's isolation, so that a call made now can run
+  /// before returning (it does unless earlier calls still wait to run, see
+  /// ``callAsFunction(_:)``).
   ///
   /// ```swift
   /// if !callback.runsInline { /* the call will only be enqueued: keep state consistent */ }
@@ -65,29 +75,136 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
     return isolation === MainActor.shared && MainQueue.isCurrent
   }
 
-  /// Calls the closure on its isolation: before returning when that is where the caller is
-  /// (see ``runsInline``), otherwise enqueued there.
+  /// Calls the closure on its isolation, after every earlier call: before returning when the
+  /// caller is there (see ``runsInline``) and no earlier call waits, otherwise enqueued there.
   ///
   /// ```swift
   /// callback("Saved")
   /// ```
   public func callAsFunction(_ argument: Argument) {
-    guard let isolation else { return body(argument) }
-    if isolation === MainActor.shared {
-      if MainQueue.isCurrent {
-        // The main actor's executor is the main queue: this is the main actor.
-        MainActor.assumeIsolated { body(argument) }
-      } else {
-        Task { @MainActor in self.body(argument) }
-      }
-      return
-    }
-    Task { await Self.run(self, with: argument, on: isolation) }
+    deliver(argument, inTurn: issueTurn())
   }
 
-  private static func run(
-    _ callback: IsolatedCallback, with argument: Argument, on actor: isolated any Actor
-  ) {
-    callback.body(argument)
+  /// Takes the next place in the order of calls, for a call to make with
+  /// ``deliver(_:inTurn:)``: a caller that takes it under its own lock orders its calls as
+  /// that lock orders them, and then makes the call after unlocking. Every turn taken must be
+  /// delivered, or the calls after it never run.
+  package func issueTurn() -> UInt64 {
+    calls.issueTurn()
+  }
+
+  /// Makes the call that took `turn`: it runs once every earlier turn has run.
+  package func deliver(_ argument: Argument, inTurn turn: UInt64) {
+    let here = runsInline
+    switch calls.arrive(argument, turn: turn, runsHere: here) {
+    case .leave: return
+    case .runHere: runWaiting()
+    case .schedule:
+      guard let isolation else { return runWaiting() }
+      if isolation === MainActor.shared {
+        Task { @MainActor in self.runScheduled() }
+      } else {
+        Task { await Self.runScheduled(self, on: isolation) }
+      }
+    }
+  }
+
+  private static func runScheduled(_ callback: IsolatedCallback, on actor: isolated any Actor) {
+    callback.runScheduled()
+  }
+
+  /// The scheduled run, on the callback's isolation.
+  private func runScheduled() {
+    if calls.startScheduled() { runWaiting() }
+  }
+
+  /// Runs the calls whose turn has come, in turn, until none is left; this thread holds the
+  /// right to run them.
+  private func runWaiting() {
+    while let argument = calls.next() {
+      if isolation === MainActor.shared {
+        MainActor.assumeIsolated { body(argument) }
+      } else {
+        body(argument)
+      }
+    }
+  }
+}
+
+/// The calls of one callback that have been made and not yet run, in the order of their turns,
+/// and who runs them: at most one thread at a time, the one that found them waiting.
+///
+/// A turn is taken first (an atomic count); the call then arrives with it, perhaps after later
+/// ones when two threads race, and waits until every earlier turn has run. The thread that
+/// runs calls takes them while the next turn is there, and hands over (stops) at a gap: the
+/// missing call's thread finds no runner when it arrives and runs from there.
+private final class OrderedCalls<Argument>: @unchecked Sendable {
+  // `@unchecked Sendable`: `state` is only reached under its lock; the arguments are `Sendable`
+  // (the callback's constraint) and run only on the callback's isolation.
+  private struct State {
+    /// The turn that runs next.
+    var next: UInt64 = 0
+    /// Calls that arrived, sorted by turn; nearly always one or none.
+    var waiting: [(turn: UInt64, argument: Argument)] = []
+    /// Whether a thread is running calls.
+    var isRunning = false
+    /// Whether a run is scheduled on the callback's actor.
+    var isScheduled = false
+  }
+
+  enum Arrival {
+    /// Another thread runs the waiting calls, or an earlier turn has not arrived: nothing to do.
+    case leave
+    /// Run the waiting calls here, now.
+    case runHere
+    /// Schedule a run on the callback's isolation.
+    case schedule
+  }
+
+  private let turns = Atomic<UInt64>(0)
+  private let state = Locked(State())
+
+  func issueTurn() -> UInt64 {
+    turns.wrappingAdd(1, ordering: .relaxed).oldValue
+  }
+
+  func arrive(_ argument: Argument, turn: UInt64, runsHere: Bool) -> Arrival {
+    state.withLock { state in
+      var index = state.waiting.endIndex
+      while index > state.waiting.startIndex, state.waiting[index - 1].turn > turn { index -= 1 }
+      state.waiting.insert((turn, argument), at: index)
+      guard !state.isRunning, !state.isScheduled, state.waiting.first?.turn == state.next else {
+        return .leave
+      }
+      if runsHere {
+        state.isRunning = true
+        return .runHere
+      }
+      state.isScheduled = true
+      return .schedule
+    }
+  }
+
+  /// Takes the right to run for a scheduled run; false when a thread already runs.
+  func startScheduled() -> Bool {
+    state.withLock { state in
+      state.isScheduled = false
+      guard !state.isRunning else { return false }
+      state.isRunning = true
+      return true
+    }
+  }
+
+  /// The next call to run, or nil, giving up the right to run, when its turn has not arrived.
+  func next() -> Argument? {
+    state.withLock { state in
+      guard let first = state.waiting.first, first.turn == state.next else {
+        state.isRunning = false
+        return nil
+      }
+      state.waiting.removeFirst()
+      state.next &+= 1
+      return first.argument
+    }
   }
 }

@@ -5,15 +5,20 @@ extension Associations {
   /// `onChange` receives the new value (the key's default after a removal) and runs where the
   /// code that wrote it runs, as every callback of the library does (see ``IsolatedCallback``):
   /// - called on the main actor, `onChange` runs on the main actor: at once, inside the write,
-  ///   when the write is made on the main actor; otherwise enqueued there, after the write
-  ///   returns. It may touch main-actor state.
+  ///   when the write is made on the main actor and no earlier change waits to be delivered
+  ///   there; otherwise enqueued there, after the write returns. It may touch main-actor state.
   /// - called on another actor, `onChange` runs on that actor, enqueued after the write.
-  /// - called from nonisolated code, `onChange` asked for no isolation and runs at once on the
-  ///   thread that made the change, inside the write, after the storage is unlocked, perhaps on
-  ///   several threads at once. Capture only `Sendable` state there.
+  /// - called from nonisolated code, `onChange` asked for no isolation and runs on a thread
+  ///   that writes the key, after the storage is unlocked: inside the write, or inside a write
+  ///   of another thread that was delivering an earlier change when this one was made. Capture
+  ///   only `Sendable` state there.
   ///
-  /// Changes made concurrently on several threads may be reported in either order. Calls
-  /// enqueued on an actor run in the order they were enqueued.
+  /// The observer sees the key's values in the order they were stored, whichever threads
+  /// stored them, one call at a time: a change is never delivered before one stored earlier,
+  /// and `onChange` never runs concurrently with itself. Once the writes stop and the
+  /// deliveries they queued have run, the last value the observer received is the stored one.
+  /// A change made inside `onChange` is delivered after it returns. An update that leaves an
+  /// `Equatable` value equal is no change, and is not delivered (see ``update(_:_:)``).
   ///
   /// The observation lasts while the returned token lives: cancel it, or drop it, to stop.
   /// Neither the token nor the observation retains the host, and the observation ends with the
@@ -53,7 +58,7 @@ extension Associations {
       guard let payload else { return onChange(defaultValue) }
       onChange(unsafeDowncast(payload.storedObject, to: ValueBox<Key.Value>.self).value)
     }
-    return register(observer)
+    return register(observer, takingFirstTurn: false).token
   }
 
   /// The values stored under `key` on this host, as an asynchronous sequence: the current one,
@@ -64,13 +69,16 @@ extension Associations {
   /// at most: when several changes happen while the reader is busy, it receives the newest
   /// and the ones in between are dropped, as a property shown on screen needs.
   ///
+  /// The values arrive in the order they were stored, whichever threads stored them, so once
+  /// writes stop the newest value the sequence holds is the stored one.
+  ///
   /// It ends when the host dies, after delivering the last value written before the death
   /// (a host's values go once the library sees its death, within about two seconds or at the
   /// next ``AssociationTable/sweep()``; at once for an ``AssociationOwner``). It also ends when
-  /// the task iterating it is cancelled, at once, without the value it still held: whoever
-  /// cancelled asked for nothing more. Neither the sequence nor its iterator retains the host,
-  /// and once the sequence ends or is dropped with its iterators, nothing of it is left on the
-  /// host.
+  /// the task iterating it is cancelled: the observation stops at once, and the iterator then
+  /// returns the value it still held, if any (one at most, as with any `AsyncStream`), then
+  /// `nil`. Neither the sequence nor its iterator retains the host, and once the sequence ends
+  /// or is dropped with its iterators, nothing of it is left on the host.
   ///
   /// ```swift
   /// for await selection in Associations(of: model).values(for: Selection.self) {
@@ -98,23 +106,29 @@ extension Associations {
       }
       end.yield(unsafeDowncast(payload.storedObject, to: ValueBox<Key.Value>.self).value)
     }
-    let token = register(observer)
-    // After the observer is in place, so that no change falls between the read and it; a change
-    // reported after the read replaces the read value, being at least as new.
-    continuation.yield(self[key])
+    let (token, firstTurn) = register(observer, takingFirstTurn: true)
+    // The first value takes the turn the observer was added with: it is delivered before every
+    // change made after that, whichever thread makes it. Read after the observer is in place,
+    // it is at least as new as that turn; any later change is delivered after it, so the last
+    // value delivered is the last stored.
+    let first = self[key]
+    observer.call(Payload(ValueBox(first)), inTurn: firstTurn!)
     continuation.onTermination = { _ in token.cancel() }
     return values
   }
 
-  /// Adds `observer` to the host's storage, and returns the token that removes it.
-  private func register(_ observer: ObserverRegistration) -> CancellationToken {
+  /// Adds `observer` to the host's storage, and returns the token that removes it, with the
+  /// observer's first turn when asked (see `AssociationStorage.addObserver(_:takingFirstTurn:)`).
+  private func register(
+    _ observer: ObserverRegistration, takingFirstTurn: Bool
+  ) -> (token: CancellationToken, firstTurn: UInt64?) {
     let storage = self.storage
-    storage.addObserver(observer)
+    let firstTurn = storage.addObserver(observer, takingFirstTurn: takingFirstTurn)
     // Both weak: the observation, and what its callback captures, end with the host's storage
     // (a call in flight keeps its observation alive until it returns).
     let weakStorage = WeakReference(storage)
     let weakObserver = WeakReference(observer)
-    return CancellationToken(
+    let token = CancellationToken(
       onCancel: {
         guard let observer = weakObserver.object else { return }
         observer.cancel()
@@ -123,6 +137,7 @@ extension Associations {
       // A cancel that finds the work already cancelled by another thread must not return
       // before that cancel would: it waits for the calls in flight too.
       onLaterCancel: { weakObserver.object?.cancel() })
+    return (token, firstTurn)
   }
 
   /// How many cancels of observations of `key` on this host are waiting for a callback that

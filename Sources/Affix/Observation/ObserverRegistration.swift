@@ -46,11 +46,17 @@ final class ObserverRegistration: Sendable {
     }
   }
 
-  /// Calls the callback with `payload` in its isolation, unless the observation is cancelled
-  /// by the time it runs. Call with no lock held.
+  /// Takes the next place in the order of this observer's calls; the storage takes it under
+  /// its lock, in the order of the changes.
+  func issueTurn() -> UInt64 {
+    notify.issueTurn()
+  }
+
+  /// Calls the callback with `payload` in its isolation, after every earlier turn, unless the
+  /// observation is cancelled by the time it runs. Call with no lock held.
   @usableFromInline
-  func call(_ payload: Payload?) {
-    notify(payload)
+  func call(_ payload: Payload?, inTurn turn: UInt64) {
+    notify.deliver(payload, inTurn: turn)
   }
 
   /// Stops the observation: no call starts once this returns, and, unless this thread is
@@ -69,8 +75,9 @@ final class ObserverRegistration: Sendable {
 private final class ObserverGate: Sendable {
   private struct Calls {
     var isCancelled = false
-    /// The threads inside the callback now, once per call: a callback that changes the key
-    /// it observes is called again on its own thread before it returns.
+    /// The threads inside the callback now, once per call. Calls of one observer run one at a
+    /// time (its callback orders them), so this holds one thread at most; a list keeps the
+    /// gate right without relying on that.
     var threads: [UInt] = []
     /// The cancels asleep until those calls leave.
     var waitingCancels = 0

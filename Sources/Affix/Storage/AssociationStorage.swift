@@ -345,13 +345,15 @@ public final class AssociationStorage: Sendable {
   /// notify. The caller retires what it replaced (`Retirement.retire(_:)`) after its last use.
   @usableFromInline
   func exchange(_ payload: Payload?, for keyID: UInt) -> (
-    old: Payload?, observers: [ObserverRegistration]?
+    old: Payload?, observers: ObserverCalls?
   ) {
     if let payload, KeyID.isInline(keyID), let old = storeInPlace(payload.bits, for: keyID) {
       return (Payload(inline: old), nil)
     }
-    let (oldBits, observers) = withWriteLocks(for: keyID) {
-      (replace(keyID, with: payload), observersOf(keyID))
+    let (oldBits, observers) = withWriteLocks(for: keyID) { () -> (UInt?, ObserverCalls?) in
+      let old = replace(keyID, with: payload)
+      // Removing nothing changes nothing: no observer takes a turn it would not be called in.
+      return (old, payload == nil && old == nil ? nil : observerCalls(for: keyID))
     }
     return (handOver(oldBits, for: keyID), observers)
   }
@@ -452,7 +454,7 @@ public final class AssociationStorage: Sendable {
   /// released after unlocking when the caller drops it.
   @usableFromInline
   func insertIfAbsent(_ payload: Payload, for keyID: UInt) -> (
-    stored: Payload, inserted: Bool, observers: [ObserverRegistration]?
+    stored: Payload, inserted: Bool, observers: ObserverCalls?
   ) {
     withWriteLocks(for: keyID) {
       if let bits = find(keyID) {
@@ -460,7 +462,7 @@ public final class AssociationStorage: Sendable {
       }
       let replaced = replace(keyID, with: payload)
       assert(replaced == nil, "insertIfAbsent replaced a value")
-      return (payload, true, observersOf(keyID))
+      return (payload, true, observerCalls(for: keyID))
     }
   }
 
@@ -470,12 +472,13 @@ public final class AssociationStorage: Sendable {
   /// critical section.
   @usableFromInline
   func compareAndExchange(_ expected: Payload?, with payload: Payload?, for keyID: UInt) -> (
-    exchanged: Bool, old: Payload?, observers: [ObserverRegistration]?
+    exchanged: Bool, old: Payload?, observers: ObserverCalls?
   ) {
     let (exchanged, oldBits, observers) = withWriteLocks(for: keyID) {
-      () -> (Bool, UInt?, [ObserverRegistration]?) in
+      () -> (Bool, UInt?, ObserverCalls?) in
       guard find(keyID) == expected?.bits else { return (false, nil, nil) }
-      return (true, replace(keyID, with: payload), observersOf(keyID))
+      let old = replace(keyID, with: payload)
+      return (true, old, payload == nil && old == nil ? nil : observerCalls(for: keyID))
     }
     return (exchanged, handOver(oldBits, for: keyID), observers)
   }
@@ -639,12 +642,17 @@ public final class AssociationStorage: Sendable {
     return inline + overflowEntryCount
   }
 
-  func addObserver(_ observer: ObserverRegistration) {
+  /// Adds `observer`; with `takingFirstTurn`, returns its first turn (see
+  /// ``ObserverRegistration/issueTurn()``), taken in the same critical section, which the
+  /// caller must deliver: a call made with it runs before any change written after the
+  /// observer was added.
+  func addObserver(_ observer: ObserverRegistration, takingFirstTurn: Bool) -> UInt64? {
     lock.withLock {
       // Before the observer is in the list: a writer in place that still finds the flag clear
       // is concurrent with this call.
       isObserved.store(true, ordering: .relaxed)
       observers.append(observer)
+      return takingFirstTurn ? observer.issueTurn() : nil
     }
   }
 
@@ -743,13 +751,32 @@ func retainedPayloadBits(for keyID: UInt, of host: AnyObject) -> UInt {
 }
 
 extension AssociationStorage {
-  /// The observers to notify of a change to `keyID`, copied so they run after unlocking (each
-  /// call checks that its observation is not cancelled meanwhile); nil when there are none.
-  /// Call with `lock` held.
-  @usableFromInline
+  /// The observers of `keyID`. Call with `lock` held.
   func observersOf(_ keyID: UInt) -> [ObserverRegistration]? {
     guard !observers.isEmpty else { return nil }
     let matching = observers.filter { $0.keyID == keyID }
     return matching.isEmpty ? nil : matching
   }
+
+  /// The observers to notify of the change to `keyID` just made, copied so they run after
+  /// unlocking (each call checks that its observation is not cancelled meanwhile), each with
+  /// its turn, taken here so that every observer sees the changes in the order the lock saw
+  /// them; nil when there are none. Every call returned must be delivered. Call with `lock`
+  /// held, once per change.
+  @usableFromInline
+  func observerCalls(for keyID: UInt) -> ObserverCalls? {
+    guard !observers.isEmpty else { return nil }
+    var calls: [(observer: ObserverRegistration, turn: UInt64)] = []
+    for observer in observers where observer.keyID == keyID {
+      calls.append((observer, observer.issueTurn()))
+    }
+    return calls.isEmpty ? nil : ObserverCalls(calls: calls)
+  }
+}
+
+/// The observers of one change, each with its turn, to be called after unlocking.
+@usableFromInline
+struct ObserverCalls {
+  @usableFromInline
+  let calls: [(observer: ObserverRegistration, turn: UInt64)]
 }

@@ -140,17 +140,49 @@ public struct Associations<Host: AnyObject> {
   /// so it may use the storage, but when another thread changes the value between the read and
   /// the write, `body` runs again on the newer value: keep it free of side effects beyond the
   /// value. Returns what `body` returns, from the run that was stored.
+  ///
+  /// Every update writes and notifies the key's observers, even one that left the value as it
+  /// was; an `Equatable` value left equal writes nothing (see the overload below).
   @inlinable
   @discardableResult
   public func update<Key: AssociatedKey, Result>(
     _ key: Key.Type, _ body: (inout Key.Value) throws -> Result
+  ) rethrows -> Result {
+    try update(key, unchangedIf: nil, body)
+  }
+
+  /// Changes the `Equatable` value attached under `key` in place, atomically, as the general
+  /// `update(_:_:)` does, except that an update that
+  /// leaves the value equal to what it read changes nothing: it writes nothing and notifies no
+  /// observer, as if it had read the value and stopped.
+  ///
+  /// ```swift
+  /// // Notifies only when the selection moves.
+  /// Associations(of: list).update(Selection.self) { $0 = min($0, lastRow) }
+  /// ```
+  @inlinable
+  @discardableResult
+  public func update<Key: AssociatedKey, Result>(
+    _ key: Key.Type, _ body: (inout Key.Value) throws -> Result
+  ) rethrows -> Result where Key.Value: Equatable {
+    try update(key, unchangedIf: { $0 == $1 }, body)
+  }
+
+  /// The read-modify-write loop of the `update` methods; `isUnchanged`, when given, tells a
+  /// run that left the value as it read it, which then writes nothing.
+  @inlinable
+  func update<Key: AssociatedKey, Result>(
+    _ key: Key.Type, unchangedIf isUnchanged: ((Key.Value, Key.Value) -> Bool)?,
+    _ body: (inout Key.Value) throws -> Result
   ) rethrows -> Result {
     let handle = KeyHandle(key)
     let storage = self.storage
     while true {
       var current = payload(for: handle, in: storage)
       var value = current.flatMap(handle.decode) ?? Key.defaultValue
+      let original = isUnchanged == nil ? nil : Optional(value)
       let result = try body(&value)
+      if let isUnchanged, let original, isUnchanged(original, value) { return result }
       let replacement = Key._isAbsent(value) ? nil : handle.encode(value)
       if current == nil && replacement == nil { return result }
       let (exchanged, old, observers) = storage.compareAndExchange(
@@ -275,9 +307,9 @@ public struct Associations<Host: AnyObject> {
   /// Calls observers after a change, outside every lock. They receive the new value boxed, so
   /// one erased closure type serves every key.
   @usableFromInline
-  func notify<Value>(_ observers: [ObserverRegistration]?, _ newValue: Value?) {
+  func notify<Value>(_ observers: ObserverCalls?, _ newValue: Value?) {
     guard let observers else { return }
     let payload = newValue.map { Payload(ValueBox($0)) }
-    for observer in observers { observer.call(payload) }
+    for (observer, turn) in observers.calls { observer.call(payload, inTurn: turn) }
   }
 }

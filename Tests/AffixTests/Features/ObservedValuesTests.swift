@@ -92,6 +92,22 @@ import Testing
     #expect(Associations(of: host).observerCount(of: Number.self) == 0)
   }
 
+  @Test func aCancelledReaderGetsTheValueItHeldThenTheEnd() async {
+    let host = Host()
+    let values = Associations(of: host).values(for: Number.self)
+    // The sequence keeps the newest value: 7, not the default read first.
+    Associations(of: host)[Number.self] = 7
+    let reader = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      var seen: [Int?] = []
+      for await value in values { seen.append(value) }
+      return seen
+    }
+    #expect(await reader.value == [7])
+    #expect(Associations(of: host).observerCount(of: Number.self) == 0)
+    Associations(of: host)[Number.self] = 8
+  }
+
   @Test func neitherTheSequenceNorItsIteratorKeepsTheHostAlive() async {
     weak var weakHost: Host?
     let values: AsyncStream<Int>
