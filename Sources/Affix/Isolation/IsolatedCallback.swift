@@ -85,6 +85,21 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
     deliver(argument, inTurn: issueTurn())
   }
 
+  /// Waits until every call made before this one has run: the wait that a mixin's own waits
+  /// end with, so that they return only after the host writes their work queued.
+  ///
+  /// ```swift
+  /// public func blinkFinished() async {
+  ///   await run.finished()
+  ///   await toggle.delivered()  // the last toggle has been written to the host
+  /// }
+  /// ```
+  ///
+  /// Returns at once when nothing waits. A call made while it waits is not waited for.
+  public func delivered(isolation: isolated (any Actor)? = #isolation) async {
+    await calls.delivered()
+  }
+
   /// Takes the next place in the order of calls, for a call to make with
   /// ``deliver(_:inTurn:)``: a caller that takes it under its own lock orders its calls as
   /// that lock orders them, and then makes the call after unlocking. Every turn taken must be
@@ -150,6 +165,8 @@ private final class OrderedCalls<Argument>: @unchecked Sendable {
     var isRunning = false
     /// Whether a run is scheduled on the callback's actor.
     var isScheduled = false
+    /// Waits for every turn before the one each names to have run.
+    var waits: [(before: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
   }
 
   enum Arrival {
@@ -196,15 +213,46 @@ private final class OrderedCalls<Argument>: @unchecked Sendable {
   }
 
   /// The next call to run, or nil, giving up the right to run, when its turn has not arrived.
+  /// Resumes, after unlocking, the waits that the calls run so far complete.
   func next() -> Argument? {
-    state.withLock { state in
+    let (argument, done) = state.withLock {
+      state -> (Argument?, [CheckedContinuation<Void, Never>]) in
+      let done = Self.completedWaits(&state)
       guard let first = state.waiting.first, first.turn == state.next else {
         state.isRunning = false
-        return nil
+        return (nil, done)
       }
       state.waiting.removeFirst()
       state.next &+= 1
-      return first.argument
+      return (first.argument, done)
     }
+    for continuation in done { continuation.resume() }
+    return argument
+  }
+
+  /// Returns once every turn taken before the call has run.
+  func delivered() async {
+    let before = turns.load(ordering: .relaxed)
+    await withCheckedContinuation { continuation in
+      let isDone = state.withLock { state in
+        guard state.next < before else { return true }
+        state.waits.append((before, continuation))
+        return false
+      }
+      if isDone { continuation.resume() }
+    }
+  }
+
+  /// Takes out the waits whose turns have all run.
+  private static func completedWaits(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
+    guard !state.waits.isEmpty else { return [] }
+    var done: [CheckedContinuation<Void, Never>] = []
+    let next = state.next
+    state.waits.removeAll { wait in
+      guard wait.before <= next else { return false }
+      done.append(wait.continuation)
+      return true
+    }
+    return done
   }
 }

@@ -66,6 +66,19 @@ import Testing
     #expect(seen.values == [1, 2])
   }
 
+  @MainActor @Test func deliveredReturnsOnceTheCallsMadeBeforeItHaveRun() async {
+    let seen = Recording<Int>()
+    let callback = IsolatedCallback<Int>(isolation: MainActor.shared) { seen.append($0) }
+    await callback.delivered()
+    // Queued from another thread while the main actor is busy here.
+    DispatchQueue.global().sync {
+      for value in 1...3 { callback(value) }
+    }
+    #expect(seen.values.isEmpty)
+    await callback.delivered()
+    #expect(seen.values == [1, 2, 3])
+  }
+
   @Test func aCallbackOnAnActorRunsItsCallsInTheOrderTheyWereMade() async {
     let recorder = OrderRecorder()
     let callback = await recorder.callback()

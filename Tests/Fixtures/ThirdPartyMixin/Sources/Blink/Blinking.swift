@@ -46,9 +46,10 @@ extension Blinking {
     Associations(of: self).capability(Blinker.self)?.stop()
   }
 
-  /// Waits until the blinking ends; at once if it is not blinking.
+  /// Waits until the blinking ends and its last toggle has been written; at once if it is not
+  /// blinking.
   public func blinkFinished(isolation: isolated (any Actor)? = #isolation) async {
-    await Associations(of: self).capability(Blinker.self)?.run.finished()
+    await Associations(of: self).capability(Blinker.self)?.finished()
   }
 }
 
@@ -67,6 +68,12 @@ public final class Blinker: Capability {
         self?.step(id)
       }
     }
+  }
+
+  /// Waits for the run to end, then for the toggles it queued on the host's isolation.
+  func finished(isolation: isolated (any Actor)? = #isolation) async {
+    await run.finished()
+    await state.withLock { $0.toggle }?.delivered()
   }
 
   func stop() {

@@ -2,6 +2,7 @@ import Affix
 import AffixScheduling
 import AffixTesting
 import Blink
+import Dispatch
 import Testing
 
 /// A main-actor view, adopting the mixin for the main actor alone.
@@ -58,8 +59,20 @@ extension Lamp: @MainActor Blinking {
     // The clock's thread: a detached task. The setter asserts that it runs on the main actor.
     await Task.detached { scheduler.advance(by: .seconds(1)) }.value
     await finished.value
-    // The toggles were enqueued on the main actor; these awaits let them run.
-    for _ in 0..<1_000 where lamp.toggles.count < 2 { await Task.yield() }
+    // The wait includes the toggles the clock's thread queued on the main actor.
+    #expect(lamp.toggles == [false, true])
+  }
+
+  @Test func stoppingAfterALateTickLeavesTheLampVisible() async {
+    let lamp = Lamp()
+    lamp.blink(times: 5, every: .milliseconds(100))
+    let scheduler = lamp.scheduler
+    // A tick on the clock's thread while the main actor is busy here: its "off" waits to run
+    // on the main actor, and the stop's "on" must not overtake it.
+    DispatchQueue.global().sync { scheduler.advance(by: .milliseconds(100)) }
+    lamp.stopBlinking()
+    await lamp.blinkFinished()
+    #expect(lamp.isVisible)
     #expect(lamp.toggles == [false, true])
   }
 
