@@ -18,7 +18,7 @@ extension Associations {
   /// and `onChange` never runs concurrently with itself. Once the writes stop and the
   /// deliveries they queued have run, the last value the observer received is the stored one.
   /// A change made inside `onChange` is delivered after it returns. An update that leaves an
-  /// `Equatable` value equal is no change, and is not delivered (see ``update(_:_:)``).
+  /// `Equatable` value equal is no change, and is not delivered (see ``update(_:_:)-1l2c9``).
   ///
   /// The observation lasts while the returned token lives: cancel it, or drop it, to stop.
   /// Neither the token nor the observation retains the host, and the observation ends with the

@@ -98,7 +98,7 @@ public struct Associations<Host: AnyObject> {
   /// Associations(of: photo)[Caption.self] = "Sunset over the bay"
   /// ```
   ///
-  /// A read followed by a write is two operations: use ``update(_:_:)`` when writers race.
+  /// A read followed by a write is two operations: use ``update(_:_:)-4fr7y`` when writers race.
   ///
   /// - Complexity: Reading is O(*k*) for *k* keys on this host, with no lock on the shared
   ///   table; writing a host's first value may also sweep a few dead hosts (amortized O(1)).
