@@ -140,8 +140,9 @@ public final class TooltipController: Capability, CustomStringConvertible {
     setShown(false)
   }
 
-  /// Waits until no show or hide is pending; returns at once if none is, or when the task is
-  /// cancelled.
+  /// Waits until no show or hide is pending and the host has been told the last change (the
+  /// write of its property, queued on its isolation, has run); returns at once if nothing is
+  /// pending, or when the task is cancelled.
   ///
   /// ```swift
   /// tooltip.pointerEntered()
@@ -149,6 +150,7 @@ public final class TooltipController: Capability, CustomStringConvertible {
   /// ```
   public func settled(isolation: isolated (any Actor)? = #isolation) async {
     await run.finished()
+    await state.withLock { $0.present }?.delivered()
   }
 
   /// Stops what is pending; a shown tooltip is hidden unless the host died.

@@ -1,6 +1,7 @@
 import Affix
 import AffixScheduling
 import AffixTooltip
+import Dispatch
 import Synchronization
 import Testing
 
@@ -19,6 +20,22 @@ final class Button: Tooltipped {
   var tooltipScheduler: any SchedulingClock { scheduler }
 }
 
+/// A main-actor host, written on the main actor whichever thread its clock runs on.
+@MainActor final class MainActorButton {
+  let scheduler = VirtualTimeScheduler()
+  var writes: [Bool] = []
+  var isTooltipShown = false {
+    didSet {
+      MainActor.assertIsolated("the tooltip was written off the main actor")
+      writes.append(isTooltipShown)
+    }
+  }
+}
+
+extension MainActorButton: @MainActor Tooltipped {
+  var tooltipScheduler: any SchedulingClock { scheduler }
+}
+
 /// A type that does not conform, as one from another module.
 final class Label {
   var tooltipVisible = false
@@ -30,6 +47,19 @@ func diagnostics(in body: () -> Void) -> [Diagnostic] {
   Diagnostics.withHandler(
     { diagnostic in seen.withLock { $0.append(diagnostic) } }, operation: body)
   return seen.withLock { $0 }
+}
+
+@MainActor @Suite struct MainActorTooltipTests {
+  @Test func settlingIncludesTheWriteQueuedOnTheHostsActor() async {
+    let button = MainActorButton()
+    button.pointerEntered()
+    let scheduler = button.scheduler
+    // The clock runs on another thread while the main actor is busy here: the show is queued.
+    DispatchQueue.global().sync { scheduler.advance(by: .seconds(1)) }
+    #expect(button.writes.isEmpty)
+    await button.tooltipSettled()
+    #expect(button.writes == [true])
+  }
 }
 
 @Suite struct TooltipTests {
