@@ -184,3 +184,33 @@ final class Gauge: Dancing, Sendable {
     #expect(gauge.value == 10)
   }
 }
+
+/// A main-actor view whose loading runs on a virtual clock, advanced from any thread.
+@MainActor final class ClockedImportView: @MainActor Loading {
+  let badge = BadgeIndicator()
+  let scheduler = VirtualTimeScheduler()
+
+  func makeLoadingIndicator() -> any LoadingIndicator { badge }
+
+  var loadingScheduler: any SchedulingClock { scheduler }
+
+  var loadingOptions: LoadingOptions {
+    LoadingOptions(graceTime: .zero, minimumShowTime: .zero)
+  }
+}
+
+@MainActor @Suite struct MainActorDeliveryTests {
+  @Test func loadingSettledIncludesTheIndicatorCallsQueuedOnTheMainActor() async {
+    let view = ClockedImportView()
+    view.startLoading(message: "Importing")
+    let scheduler = view.scheduler
+    // The clock runs on another thread while the main actor is busy here: the indicator's
+    // calls wait on the main actor.
+    DispatchQueue.global().sync { scheduler.advance(by: .seconds(1)) }
+    view.stopLoading()
+    DispatchQueue.global().sync { scheduler.advance(by: .seconds(1)) }
+    await view.loadingSettled()
+    #expect(view.badge.messages == ["Importing"])
+    #expect(view.badge.outcome == .success)
+  }
+}

@@ -277,6 +277,8 @@ public final class LoadingController: Capability {
   /// ```
   public func settled() async {
     await waiters.wait(ifCancelled: ()) { locked.withLock { $0.isIdle } ? () : nil }
+    // The indicator's last calls may still wait on its isolation.
+    await channel.delivered()
   }
 
   /// Ends a piece of loading work.
@@ -549,16 +551,33 @@ private final class IndicatorChannel: @unchecked Sendable {
   /// Read once, in the isolation the indicator lives in.
   let wantsTicks: Bool
 
+  /// One callback for every call, so that the indicator receives them in the order they were
+  /// made.
+  private let calls: IsolatedCallback<IndicatorCall>
+
   init(indicator: any LoadingIndicator, isolation: (any Actor)?) {
     self.indicator = indicator
     self.isolation = isolation
     wantsTicks = indicator.wantsTicks
+    calls = IsolatedCallback(isolation: isolation) { call in call.body(indicator) }
   }
 
   func call(_ body: @escaping (any LoadingIndicator) -> Void) {
-    let indicator = indicator
-    IsolatedCallback<Void>(isolation: isolation) { body(indicator) }(())
+    calls(IndicatorCall(body: body))
   }
+
+  /// Returns once the calls made so far have run.
+  func delivered() async {
+    await calls.delivered()
+  }
+}
+
+/// One call of the indicator, carried to its isolation.
+///
+/// `@unchecked Sendable`: `body` is made by the controller for the indicator, and runs only
+/// on the indicator's isolation, through ``IndicatorChannel``.
+private struct IndicatorCall: @unchecked Sendable {
+  let body: (any LoadingIndicator) -> Void
 }
 
 /// A Foundation `Progress`, which is thread-safe (it locks its own state) but is not declared
