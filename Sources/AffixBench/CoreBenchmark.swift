@@ -300,6 +300,7 @@ enum CoreBenchmark {
     twoThreads(quick: quick)
     reclamation(quick: quick)
     sweepStall(quick: quick)
+    deliveries(quick: quick, set: set)
   }
 
   static func time(_ operations: Int, _ body: () -> Void) -> Double {

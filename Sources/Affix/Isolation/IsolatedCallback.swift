@@ -113,6 +113,11 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
     let here = runsInline
     switch calls.arrive(argument, turn: turn, runsHere: here) {
     case .leave: return
+    case .runNow:
+      // The common case: nothing waits and this is the place to run. The argument never
+      // entered the queue.
+      run(argument)
+      runWaiting()
     case .runHere: runWaiting()
     case .schedule:
       guard let isolation else { return runWaiting() }
@@ -136,12 +141,15 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
   /// Runs the calls whose turn has come, in turn, until none is left; this thread holds the
   /// right to run them.
   private func runWaiting() {
-    while let argument = calls.next() {
-      if isolation === MainActor.shared {
-        MainActor.assumeIsolated { body(argument) }
-      } else {
-        body(argument)
-      }
+    while let argument = calls.next() { run(argument) }
+  }
+
+  /// Runs one call; this thread holds the right to run, on the callback's isolation.
+  private func run(_ argument: Argument) {
+    if isolation === MainActor.shared {
+      MainActor.assumeIsolated { body(argument) }
+    } else {
+      body(argument)
     }
   }
 }
@@ -159,8 +167,8 @@ private final class OrderedCalls<Argument>: @unchecked Sendable {
   private struct State {
     /// The turn that runs next.
     var next: UInt64 = 0
-    /// Calls that arrived, sorted by turn; nearly always one or none.
-    var waiting: [(turn: UInt64, argument: Argument)] = []
+    /// Calls that arrived and wait, sorted by turn; nearly always empty.
+    var waiting: [Waiting] = []
     /// Whether a thread is running calls.
     var isRunning = false
     /// Whether a run is scheduled on the callback's actor.
@@ -169,9 +177,16 @@ private final class OrderedCalls<Argument>: @unchecked Sendable {
     var waits: [(before: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
   }
 
+  struct Waiting {
+    let turn: UInt64
+    let argument: Argument
+  }
+
   enum Arrival {
     /// Another thread runs the waiting calls, or an earlier turn has not arrived: nothing to do.
     case leave
+    /// Nothing waits and this call's turn has come: run it here, now, then the waiting calls.
+    case runNow
     /// Run the waiting calls here, now.
     case runHere
     /// Schedule a run on the callback's isolation.
@@ -187,9 +202,16 @@ private final class OrderedCalls<Argument>: @unchecked Sendable {
 
   func arrive(_ argument: Argument, turn: UInt64, runsHere: Bool) -> Arrival {
     state.withLock { state in
+      if runsHere, !state.isRunning, !state.isScheduled, state.waiting.isEmpty,
+        turn == state.next
+      {
+        state.isRunning = true
+        state.next &+= 1
+        return .runNow
+      }
       var index = state.waiting.endIndex
       while index > state.waiting.startIndex, state.waiting[index - 1].turn > turn { index -= 1 }
-      state.waiting.insert((turn, argument), at: index)
+      state.waiting.insert(Waiting(turn: turn, argument: argument), at: index)
       guard !state.isRunning, !state.isScheduled, state.waiting.first?.turn == state.next else {
         return .leave
       }
@@ -215,16 +237,15 @@ private final class OrderedCalls<Argument>: @unchecked Sendable {
   /// The next call to run, or nil, giving up the right to run, when its turn has not arrived.
   /// Resumes, after unlocking, the waits that the calls run so far complete.
   func next() -> Argument? {
-    let (argument, done) = state.withLock {
-      state -> (Argument?, [CheckedContinuation<Void, Never>]) in
-      let done = Self.completedWaits(&state)
-      guard let first = state.waiting.first, first.turn == state.next else {
+    var done: [CheckedContinuation<Void, Never>] = []
+    let argument = state.withLock { state -> Argument? in
+      if !state.waits.isEmpty { done = Self.completedWaits(&state) }
+      guard !state.waiting.isEmpty, state.waiting[0].turn == state.next else {
         state.isRunning = false
-        return (nil, done)
+        return nil
       }
-      state.waiting.removeFirst()
       state.next &+= 1
-      return (first.argument, done)
+      return state.waiting.removeFirst().argument
     }
     for continuation in done { continuation.resume() }
     return argument
