@@ -120,7 +120,8 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
       runWaiting()
     case .runHere: runWaiting()
     case .schedule:
-      guard let isolation else { return runWaiting() }
+      // Only an actor's calls are scheduled: a nonisolated call always runs here.
+      guard let isolation else { return runScheduled() }
       if isolation === MainActor.shared {
         Task { @MainActor in self.runScheduled() }
       } else {
@@ -266,7 +267,6 @@ private final class OrderedCalls<Argument>: @unchecked Sendable {
 
   /// Takes out the waits whose turns have all run.
   private static func completedWaits(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
-    guard !state.waits.isEmpty else { return [] }
     var done: [CheckedContinuation<Void, Never>] = []
     let next = state.next
     state.waits.removeAll { wait in

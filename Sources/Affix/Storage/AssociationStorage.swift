@@ -352,8 +352,7 @@ public final class AssociationStorage: Sendable {
     }
     let (oldBits, observers) = withWriteLocks(for: keyID) { () -> (UInt?, ObserverCalls?) in
       let old = replace(keyID, with: payload)
-      // Removing nothing changes nothing: no observer takes a turn it would not be called in.
-      return (old, payload == nil && old == nil ? nil : observerCalls(for: keyID))
+      return (old, observerCalls(forChangeOf: keyID, from: old, to: payload))
     }
     return (handOver(oldBits, for: keyID), observers)
   }
@@ -462,7 +461,7 @@ public final class AssociationStorage: Sendable {
       }
       let replaced = replace(keyID, with: payload)
       assert(replaced == nil, "insertIfAbsent replaced a value")
-      return (payload, true, observerCalls(for: keyID))
+      return (payload, true, observerCalls(forChangeOf: keyID, from: nil, to: payload))
     }
   }
 
@@ -478,7 +477,7 @@ public final class AssociationStorage: Sendable {
       () -> (Bool, UInt?, ObserverCalls?) in
       guard find(keyID) == expected?.bits else { return (false, nil, nil) }
       let old = replace(keyID, with: payload)
-      return (true, old, payload == nil && old == nil ? nil : observerCalls(for: keyID))
+      return (true, old, observerCalls(forChangeOf: keyID, from: old, to: payload))
     }
     return (exchanged, handOver(oldBits, for: keyID), observers)
   }
@@ -758,14 +757,17 @@ extension AssociationStorage {
     return matching.isEmpty ? nil : matching
   }
 
-  /// The observers to notify of the change to `keyID` just made, copied so they run after
-  /// unlocking (each call checks that its observation is not cancelled meanwhile), each with
-  /// its turn, taken here so that every observer sees the changes in the order the lock saw
-  /// them; nil when there are none. Every call returned must be delivered. Call with `lock`
-  /// held, once per change.
+  /// The observers to notify of the write to `keyID` just made, which replaced `old` (bits; nil:
+  /// none) with `payload` (nil: a removal), copied so they run after unlocking (each call
+  /// checks that its observation is not cancelled meanwhile), each with its turn, taken here
+  /// so that every observer sees the changes in the order the lock saw them; nil when there
+  /// are none, or when the write removed nothing from nothing, which is no change and takes no
+  /// turn. Every call returned must be delivered. Call with `lock` held, once per write.
   @usableFromInline
-  func observerCalls(for keyID: UInt) -> ObserverCalls? {
-    guard !observers.isEmpty else { return nil }
+  func observerCalls(forChangeOf keyID: UInt, from old: UInt?, to payload: Payload?)
+    -> ObserverCalls?
+  {
+    guard !observers.isEmpty, old != nil || payload != nil else { return nil }
     var calls: [(observer: ObserverRegistration, turn: UInt64)] = []
     for observer in observers where observer.keyID == keyID {
       calls.append((observer, observer.issueTurn()))

@@ -547,7 +547,6 @@ extension LoadingController {
 /// that isolation (see `IsolatedCallback`), or by the code that created the controller there.
 private final class IndicatorChannel: @unchecked Sendable {
   let indicator: any LoadingIndicator
-  let isolation: (any Actor)?
   /// Read once, in the isolation the indicator lives in.
   let wantsTicks: Bool
 
@@ -557,7 +556,6 @@ private final class IndicatorChannel: @unchecked Sendable {
 
   init(indicator: any LoadingIndicator, isolation: (any Actor)?) {
     self.indicator = indicator
-    self.isolation = isolation
     wantsTicks = indicator.wantsTicks
     calls = IsolatedCallback(isolation: isolation) { call in call.body(indicator) }
   }

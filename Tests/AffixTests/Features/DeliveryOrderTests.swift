@@ -62,7 +62,8 @@ import Testing
     DispatchQueue.global().sync { callback(1) }
     // Made on the main actor: it runs after the one that waits, not before.
     callback(2)
-    #expect(await eventually { seen.values.count == 2 })
+    await callback.delivered()
+    #expect(seen.values.count == 2)
     #expect(seen.values == [1, 2])
   }
 
@@ -93,7 +94,8 @@ import Testing
         return true
       }) {}
     }
-    #expect(await eventually { await recorder.values.count == calls })
+    await callback.delivered()
+    #expect(await recorder.values.count == calls)
     let values = await recorder.values
     #expect(values == Array(0..<calls))
   }
