@@ -126,7 +126,8 @@ public enum CapabilityEnding: Sendable, Hashable, CustomStringConvertible {
 
 /// Keys capabilities by their type, and remembers type names for diagnostics.
 enum CapabilityKey {
-  private static let types = Locked<[UInt: any Capability.Type]>([:])
+  private static let types = Locked<[UInt: any Capability.Type]>(
+    [:], processWide: .capabilityTypes)
 
   @usableFromInline
   static func id<C: Capability>(of type: C.Type) -> UInt {

@@ -96,7 +96,8 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
 public enum Diagnostics {
   @TaskLocal private static var scopedHandler: (@Sendable (Diagnostic) -> Void)?
 
-  private static let globalHandler = Locked<(@Sendable (Diagnostic) -> Void)?>(nil)
+  private static let globalHandler = Locked<(@Sendable (Diagnostic) -> Void)?>(
+    nil, processWide: .diagnosticsHandler)
 
   /// Reports `diagnostic` to the scoped handler if one is set on this task, else to the global
   /// handler, else to standard error.
@@ -143,7 +144,11 @@ public enum Diagnostics {
 
   /// Replaces the global handler; `nil` restores the default, which prints to standard error.
   public static func setHandler(_ handler: (@Sendable (Diagnostic) -> Void)?) {
-    globalHandler.withLock { $0 = handler }
+    var replaced = handler
+    globalHandler.withLock { swap(&$0, &replaced) }
+    // The old handler goes here, outside the lock: its captures may be the last references
+    // to user objects.
+    _ = consume replaced
   }
 
   /// Runs `body` with `handler` receiving the diagnostics reported on this task, including

@@ -51,7 +51,8 @@ package enum DeallocationHooks {
 
   /// Hooks of twin hosts by address. A host's `deinit` takes its hook out, so an address
   /// holds at most the hook of the one live host there.
-  private static let sideTable = Locked<[UInt: DeallocationHook]>([:])
+  private static let sideTable = Locked<[UInt: DeallocationHook]>(
+    [:], processWide: .deallocationHooks)
 
   /// How `host`, on the weak path, keeps a hook that removes its entry, or nil if it gets
   /// none and sweeps find it once it is gone.

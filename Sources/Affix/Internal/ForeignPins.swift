@@ -3,7 +3,7 @@
 /// inside it. A pin is counted only after it is taken and uncounted before it is dropped, so a
 /// count read concurrently never makes a live host look dead.
 enum ForeignPins {
-  private static let counts = Locked<[UInt: Int]>([:])
+  private static let counts = Locked<[UInt: Int]>([:], processWide: .foreignPins)
 
   static func add(_ object: UnsafeMutableRawPointer) {
     counts.withLock { $0[UInt(bitPattern: object), default: 0] += 1 }
@@ -20,8 +20,4 @@ enum ForeignPins {
   static func count(at object: UnsafeMutableRawPointer) -> Int {
     counts.withLock { $0[UInt(bitPattern: object)] ?? 0 }
   }
-
-  static func lockForFork() { counts.lock.lock() }
-
-  static func unlockAfterFork() { counts.lock.unlock() }
 }

@@ -16,27 +16,19 @@ enum ForkHandlers {
   /// Whether this process is the child of a fork made after the core started.
   static var isChild: Bool { isChildOfFork.load(ordering: .relaxed) }
 
-  /// Registers the handlers once; called by the lazy initializers of the shared state.
+  /// Installs the handlers once; called when the first process-wide lock joins ``ProcessLocks``.
   static func register() {
     affix_register_fork_handlers(
       { ForkHandlers.prepare() }, { ForkHandlers.parent() }, { ForkHandlers.child() })
   }
 
-  // In the order the core nests them: a pass holds the table's lock while it queues what it
-  // swept, and a writer past the retirement bound holds its shard's lock while it counts its
-  // release under way in the release queue.
+  // Every process-wide lock of the core, in the order they nest (``ProcessLocks``).
   private static func prepare() {
-    HostTable.lockForFork()
-    WeakHostTable.lockForFork()
-    Retirement.lockForFork()
-    ReleaseQueue.lockForFork()
+    ProcessLocks.lockAll()
   }
 
   private static func parent() {
-    ReleaseQueue.unlockAfterFork()
-    Retirement.unlockAfterFork()
-    WeakHostTable.unlockAfterFork()
-    HostTable.unlockAfterFork()
+    ProcessLocks.unlockAll()
   }
 
   private static func child() {

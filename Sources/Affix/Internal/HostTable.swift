@@ -57,11 +57,10 @@ enum HostTable {
   /// The writer's state. Every path that writes or takes the lock goes through here first, so
   /// its initializer publishes the first slots and makes the version even.
   private static let writer: Locked<WriterState> = {
-    ForkHandlers.register()
     let slots = SlotArray(capacity: 64)
     publish(slots)
     version.store(0, ordering: .releasing)
-    return Locked(WriterState(slots: slots))
+    return Locked(WriterState(slots: slots), processWide: .hostTableWriter)
   }()
 
   private struct WriterState {
@@ -80,7 +79,7 @@ enum HostTable {
   }
 
   /// Held by the one pass at a time. A pass runs no user code, so a wait for it is bounded.
-  private static let passLock = SpinLock()
+  private static let passLock = Locked((), processWide: .hostTablePass)
 
   /// How many slots a pass sweeps under the lock before it lets readers and writers in.
   static let chunkSize = 4_096
@@ -210,7 +209,7 @@ enum HostTable {
   /// Sweeps the whole table, then doubles it while the hosts left still fill half of it, so
   /// that dead hosts never make it grow.
   private static func makeRoom() {
-    let pass = passLock.withLock { () -> Pass in
+    let pass = passLock.withLock { (_: inout Void) -> Pass in
       let pass = runPass()
       writer.withLock { state in
         while (state.count + 1) * 2 > state.slots.capacity {
@@ -244,7 +243,7 @@ enum HostTable {
   /// Takes every dead host off both tables into the release queue, and releases the values of
   /// hosts that linger in their deinit. Returns how many hosts it took off.
   static func takeDeadHostsOff() -> Int {
-    let pass = passLock.withLock { runPass() }
+    let pass = passLock.withLock { _ in runPass() }
     pass.reportLingeringHosts()
     let weak = WeakHostTable.sweep()
     _ = ReleaseQueue.enqueue(weak)
@@ -350,20 +349,6 @@ enum HostTable {
       if !finished { letWaitingReadersThrough() }
     }
     return pass
-  }
-
-  // MARK: fork
-
-  static func lockForFork() {
-    passLock.lock()
-    writer.lock.lock()
-    ForeignPins.lockForFork()
-  }
-
-  static func unlockAfterFork() {
-    ForeignPins.unlockAfterFork()
-    writer.lock.unlock()
-    passLock.unlock()
   }
 
   /// Whether the natively counted object at `address`, whose memory the caller pins, has

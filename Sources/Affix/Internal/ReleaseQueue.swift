@@ -31,10 +31,7 @@ enum ReleaseQueue {
     var underWay: [Int: UInt] = [:]
   }
 
-  private static let state: Locked<State> = {
-    ForkHandlers.register()
-    return Locked(State())
-  }()
+  private static let state = Locked(State(), processWide: .releaseQueue)
 
   /// How long ``releaseAllAndWait()`` waits for releases under way on other threads. A value's
   /// `deinit` that itself waits for a `sweep()` on another thread would otherwise deadlock
@@ -153,10 +150,6 @@ enum ReleaseQueue {
   }
 
   // MARK: fork
-
-  static func lockForFork() { state.lock.lock() }
-
-  static func unlockAfterFork() { state.lock.unlock() }
 
   /// In the child of a fork: the releases other threads had under way will never end there.
   static func resetInChild() {

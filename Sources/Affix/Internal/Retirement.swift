@@ -46,6 +46,11 @@ enum Retirement {
     // Keeps the hot fields of two shards off one cache line.
     private let padding: (UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0, 0, 0)
 
+    init() {
+      ProcessLocks.join(
+        .retirementShard, lock: { self.lock.lock() }, unlock: { self.lock.unlock() })
+    }
+
     @inline(__always)
     func withLock<Result>(_ body: (Shard) -> Result) -> Result {
       lock.lock()
@@ -54,10 +59,7 @@ enum Retirement {
     }
   }
 
-  static let shards: [Shard] = {
-    ForkHandlers.register()
-    return (0..<shardCount).map { _ in Shard() }
-  }()
+  static let shards: [Shard] = (0..<shardCount).map { _ in Shard() }
 
   /// Whether a drain is scheduled on a Dispatch thread.
   private static let drainScheduled = Atomic<Bool>(false)
@@ -237,14 +239,6 @@ enum Retirement {
   }
 
   // MARK: fork
-
-  static func lockForFork() {
-    for shard in shards { shard.lock.lock() }
-  }
-
-  static func unlockAfterFork() {
-    for shard in shards.reversed() { shard.lock.unlock() }
-  }
 
   /// In the child of a fork: no drain and no main-queue block will run there.
   static func resetInChild() {

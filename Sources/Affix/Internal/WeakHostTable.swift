@@ -68,10 +68,7 @@ enum WeakHostTable {
     var hostIsGone: Bool { host == nil }
   }
 
-  fileprivate static let entries: Locked<[UInt: Entry]> = {
-    ForkHandlers.register()
-    return Locked([:])
-  }()
+  fileprivate static let entries = Locked<[UInt: Entry]>([:], processWide: .weakHostTable)
 
   /// The entry count at which a write schedules a sweep of this table: twice what the last
   /// sweep left, so that dead hosts' entries stay about half the table between background
@@ -235,7 +232,4 @@ enum WeakHostTable {
 }
 
 extension WeakHostTable {
-  static func lockForFork() { entries.lock.lock() }
-
-  static func unlockAfterFork() { entries.lock.unlock() }
 }

@@ -229,7 +229,7 @@ extension KeyHandle {
 /// Describes keys by their IDs, for ``Associations/keys`` and diagnostics.
 @usableFromInline
 enum KeyRegistry {
-  private static let reported = Locked<Set<ObjectIdentifier>>([])
+  private static let reported = Locked<Set<ObjectIdentifier>>([], processWide: .keyReports)
 
   static func describe(_ id: UInt) -> AnyAssociatedKey {
     if KeyID.isCapability(id) {

@@ -155,6 +155,87 @@ import Testing
       let exitedNormally = status & 0x7f == 0
       #expect(exitedNormally && (status >> 8) & 0xff == 0, "child status \(status)")
     }
+
+    /// What the child does with the process-wide locks: attach, report a diagnostic, a key's
+    /// first diagnostic, a hooked host's life; returns whether it all worked.
+    static func attachReportAndHook() -> Bool {
+      let host = Host()
+      Associations(of: host).attach(ForkMarker())
+      let attached = Associations(of: host).capability(ForkMarker.self) != nil
+      let reports = Atomic<Int>(0)
+      Diagnostics.setHandler { _ in reports.add(1, ordering: .relaxed) }
+      Diagnostics.report("fork", "from the child")
+      Diagnostics.setHandler(nil)
+      _ = Associations(of: host)[WeakPolicyOnAValue.self]
+      do {
+        let hooked = HookedHost()
+        Associations(of: hooked)[SignalCanaryKey.self] = SignalCanary()
+      }
+      AssociationTable.sweep()
+      return attached && reports.load(ordering: .relaxed) == 1
+    }
+
+    @Test(.disabled(if: threadSanitizerIsActive, "the sanitizer's child of a fork hangs"))
+    func theChildOfAForkUsesEveryProcessWideLock() throws {
+      #expect(Self.attachReportAndHook())
+      let members = ProcessLocks.members
+      // Every lock the fork handlers must take, named by what takes it.
+      let ranks = Set(members.map(\.rank))
+      #expect(
+        ranks.isSuperset(of: [.capabilityTypes, .keyReports, .diagnosticsHandler, .hostTableWriter])
+      )
+      let stop = Flag()
+      let busy = Counter()
+      let threads = (0..<3).map { index in
+        ReclamationPromiseTests.onThread {
+          let host = Host()
+          while !stop.isSet {
+            switch index {
+            case 0:
+              Associations(of: host).attach(ForkMarker())
+              _ = Associations(of: host).detach(ForkMarker.self)
+            case 1:
+              _ = Associations(of: host)[WeakPolicyOnAValue.self]
+              let hooked = HookedHost()
+              Associations(of: hooked)[SignalCanaryKey.self] = SignalCanary()
+            default:
+              // Sits inside every process-wide lock in turn, the global handler's included.
+              for member in members {
+                member.lock()
+                member.unlock()
+              }
+            }
+            busy.increment()
+          }
+        }
+      }
+      while busy.value < 3_000 { yieldThread() }
+      var outcomes: [String] = []
+      for _ in 0..<scaled(10) {
+        let child = fork()
+        if child == 0 { _exit(Self.attachReportAndHook() ? 0 : 3) }
+        try #require(child > 0)
+        outcomes.append(Self.waitForChild(child))
+      }
+      stop.set()
+      for thread in threads { thread.wait() }
+      #expect(outcomes.allSatisfy { $0 == "exited 0" }, "children: \(outcomes)")
+    }
+
+    /// Waits up to ten seconds for `child`, killing it past that; says how it ended.
+    static func waitForChild(_ child: pid_t) -> String {
+      var status: Int32 = 0
+      let deadline = ContinuousClock.now + .seconds(10)
+      while ContinuousClock.now < deadline {
+        if waitpid(child, &status, WNOHANG) == child {
+          return status & 0x7f == 0 ? "exited \((status >> 8) & 0xff)" : "signal \(status & 0x7f)"
+        }
+        usleep(1_000)
+      }
+      kill(child, SIGKILL)
+      _ = waitpid(child, &status, 0)
+      return "hung"
+    }
   #endif
 }
 
@@ -169,6 +250,15 @@ final class SignalCanary: Sendable {
 }
 
 enum SignalCanaryKey: AssociatedKey { typealias Value = SignalCanary? }
+
+/// A capability for the fork tests.
+final class ForkMarker: Capability {}
+
+/// A key whose every use takes the lock of the keys reported once: a weak policy on a value.
+enum WeakPolicyOnAValue: AssociatedKey {
+  typealias Value = Int?
+  static let policy = AssociationPolicy.weak
+}
 
 /// The host a signal handler reads: a handler can reach only globals.
 let signalHost = Host()
