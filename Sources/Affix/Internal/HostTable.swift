@@ -209,7 +209,7 @@ enum HostTable {
   /// Sweeps the whole table, then doubles it while the hosts left still fill half of it, so
   /// that dead hosts never make it grow.
   private static func makeRoom() {
-    let pass = passLock.withLock { (_: inout Void) -> Pass in
+    let pass = passLock.whileLocked { () -> Pass in
       let pass = runPass()
       writer.withLock { state in
         while (state.count + 1) * 2 > state.slots.capacity {
@@ -243,7 +243,7 @@ enum HostTable {
   /// Takes every dead host off both tables into the release queue, and releases the values of
   /// hosts that linger in their deinit. Returns how many hosts it took off.
   static func takeDeadHostsOff() -> Int {
-    let pass = passLock.withLock { _ in runPass() }
+    let pass = passLock.whileLocked { runPass() }
     pass.reportLingeringHosts()
     let weak = WeakHostTable.sweep()
     _ = ReleaseQueue.enqueue(weak)
