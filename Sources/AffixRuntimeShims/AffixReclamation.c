@@ -217,29 +217,18 @@ void affix_reader_record_counts(long *records, long *in_use) {
 // MARK: Retirement shards
 
 _Thread_local unsigned affix_thread_release_depth = 0;
+_Thread_local unsigned affix_thread_write_depth = 0;
 
 /// 0 until the thread first retires; then its shard plus one.
 static _Thread_local unsigned affix_thread_shard = 0;
 static _Atomic(unsigned) affix_next_shard = 0;
 
-static bool affix_is_main_thread(void) {
-#if defined(__APPLE__)
-  return pthread_main_np() == 1;
-#elif defined(__linux__) && defined(SYS_gettid)
-  return (pid_t)syscall(SYS_gettid) == getpid();
-#else
-  return false;
-#endif
-}
-
 unsigned affix_retire_shard(unsigned shards) {
   unsigned shard = affix_thread_shard;
   if (__builtin_expect(shard != 0, 1)) return shard - 1;
-  if (affix_is_main_thread() || shards < 2) {
-    shard = 0;
-  } else {
-    shard = 1 + atomic_fetch_add_explicit(&affix_next_shard, 1, memory_order_relaxed) % (shards - 1);
-  }
+  shard = shards < 2 ? 0
+                     : 1 + atomic_fetch_add_explicit(&affix_next_shard, 1, memory_order_relaxed) %
+                               (shards - 1);
   affix_thread_shard = shard + 1;
   return shard;
 }
@@ -295,8 +284,6 @@ bool affix_reclamation_test_current_reader_fences_fully(void) {
   affix_reader *reader = affix_current_reader;
   return reader != NULL && reader->full_fence;
 }
-
-void affix_reclamation_test_retire_as_main_thread(void) { affix_thread_shard = 1; }
 
 void affix_reclamation_test_fail_membarrier(int count) {
   atomic_store_explicit(&affix_test_membarrier_failures, count, memory_order_relaxed);

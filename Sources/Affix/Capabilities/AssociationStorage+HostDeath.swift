@@ -19,4 +19,33 @@ extension AssociationStorage {
     }
     for capability in capabilities { capability.didEnd(.hostDied) }
   }
+
+  /// Takes every value out of the storage of a host that has stayed inside its deinit past
+  /// ``AssociationTable/deinitGrace``, as its death would: observers are told of each removal,
+  /// capabilities end with ``CapabilityEnding/hostDied``, and the values are retired, since
+  /// the host's deinit may still be reading them. Returns how many values it took. Call with no
+  /// lock held, on a thread that asked for releases (a sweep's).
+  func releaseValuesOfLingeringHost() -> Int {
+    let keyIDs = lock.withLock { () -> [UInt] in
+      var keyIDs: [UInt] = []
+      forEachEntry { keyID, _ in keyIDs.append(keyID) }
+      return keyIDs
+    }
+    var taken: [Payload] = []
+    var capabilities: [any Capability] = []
+    for keyID in keyIDs {
+      let (old, observers) = exchange(nil, for: keyID)
+      // A removal's calls carry no value, whatever the key's type.
+      for (observer, turn) in observers?.calls ?? [] { observer.call(nil, inTurn: turn) }
+      guard let old else { continue }
+      if KeyID.isCapability(keyID), let capability = old.storedObject as? any Capability {
+        capabilities.append(capability)
+      }
+      taken.append(old)
+    }
+    for capability in capabilities { capability.didEnd(.hostDied) }
+    let count = taken.count
+    while let payload = taken.popLast() { Retirement.retire(payload) }
+    return count
+  }
 }

@@ -24,6 +24,9 @@ enum ForkHandlers {
 
   // Every process-wide lock of the core, in the order they nest (``ProcessLocks``).
   private static func prepare() {
+    // Sets the main queue's key now, in the parent: the child's retirements ask for it, and
+    // setting it there would be a Dispatch call in the child.
+    _ = MainQueue.isCurrent
     ProcessLocks.lockAll()
   }
 

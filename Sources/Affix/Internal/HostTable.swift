@@ -76,6 +76,8 @@ enum HostTable {
     var lingering: [UInt: ContinuousClock.Instant] = [:]
     /// Lingering hosts reported, once each.
     var reported: Set<UInt> = []
+    /// Lingering hosts whose values a pass released past ``deinitGrace``, once each.
+    var released: Set<UInt> = []
   }
 
   /// Held by the one pass at a time. A pass runs no user code, so a wait for it is bounded.
@@ -90,6 +92,28 @@ enum HostTable {
   /// `unowned` after its deinit (see `SlotArray.host(at:)`), whose values the leak checker
   /// reports instead.
   static let lingerLimit: Duration = .seconds(1)
+
+  /// How long a host may stay inside its deinit, as seen by sweeps, before a sweep releases
+  /// its values all the same (see ``AssociationTable/deinitGrace``), in nanoseconds.
+  private static let deinitGraceNanoseconds = Atomic<Int64>(30_000_000_000)
+
+  /// See ``AssociationTable/deinitGrace``.
+  static var deinitGrace: Duration {
+    get { .nanoseconds(deinitGraceNanoseconds.load(ordering: .relaxed)) }
+    set {
+      let (seconds, attoseconds) = newValue.components
+      guard seconds >= 0, attoseconds >= 0 else {
+        Diagnostics.report(
+          "associations", "deinitGrace = \(newValue) is negative; it stays \(deinitGrace)")
+        return
+      }
+      // Nine billion seconds and more saturate: a grace of centuries.
+      let nanoseconds =
+        seconds >= Int64.max / 1_000_000_000
+        ? Int64.max : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+      deinitGraceNanoseconds.store(nanoseconds, ordering: .relaxed)
+    }
+  }
 
   /// Readers waiting for a sweep's chunk to end.
   private static let waitingReaders = Atomic<Int>(0)
@@ -110,6 +134,7 @@ enum HostTable {
       // a while to run). The lock stays the last resort.
       if attempt >= 4 {
         if !waits {
+          ReadSafety.checkThreadIsNotInsideWrite()
           waits = true
           waitingReaders.add(1, ordering: .relaxed)
         }
@@ -210,7 +235,9 @@ enum HostTable {
   /// that dead hosts never make it grow.
   private static func makeRoom() {
     let pass = passLock.whileLocked { () -> Pass in
-      let pass = runPass()
+      // A writer's pass: the values of hosts past their grace are left to the next sweep, as
+      // releasing them here would run their capabilities' `didEnd` on the writer's thread.
+      let pass = runPass(releasingPastGrace: false)
       writer.withLock { state in
         while (state.count + 1) * 2 > state.slots.capacity {
           grow(&state)
@@ -243,8 +270,9 @@ enum HostTable {
   /// Takes every dead host off both tables into the release queue, and releases the values of
   /// hosts that linger in their deinit. Returns how many hosts it took off.
   static func takeDeadHostsOff() -> Int {
-    let pass = passLock.whileLocked { runPass() }
+    let pass = passLock.whileLocked { runPass(releasingPastGrace: true) }
     pass.reportLingeringHosts()
+    pass.releaseValuesPastGrace()
     let weak = WeakHostTable.sweep()
     _ = ReleaseQueue.enqueue(weak)
     return pass.swept + weak.count
@@ -267,29 +295,74 @@ enum HostTable {
     var swept = 0
     /// Whether a drain of the release queue must be scheduled.
     var drains = false
-    /// Types of the hosts that have lingered in their deinit past ``lingerLimit``.
-    var overdue: [any AnyObject.Type] = []
+    /// How many hosts of each type have lingered in their deinit past ``lingerLimit``, newly.
+    var overdue = HostTypeCounts()
+    /// The storages, retained, of hosts that have lingered past ``deinitGrace``, newly.
+    var pastGrace: [Unmanaged<AssociationStorage>] = []
+    var pastGraceTypes = HostTypeCounts()
 
     /// Reports the overdue hosts, outside every lock: a diagnostic handler is user code.
     func reportLingeringHosts() {
-      for hostType in overdue {
+      for entry in overdue.counts {
+        let hosts = HostTypeCounts.words(entry.count, entry.type)
         Diagnostics.report(
           "associations",
-          "a \(hostType) has been in its deinit for more than \(lingerLimit), or something "
-            + "holds it unowned; its values are kept until the deinit has returned and no "
-            + "unowned reference to it remains")
+          "\(hosts.subject) been in \(hosts.its) deinit for more than \(lingerLimit), or "
+            + "something holds \(hosts.it) unowned; \(hosts.its) values are kept until the "
+            + "deinit has returned and no unowned reference remains, or for \(deinitGrace) "
+            + "(AssociationTable.deinitGrace)")
+      }
+    }
+
+    /// Releases the values of the hosts past their grace, outside every lock: capabilities'
+    /// `didEnd` and observers run here, on the sweeping thread.
+    func releaseValuesPastGrace() {
+      for storage in pastGrace {
+        _ = storage._withUnsafeGuaranteedRef { $0.releaseValuesOfLingeringHost() }
+        storage.release()
+      }
+      for entry in pastGraceTypes.counts {
+        let hosts = HostTypeCounts.words(entry.count, entry.type)
+        Diagnostics.report(
+          "associations",
+          "\(hosts.subject) stayed in \(hosts.its) deinit, or been held unowned, for \(deinitGrace) "
+            + "(AssociationTable.deinitGrace): \(hosts.its) values are released now, and a "
+            + "deinit still running reads none")
+      }
+    }
+  }
+
+  /// Hosts counted by type, in the order the types were first counted.
+  private struct HostTypeCounts {
+    private(set) var counts: [(type: any AnyObject.Type, count: Int)] = []
+
+    /// "a Photo has" and its pronouns, or "3 Photo hosts have" and theirs.
+    static func words(_ count: Int, _ type: any AnyObject.Type) -> (
+      subject: String, it: String, its: String
+    ) {
+      count == 1
+        ? ("a \(type) has", "it", "its") : ("\(count) \(type) hosts have", "them", "their")
+    }
+
+    mutating func add(_ type: any AnyObject.Type) {
+      if let index = counts.firstIndex(where: { $0.type == type }) {
+        counts[index].count += 1
+      } else {
+        counts.append((type, 1))
       }
     }
   }
 
   /// Sweeps every slot, one chunk at a time under the lock, and queues the dead hosts'
-  /// storages for release. The caller holds `passLock`.
-  private static func runPass() -> Pass {
+  /// storages for release; with `releasingPastGrace`, also takes the storages of hosts that
+  /// have lingered past ``deinitGrace``, for the caller to empty. The caller holds `passLock`.
+  private static func runPass(releasingPastGrace: Bool) -> Pass {
     var index = 0
     var arrayBits: UInt = 0
     var pass = Pass()
     var lingeringNow: [UInt: ContinuousClock.Instant] = [:]
     let now = ContinuousClock.now
+    let grace = deinitGrace
     writer.withLock { $0.passInProgress = true }
     var finished = false
     while !finished {
@@ -326,7 +399,14 @@ enum HostTable {
               let firstSeen = state.lingering[address] ?? now
               lingeringNow[address] = firstSeen
               if now - firstSeen >= lingerLimit, state.reported.insert(address).inserted {
-                pass.overdue.append(state.slots.hostType(at: slot))
+                pass.overdue.add(state.slots.hostType(at: slot))
+              }
+              if releasingPastGrace, now - firstSeen >= grace,
+                state.released.insert(address).inserted, let storage = state.slots.storage(at: slot)
+              {
+                // Retained under the lock, while the table holds it.
+                pass.pastGrace.append(storage.retain())
+                pass.pastGraceTypes.add(state.slots.hostType(at: slot))
               }
             case .empty, .live:
               break
@@ -342,6 +422,7 @@ enum HostTable {
           state.passInProgress = false
           state.lingering = lingeringNow
           state.reported.formIntersection(lingeringNow.keys)
+          state.released.formIntersection(lingeringNow.keys)
         }
       }
       // A moment between chunks for the readers that wait for one: a lock taken again at
@@ -361,6 +442,15 @@ enum HostTable {
     // A running deinit adds one more (the strong references' own), as does each `unowned`.
     let pins = (inTable ? 1 : 0) + ForeignPins.count(at: address)
     return affix_unowned_count(address) > pins
+  }
+
+  /// How many hosts of exactly `type` the table holds, dead ones included; for tests. O(*n*).
+  static func hostCount(of type: any AnyObject.Type) -> Int {
+    writer.withLock { state in
+      (0..<state.slots.capacity).count { index in
+        state.slots.address(at: index) != 0 && state.slots.hostType(at: index) == type
+      }
+    }
   }
 
   /// Counts hosts and entries, telling the dead ones apart. O(*n*).
@@ -392,6 +482,9 @@ enum HostTable {
   }
 
   private static func beginWrite() {
+    #if DEBUG
+      affix_write_began()
+    #endif
     let current = version.load(ordering: .relaxed)
     version.store(current &+ 1, ordering: .relaxed)
     atomicMemoryFence(ordering: .releasing)
@@ -400,6 +493,9 @@ enum HostTable {
   private static func endWrite() {
     let current = version.load(ordering: .relaxed)
     version.store(current &+ 1, ordering: .releasing)
+    #if DEBUG
+      affix_write_ended()
+    #endif
   }
 
   /// Makes `slots` the array readers probe: the array first, then its mask, so that a reader

@@ -21,3 +21,36 @@ package enum ReadSections {
     return (total, inUse)
   }
 }
+
+/// What a read may do on its thread: the promise to signal handlers (Docs/Platforms.md,
+/// "Signals").
+///
+/// A read that finds a storage's or the table's version odd retries, then waits: for the lock,
+/// or for the table's chunk to end. If its own thread is the writer (a signal handler that
+/// interrupted a write of the core), the version stays odd until the handler returns, and the
+/// read would wait forever. No user code runs inside a write, so a read on a thread inside one
+/// comes from a handler: a debug build stops there with a message instead of hanging. Release
+/// builds count nothing and pay nothing.
+package enum ReadSafety {
+  /// Whether this thread is inside a write of the core; always false in release builds.
+  package static var threadIsInsideWrite: Bool {
+    #if DEBUG
+      affix_is_inside_write()
+    #else
+      false
+    #endif
+  }
+
+  /// Stops a debug build at a read that would wait for its own thread's write.
+  static func checkThreadIsNotInsideWrite() {
+    #if DEBUG
+      if affix_is_inside_write() {
+        fatalError(
+          "Affix: an associated value was read on a thread inside a write of the library, "
+            + "which the read would wait for forever: a signal handler interrupted the write. "
+            + "A handler may read only on a thread that was not writing (Docs/Platforms.md, "
+            + "\"Signals\").")
+      }
+    #endif
+  }
+}

@@ -45,15 +45,6 @@ extension ReadSections {
 
 /// The retirement of replaced and removed objects, for tests and the benchmark.
 package enum RetirementStatistics {
-  /// The most retired references that wait in the shards at once (see `Retirement`).
-  package static var waitingBound: Int { Retirement.shardCount * Retirement.shardLimit }
-
   /// The most a thread releasing its own shard holds besides.
   package static var shardLimit: Int { Retirement.shardLimit }
-
-  /// Makes this thread retire as the main thread does: its retired objects are released on
-  /// the main queue.
-  package static func retireAsMainThread() {
-    affix_reclamation_test_retire_as_main_thread()
-  }
 }

@@ -93,13 +93,16 @@ enum ReleaseQueue {
   }
 
   /// Releases on this thread what is queued now, storages and retired objects (the main
-  /// thread's retired objects only when called on the main thread; otherwise they go to the
-  /// main queue), then waits until the releases other threads began before this call have
-  /// returned, or until ``waitLimit`` has passed. Work queued after the call is left to others.
+  /// queue's retired objects only when called on the main queue; otherwise they go to the
+  /// main queue), then waits until the releases other threads began before this call took its
+  /// work have returned, or until ``waitLimit`` has passed: such a release may hold work queued
+  /// before the call. Work queued after the call, and releases begun after its takes, are left
+  /// to others.
   ///
   /// Releases under way on this thread are not waited for: a `sweep()` from a value's `deinit`
-  /// is part of them.
-  static func releaseAllAndWait() {
+  /// is part of them. Returns the first ticket it did not wait for.
+  @discardableResult
+  static func releaseAllAndWait() -> Int {
     let thread = currentThreadID()
     let (storages, ticket) = state.withLock { state in
       defer { state.pending = [] }
@@ -108,11 +111,14 @@ enum ReleaseQueue {
       state.underWay[ticket] = thread
       return (state.pending, ticket)
     }
-    Retirement.drain(includingMain: Retirement.isMainThread)
-    // Read after every take: a release that took work before this call's takes was counted
-    // under way before its own take (a storage's under the queue's lock, retired objects
-    // before their shards' locks), so its ticket is below this one.
-    let bound = state.withLock { $0.nextTicket }
+    // Read right after the takes, before the grace period and the deinits: a release that
+    // took work before them was counted under way before its own take (a storage's under the
+    // queue's lock, retired objects before their shards' locks), so its ticket is below the
+    // bound, and one that began later, while this call releases, is not waited for.
+    var bound = 0
+    Retirement.drain(includingMain: MainQueue.isCurrent) {
+      bound = state.withLock { $0.nextTicket }
+    }
     for storage in storages { release(storage) }
     endRelease(ticket)
 
@@ -125,11 +131,12 @@ enum ReleaseQueue {
           "associations",
           "sweep() returned while a release that another thread began before it was still "
             + "running after \(waitLimit); a value's deinit may be waiting for this sweep")
-        return
+        return bound
       }
       attempts += 1
       if attempts < 64 { sched_yield() } else { usleep(1_000) }
     }
+    return bound
   }
 
   /// The next queued storage, counted as under way on this thread; nil once the queue is

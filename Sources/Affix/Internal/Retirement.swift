@@ -10,15 +10,17 @@ import Synchronization
 /// only once every read section that began before the retirement has ended
 /// (`affix_synchronize`).
 ///
-/// **Where the `deinit`s run.** References retired on the process's main thread are released
-/// on the main thread: by the main queue after the grace period, or by the main thread itself
-/// when it retires past the bound below; UIKit objects must go there. References retired on
-/// any other thread are released on a Dispatch thread of utility quality, or, past the bound,
-/// by the retiring thread itself, as Objective-C's associated objects always do.
+/// **Where the `deinit`s run.** References retired on the main queue (the main actor's
+/// executor, on whichever thread runs it: a Linux `async` program and Swift Testing run it on
+/// a Dispatch thread) are released on the main queue: by a main-queue block after the grace
+/// period, or by the retiring block itself when it retires past the bound below; UIKit objects
+/// must go there. References retired anywhere else are released on a Dispatch thread of
+/// utility quality, or, past the bound, by the retiring thread itself, as Objective-C's
+/// associated objects always do.
 ///
-/// **Memory is bounded.** Threads retire into ``shardCount`` shards, the main thread into shard
-/// 0 and every other thread into one of the rest, chosen in turn as threads first retire, so
-/// that writers on different threads take different locks. A shard holds at most
+/// **Memory is bounded.** Retirements go into ``shardCount`` shards, those on the main queue
+/// into shard 0 and every other thread's into one of the rest, chosen in turn as threads first
+/// retire, so that writers on different threads take different locks. A shard holds at most
 /// ``shardLimit`` references: the retirement that fills it releases the shard's other
 /// references on its own thread after a grace period (never the one it retired itself),
 /// unless that thread is already releasing retired objects or is inside a read section (user
@@ -27,7 +29,7 @@ import Synchronization
 /// thread releasing its own shard, whatever the write rate and however slow the `deinit`s.
 @usableFromInline
 enum Retirement {
-  /// Shards of retired references: 0 for the main thread, the rest for other threads.
+  /// Shards of retired references: 0 for the main queue, the rest for other threads.
   static let shardCount = 8
 
   /// The most references a shard holds before its next retirement releases them on the
@@ -68,8 +70,7 @@ enum Retirement {
   /// released once no reader can still be retaining it. Call with no lock held, after the
   /// writer's last use of the object: the reference is then the object's last but readers'.
   static func retire(_ bits: UInt) {
-    let index = Int(affix_retire_shard(UInt32(shardCount)))
-    let shard = shards[index]
+    let shard = shards[currentShardIndex]
     let mayRelease = !affix_is_releasing() && !affix_inside_read_section()
     // One critical section decides and takes, so that what this thread releases past the
     // bound never includes the reference it retires now, whoever shares the shard.
@@ -145,13 +146,15 @@ enum Retirement {
   }
 
   /// Takes what every shard holds, waits for one grace period, and releases it on this thread;
-  /// the main thread's references too when `includingMain` (the caller is the main thread),
-  /// otherwise they go to the main queue. Returns whether anything was taken.
+  /// the main queue's references too when `includingMain` (the caller runs on the main
+  /// queue), otherwise they go to the main queue. Calls `afterTaking` once the shards are
+  /// taken, before the grace period and the releases. Returns whether anything was taken.
   @discardableResult
-  static func drain(includingMain: Bool) -> Bool {
+  static func drain(includingMain: Bool, afterTaking: () -> Void = {}) -> Bool {
     guard !affix_inside_read_section() else {
       // User code that a read ran (see `synchronize()`): a grace period here would wait for
       // this very thread.
+      afterTaking()
       scheduleDrain()
       return false
     }
@@ -169,6 +172,7 @@ enum Retirement {
       defer { shard.references = [] }
       return shard.references
     }
+    afterTaking()
     guard !taken.isEmpty || !main.isEmpty else {
       ReleaseQueue.endRelease(ticket)
       if includingMain { releaseMainReady() }
@@ -188,7 +192,7 @@ enum Retirement {
     return true
   }
 
-  /// Keeps the main thread's references, whose grace period has passed, for the main queue.
+  /// Keeps the main queue's references, whose grace period has passed, for the main queue.
   private static func handToMainQueue(_ references: [UInt]) {
     let schedules = shards[0].withLock { shard in
       shard.ready.append(contentsOf: references)
@@ -199,7 +203,7 @@ enum Retirement {
     DispatchQueue.main.async { releaseMainReady() }
   }
 
-  /// Releases the main thread's references whose grace period has passed; on the main thread.
+  /// Releases the main queue's references whose grace period has passed; on the main queue.
   static func releaseMainReady() {
     let ready = shards[0].withLock { shard in
       shard.mainReleaseScheduled = false
@@ -209,10 +213,10 @@ enum Retirement {
     release(ready)
   }
 
-  /// Whether the caller runs on the process's main thread, whose retired objects are released
-  /// there.
-  static var isMainThread: Bool {
-    affix_retire_shard(UInt32(shardCount)) == 0
+  /// The shard the caller retires into: 0 on the main queue, asked per retirement (a thread
+  /// may run the main queue now and other queues later), otherwise the thread's own.
+  private static var currentShardIndex: Int {
+    MainQueue.isCurrent ? 0 : Int(affix_retire_shard(UInt32(shardCount)))
   }
 
   /// Waits for a grace period. Never inside a read section, which it would wait for: callers

@@ -205,7 +205,8 @@ public final class AssociationStorage: Sendable {
 
   @usableFromInline
   func lockedPayloadBits(for keyID: UInt) -> UInt? {
-    lock.withLock { find(keyID) }
+    ReadSafety.checkThreadIsNotInsideWrite()
+    return lock.withLock { find(keyID) }
   }
 
   /// The object stored under `keyID`, retained, or nil.
@@ -591,6 +592,9 @@ public final class AssociationStorage: Sendable {
   }
 
   private func beginWrite() {
+    #if DEBUG
+      affix_write_began()
+    #endif
     let current = version.load(ordering: .relaxed)
     version.store(current &+ 1, ordering: .relaxed)
     atomicMemoryFence(ordering: .releasing)
@@ -599,6 +603,9 @@ public final class AssociationStorage: Sendable {
   private func endWrite() {
     let current = version.load(ordering: .relaxed)
     version.store(current &+ 1, ordering: .releasing)
+    #if DEBUG
+      affix_write_ended()
+    #endif
   }
 
   // MARK: Listing and observing

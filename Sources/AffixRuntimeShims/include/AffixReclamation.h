@@ -100,9 +100,10 @@ bool affix_reads_use_asymmetric_fence(void);
 /// How many reader records exist, and how many of them threads hold; for tests.
 void affix_reader_record_counts(long *records, long *in_use);
 
-/// The calling thread's retirement shard: 0 for the process's main thread, otherwise one of
-/// 1 ..< `shards`, handed out in turn as threads first retire, so that two writing threads
-/// share a shard only once more threads write than there are shards.
+/// The calling thread's retirement shard off the main queue: one of 1 ..< `shards`, handed out
+/// in turn as threads first retire, so that two writing threads share a shard only once more
+/// threads write than there are shards. (Shard 0 is the main queue's, whichever thread runs
+/// it: the caller asks Dispatch, per retirement.)
 unsigned affix_retire_shard(unsigned shards);
 
 /// How many releases of retired objects the calling thread has under way: a retirement made
@@ -117,6 +118,20 @@ static inline void affix_release_begin(void) { affix_thread_release_depth += 1; 
 
 /// Ends a release counted by `affix_release_begin`.
 static inline void affix_release_end(void) { affix_thread_release_depth -= 1; }
+
+/// How many writes of the core (the version of a storage or of the table odd) the calling
+/// thread is inside; counted in debug builds only, where a read that would wait for one of
+/// them, from a signal handler that interrupted it, stops instead of hanging.
+extern _Thread_local unsigned affix_thread_write_depth;
+
+/// Counts a write of the core as begun on the calling thread (debug builds).
+static inline void affix_write_began(void) { affix_thread_write_depth += 1; }
+
+/// Ends a write counted by `affix_write_began`.
+static inline void affix_write_ended(void) { affix_thread_write_depth -= 1; }
+
+/// Whether the calling thread is inside a write counted by `affix_write_began`.
+static inline bool affix_is_inside_write(void) { return affix_thread_write_depth != 0; }
 
 /// For the fork handlers: resets what the child inherited from threads that do not exist in
 /// it. Every record but the calling thread's is given back with its depth cleared, and the
@@ -134,9 +149,6 @@ void affix_reclamation_test_set_up_under_way(bool under_way);
 
 /// For tests: whether the calling thread's record fences fully.
 bool affix_reclamation_test_current_reader_fences_fully(void);
-
-/// For tests: makes the calling thread retire into shard 0, as the main thread does.
-void affix_reclamation_test_retire_as_main_thread(void);
 
 /// For tests: makes the next `count` expedited `membarrier` calls fail as with `ENOMEM`.
 void affix_reclamation_test_fail_membarrier(int count);

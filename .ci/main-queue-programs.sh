@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Builds and runs Tests/Fixtures/MainQueuePrograms: an `async` program and a `dispatchMain()`
+# program, whose main queue Linux runs on a Dispatch thread. Each replaces a value on the main
+# queue and exits 0 only if the value's deinit ran on the main queue, with no hook.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+fixture="$root/Tests/Fixtures/MainQueuePrograms"
+scratch="$root/.build/fixtures/MainQueuePrograms"
+export PATH="/opt/swift/usr/bin:$PATH"
+
+fail() { printf 'main-queue-programs: FAILED: %s\n' "$*" >&2; exit 1; }
+
+cd "$fixture"
+swift build --scratch-path "$scratch" -Xswiftc -warnings-as-errors \
+  || fail "the programs do not build with warnings as errors"
+for program in async-main dispatch-main; do
+  timeout 60 "$scratch/debug/$program" || fail "$program (exit $?)"
+done
+echo "main-queue-programs: ok"

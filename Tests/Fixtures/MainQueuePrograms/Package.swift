@@ -1,0 +1,24 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Programs whose main queue runs where users meet it on Linux: an `async` entry point and
+// `dispatchMain()`, both of which hand the main queue to a Dispatch thread. Each replaces a
+// value on the main queue and exits 0 only if the value was released there. Built and run by
+// .ci/main-queue-programs.sh; Swift Testing, the third such setting, is covered by
+// ReclamationPromiseTests.
+let package = Package(
+  name: "MainQueuePrograms",
+  platforms: [.macOS(.v15)],
+  dependencies: [.package(name: "Affix", path: "../../..")],
+  targets: [
+    .target(
+      name: "MainQueueCheck", dependencies: [.product(name: "Affix", package: "Affix")],
+      swiftSettings: [.swiftLanguageMode(.v6)]),
+    .executableTarget(
+      name: "async-main", dependencies: ["MainQueueCheck"],
+      swiftSettings: [.swiftLanguageMode(.v6)]),
+    .executableTarget(
+      name: "dispatch-main", dependencies: ["MainQueueCheck"],
+      swiftSettings: [.swiftLanguageMode(.v6)]),
+  ]
+)
