@@ -26,6 +26,7 @@ extension Dancer {
       guard !state.isDetached else { return nil }
       state.isolation = HostIsolation(isolation)
       state.actor = isolation
+      frames(on: isolation, in: &state)
       let tag = Self.nextTag()
       let group = Group(
         id: tag, engine: AnimationEngine(tracks: tracks, timing: timing, duration: duration),
@@ -262,6 +263,8 @@ extension Dancer {
     }
     guard let (id, waiters) = group, watchHost() else { return nil }
     // A group no longer there has ended: nil at once.
+    // Frames run where the host lives, so a group ends inside the frame that wrote its last
+    // values: no write of it is still on its way when the wait returns.
     return await waiters.wait(ifCancelled: nil) {
       state.withLock { $0.index(of: .id(id)) != nil } ? nil : .some(nil)
     }

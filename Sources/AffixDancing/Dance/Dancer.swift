@@ -168,6 +168,9 @@ public final class Dancer: Capability {
     var groups = Groups()
     /// The actor the host lives on, when `isolation` is not `.nonisolated`.
     var actor: (any Actor)?
+    /// Runs frames on `actor` when the clock ticks elsewhere: one callback for every frame, so
+    /// that frames run in the order the clock made them, with no callback made per frame.
+    var frames: IsolatedCallback<Double>?
     /// The clock's frames' place in the driver.
     var subscription: CancellationToken?
     var clock: FrameClock
@@ -489,15 +492,26 @@ public final class Dancer: Capability {
   /// Moves every group to `now` and writes their values; called by the clock's driver when a
   /// frame needs more than new values. A frame for a host that lives elsewhere is run there.
   func tick(at now: Double) {
-    let (isolation, actor) = state.withLock { ($0.isolation, $0.actor) }
+    let isolation = state.withLock { $0.isolation }
     var context = FrameContext()
     guard context.writesHere(isolation) else {
-      IsolatedCallback<Double>(isolation: actor) { [weak self] now in
-        self?.tickHere(at: now)
-      }(now)
+      state.withLock { $0.frames }?(now)
       return
     }
     tickHere(at: now)
+  }
+
+  /// The callback that runs frames on `actor`, made once for each actor the host is declared
+  /// on. Call under the lock.
+  func frames(on actor: (any Actor)?, in state: inout State) {
+    guard let actor else {
+      state.frames = nil
+      return
+    }
+    guard state.frames?.isolation !== actor else { return }
+    state.frames = IsolatedCallback<Double>(isolation: actor) { [weak self] now in
+      self?.tickHere(at: now)
+    }
   }
 
   /// ``tick(at:)`` where the host lives.

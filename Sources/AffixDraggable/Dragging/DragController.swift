@@ -53,14 +53,17 @@ public final class DragController: Capability, CustomStringConvertible {
   /// Reads the object's centre; `nil` once the object has died.
   private let readCenter: @Sendable () -> CGPoint?
   private let hostName: String
+  /// Writes the body's moves to the host in its isolation, which ``settled()`` waits for.
+  private let moves: IsolatedCallback<CGPoint>
 
   private init(
-    body: DynamicBody, state: State, hostName: String,
+    body: DynamicBody, state: State, hostName: String, moves: IsolatedCallback<CGPoint>,
     readCenter: @escaping @Sendable () -> CGPoint?
   ) {
     self.body = body
     self.state = LockedState(state)
     self.hostName = hostName
+    self.moves = moves
     self.readCenter = readCenter
   }
 
@@ -140,9 +143,13 @@ public final class DragController: Capability, CustomStringConvertible {
   ) -> DragController {
     let reference = AnyWeakReference(host)
     let start = center.read(from: host)
+    let moves = IsolatedCallback<CGPoint>(isolation: isolation) { point in
+      guard let host = reference.object else { return }
+      center.write(point, to: host)
+    }
     let body = world.makeBody(
       at: start, bounds: bounds,
-      handler: moveHandler(writing: center, of: reference, in: isolation))
+      handler: moveHandler(writing: center, of: reference, through: moves))
     if let rubberBand { body.rubberBand = rubberBand }
     var points = (snapPoints ?? [start]).filter { point in
       guard point.isFinite else {
@@ -160,7 +167,7 @@ public final class DragController: Capability, CustomStringConvertible {
       state: State(
         snapPoints: points, snapPoint: nearest(to: start, in: points), snap: snap,
         attachment: attachment),
-      hostName: "\(type(of: host))",
+      hostName: "\(type(of: host))", moves: moves,
       readCenter: { reference.object.map(center.read(from:)) })
     return Associations(of: host).attach(controller)
   }
@@ -168,13 +175,10 @@ public final class DragController: Capability, CustomStringConvertible {
   /// Writes the body's moves to the host's centre in the host's isolation: at once where the
   /// world runs there (or the host has none), else enqueued there, never on the clock's thread.
   private static func moveHandler(
-    writing position: PositionAccess, of reference: AnyWeakReference, in isolation: (any Actor)?
+    writing position: PositionAccess, of reference: AnyWeakReference,
+    through write: IsolatedCallback<CGPoint>
   ) -> @Sendable (CGPoint) -> Bool {
-    let write = IsolatedCallback<CGPoint>(isolation: isolation) { point in
-      guard let host = reference.object else { return }
-      position.write(point, to: host)
-    }
-    return { point in
+    { point in
       // Nonisolated hosts are the common case and the benchmark's: no detour for them.
       guard write.isolation != nil else {
         guard let host = reference.object else { return false }
@@ -301,7 +305,8 @@ public final class DragController: Capability, CustomStringConvertible {
   }
 
   /// Waits until the object rests (let go and snapped home, or held still), its body left the
-  /// world, or the task is cancelled.
+  /// world, or the task is cancelled, and the moves written before then have reached the
+  /// object: for a host on an actor whose world ticks elsewhere, they are enqueued there.
   ///
   /// ```swift
   /// card.drag(.ended(velocity: CGPoint(x: 400, y: 0)))
@@ -309,6 +314,7 @@ public final class DragController: Capability, CustomStringConvertible {
   /// ```
   public func settled() async {
     await body.settled()
+    await moves.delivered()
   }
 
   /// Handles one event of a pan gesture (see ``DragEvent``).

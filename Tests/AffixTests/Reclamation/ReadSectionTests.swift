@@ -14,8 +14,8 @@ import Testing
 #endif
 
 /// Read sections nest, so that a signal handler (or user code a read runs) may read; their
-/// set-up never waits for itself.
-@Suite struct ReadSectionTests {
+/// set-up never waits for itself. Serialized: a signal's handler is the process's.
+@Suite(.serialized) struct ReadSectionTests {
   @Test func aNestedSectionKeepsTheOuterOneOpen() {
     #expect(!ReadSections.isInsideSection)
     let outer = ReadSections.enter()
@@ -75,11 +75,24 @@ import Testing
       return (started.withLock { $0! }, done)
     }
 
-    /// Sends SIGUSR2 to `thread` `count` times, a yield apart.
-    static func signal(_ thread: pthread_t, count: Int) {
-      for _ in 0..<count {
+    /// How many times a test's handler must have run: hundreds, so that the test proves
+    /// something of the code the signals interrupted.
+    static let handlerRunsWanted = 500
+
+    /// Sends SIGUSR2 to `thread`, a yield apart: 20,000 times (scaled), and on until the
+    /// handler has run ``handlerRunsWanted`` times, for at most 20 s or a million signals
+    /// (pending signals coalesce, and the thread sanitizer defers handlers to its own safe
+    /// points).
+    static func signal(_ thread: pthread_t) {
+      let deadline = ContinuousClock.now + .seconds(20)
+      let minimum = scaled(20_000)
+      var sent = 0
+      while sent < minimum || signalHandlerRuns.load(ordering: .relaxed) < handlerRunsWanted,
+        sent < 1_000_000, ContinuousClock.now < deadline
+      {
         _ = pthread_kill(thread, SIGUSR2)
         yieldThread()
+        sent += 1
       }
     }
 
@@ -124,7 +137,7 @@ import Testing
               Associations(of: signalHost)[SignalCanaryKey.self] = SignalCanary()
             }
           }
-          Self.signal(reader.thread, count: scaled(20_000))
+          Self.signal(reader.thread)
           stop.set()
           reader.done.wait()
           writer.wait()
@@ -132,7 +145,7 @@ import Testing
       #expect(deadReads.value == 0)
       #expect(signalWrongReads.load(ordering: .relaxed) == 0)
       // A handler that never ran (a blocked signal) would make the rest prove nothing.
-      #expect(signalHandlerRuns.load(ordering: .relaxed) >= scaled(20_000) / 100)
+      #expect(signalHandlerRuns.load(ordering: .relaxed) >= Self.handlerRunsWanted)
     }
 
     #if DEBUG
@@ -156,11 +169,11 @@ import Testing
               for _ in 0..<64 { Associations(of: host)[SignalCanaryKey.self] = SignalCanary() }
               AssociationTable.sweep()
             }
-            Self.signal(writer.thread, count: scaled(20_000))
+            Self.signal(writer.thread)
             stop.set()
             writer.done.wait()
           })
-        #expect(signalHandlerRuns.load(ordering: .relaxed) >= scaled(20_000) / 100)
+        #expect(signalHandlerRuns.load(ordering: .relaxed) >= Self.handlerRunsWanted)
         #expect(signalInsideWrites.load(ordering: .relaxed) > 0)
         #expect(!ReadSafety.threadIsInsideWrite)
       }
