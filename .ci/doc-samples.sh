@@ -190,6 +190,17 @@ if [ "${#samples[@]}" -gt 0 ]; then
   fi
 fi
 
+# The sample files kept beside the guides (Docs/<guide>/*.swift) compile against the same build.
+if [ "$#" -eq 0 ]; then
+  for file in Docs/*/*.swift; do
+    [ -f "$file" ] || continue
+    swiftc -typecheck -swift-version 6 -warnings-as-errors -I "$scratch/debug/Modules" \
+      -Xcc -fmodule-map-file="$scratch/debug/AffixRuntimeShims.build/module.modulemap" "$file" \
+      || fail "$file does not compile against the library"
+    echo "ok: $file"
+  done
+fi
+
 for manifest in "${manifests[@]}"; do
   folder="$work/manifests/$manifest"
   origin="$(cat "$folder/origin")"

@@ -1,7 +1,7 @@
 // The Blinking mixin of Tests/Fixtures/ThirdPartyMixin written without the kit, as a third
 // party had to before it: the measurement of the guide's closing section (Docs/WritingAMixin.md).
-// Not built by CI (it needs the unchecked promises the kit keeps for its users); compiled once
-// against Affix's public API when measured.
+// Type-checked by CI against Affix's public API (.ci/doc-samples.sh), warnings as errors; it
+// needs the unchecked promises that the kit keeps for its users.
 import Affix
 import AffixScheduling
 import Dispatch
