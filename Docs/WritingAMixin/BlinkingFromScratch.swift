@@ -132,7 +132,7 @@ public final class Blinker: Capability {
       }, isolation: isolation)
   }
 
-  public func didDetach() {
+  public func didEnd(_ ending: CapabilityEnding) {
     state.withLock { $0.isShutDown = true }
     stop()
   }

@@ -78,7 +78,7 @@ import Testing
       await controller.settled()
       return indicator.transitions.last
     }
-    while controller.finishedWaiterCount == 0 { await Task.yield() }
+    while controller.waiterCount == 0 { await Task.yield() }
     scheduler.advance(by: .seconds(1))
     #expect(await waiting.value == .disappear(outcome: .success))
   }
@@ -87,7 +87,7 @@ import Testing
     let controller = LoadingController(indicator: indicator, scheduler: scheduler)
     controller.start()
     let waiting = Task { await controller.settled() }
-    while controller.finishedWaiterCount == 0 { await Task.yield() }
+    while controller.waiterCount == 0 { await Task.yield() }
     controller.stop()
     await waiting.value
     #expect(indicator.events.isEmpty)
@@ -108,9 +108,9 @@ import Testing
         await controller.settled()
         return indicator.transitions.last
       }
-      while controller.finishedWaiterCount == 0 { await Task.yield() }
+      while controller.waiterCount == 0 { await Task.yield() }
     }
-    #expect(controller.finishedWaiterCount == 1)
+    #expect(controller.waiterCount == 1)
     scheduler.advance(by: .milliseconds(1))
     #expect(await waiting.value == .disappear(outcome: .cancelled))
     #expect(!indicator.isShown)
@@ -121,10 +121,10 @@ import Testing
     controller.start()
     scheduler.advance(to: .ms(400))
     let waiting = Task { await controller.settled() }
-    while controller.finishedWaiterCount == 0 { await Task.yield() }
+    while controller.waiterCount == 0 { await Task.yield() }
     waiting.cancel()
     await waiting.value
-    #expect(controller.finishedWaiterCount == 0)
+    #expect(controller.waiterCount == 0)
     #expect(indicator.isShown)
     controller.stop()
   }

@@ -216,8 +216,8 @@ import Testing
   @Test func detachingWhileVisibleCancelsEverythingAndClearsTheIndicator() {
     controller.start()
     scheduler.advance(to: .ms(400))
-    controller.didDetach()
-    controller.didDetach()
+    controller.didEnd(.detached)
+    controller.didEnd(.detached)
     #expect(controller.state == .idle)
     #expect(controller.nestingDepth == 0)
     scheduler.advance(by: .seconds(5))
@@ -228,7 +228,7 @@ import Testing
 
   @Test func detachingWhilePendingShowsNothing() {
     controller.start()
-    controller.didDetach()
+    controller.didEnd(.detached)
     scheduler.advance(by: .seconds(5))
     #expect(indicator.events.isEmpty)
     #expect(scheduler.pendingCount == 0)

@@ -237,7 +237,7 @@ import Testing
       }
     }
     // The work has returned once `withLoading` waits for the indicator's last line.
-    while made.withLock({ $0?.finishedWaiterCount ?? 0 }) == 0 { await Task.yield() }
+    while made.withLock({ $0?.waiterCount ?? 0 }) == 0 { await Task.yield() }
     scheduler.advance(by: .seconds(1))
     #expect(await job.value == 42)
     #expect(
@@ -257,7 +257,7 @@ import Testing
         throw DiskFull()
       }
     }
-    while made.withLock({ $0?.finishedWaiterCount ?? 0 }) == 0 { await Task.yield() }
+    while made.withLock({ $0?.waiterCount ?? 0 }) == 0 { await Task.yield() }
     #expect(indicator.isShown)  // still on screen: withLoading has not returned
     scheduler.advance(by: .seconds(1))
     await #expect(throws: DiskFull.self) { try await job.value }

@@ -14,11 +14,11 @@ private final class Clinging: Capability {
     self.host = host
   }
 
-  func didDetach() {}
+  func didEnd(_ ending: CapabilityEnding) {}
 }
 
 private final class Polite: Capability {
-  func didDetach() {}
+  func didEnd(_ ending: CapabilityEnding) {}
 }
 
 private enum AttachmentKey: AssociatedKey { typealias Value = Attachment? }

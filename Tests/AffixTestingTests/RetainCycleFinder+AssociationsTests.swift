@@ -37,7 +37,7 @@ private final class Pinned: Capability {
     self.host = host
   }
 
-  func didDetach() {}
+  func didEnd(_ ending: CapabilityEnding) {}
 }
 
 /// A third party's capability: its state in the public lock, as the mixin guide shows.

@@ -13,7 +13,7 @@ private final class Watcher: Capability {
 
   let locked = Locked(State())
 
-  func didDetach() {}
+  func didEnd(_ ending: CapabilityEnding) {}
 }
 
 @Suite struct RetainCycleFinderLockedTests {

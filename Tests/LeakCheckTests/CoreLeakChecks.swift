@@ -41,7 +41,7 @@ private final class Spinner: Capability {
     self.host = AnyWeakReference(host)
   }
 
-  func didDetach() {
+  func didEnd(_ ending: CapabilityEnding) {
     detached.store(true, ordering: .relaxed)
   }
 }

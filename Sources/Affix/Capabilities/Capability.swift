@@ -40,11 +40,7 @@
 /// the closures it hands a scheduler or a clock capture `[weak self]`, or state it owns, never
 /// `self` strongly, or the capability outlives its host and its end.
 ///
-/// ## Source compatibility
-///
-/// Every requirement has a default. ``didDetach()``, the only requirement before
-/// ``didEnd(_:)``, is still called by the default ``didEnd(_:)``, now for every ending, host
-/// death included: a capability that implements ``didEnd(_:)`` needs no ``didDetach()``.
+/// Every requirement has a default that does nothing.
 public protocol Capability: AnyObject, Sendable {
   /// Called once the capability is stored on `host`, outside every lock of the storage, before
   /// the call that attached it returns.
@@ -63,8 +59,8 @@ public protocol Capability: AnyObject, Sendable {
   /// subscriptions, resume its waiters.
   ///
   /// Called outside every lock of the library; for ``CapabilityEnding/hostDied`` on the thread
-  /// that releases the host's values (see the lifecycle above). The default calls
-  /// ``didDetach()``.
+  /// that releases the host's values (see the lifecycle above). It must be idempotent where the
+  /// capability's own code may call it too. The default does nothing.
   ///
   /// ```swift
   /// func didEnd(_ ending: CapabilityEnding) {
@@ -73,28 +69,14 @@ public protocol Capability: AnyObject, Sendable {
   /// }
   /// ```
   func didEnd(_ ending: CapabilityEnding)
-
-  /// Stops the capability's work: cancels its timers and subscriptions.
-  ///
-  /// Kept for capabilities written before ``didEnd(_:)``, whose default calls it for every
-  /// ending; implement ``didEnd(_:)`` instead in new code. The default does nothing. It must be
-  /// idempotent: a capability's own deinit may call it too.
-  ///
-  /// ```swift
-  /// func didDetach() { timer.cancel() }
-  /// ```
-  func didDetach()
 }
 
 extension Capability {
   /// Does nothing.
   public func didAttach(to host: AnyWeakReference) {}
 
-  /// Calls ``didDetach()``.
-  public func didEnd(_ ending: CapabilityEnding) { didDetach() }
-
   /// Does nothing.
-  public func didDetach() {}
+  public func didEnd(_ ending: CapabilityEnding) {}
 }
 
 /// Why a ``Capability`` stopped being its host's, as ``Capability/didEnd(_:)`` hears it.

@@ -252,8 +252,8 @@ public final class Dancer: Capability {
   }
 
   /// Stops every animation without finishing it and unsubscribes from the frame clock;
-  /// nothing is written to the host afterwards. Idempotent.
-  public func didDetach() {
+  /// nothing is written to the host afterwards, whatever the ending. Idempotent.
+  public func didEnd(_ ending: CapabilityEnding) {
     let aftermath = state.withLock { state -> Aftermath in
       state.isDetached = true
       return Self.abandon(&state)

@@ -358,8 +358,9 @@ public final class DragController: Capability, CustomStringConvertible {
     }
   }
 
-  /// Takes the body out of its world. Called when the controller is detached or replaced.
-  public func didDetach() {
+  /// Takes the body out of its world, whatever the ending: detached, replaced, or the host
+  /// died. Idempotent.
+  public func didEnd(_ ending: CapabilityEnding) {
     state.withLock { $0.isDragging = false }
     body.remove()
   }

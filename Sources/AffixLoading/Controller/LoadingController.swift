@@ -329,10 +329,10 @@ public final class LoadingController: Capability {
     }
   }
 
-  /// Stops everything at once: cancels the pending appearance, the ticks and the hiding, and
-  /// resets the nesting. A visible indicator is told to disappear with ``LoadingOutcome/cancelled``,
-  /// on the scheduler's context. Idempotent.
-  public func didDetach() {
+  /// Stops everything at once, whatever the ending: cancels the pending appearance, the ticks
+  /// and the hiding, and resets the nesting. A visible indicator is told to disappear with
+  /// ``LoadingOutcome/cancelled``, on the scheduler's context. Idempotent.
+  public func didEnd(_ ending: CapabilityEnding) {
     let (tokens, wasVisible) = locked.withLock { state in
       let reset = state.reset()
       if reset.wasVisible { state.isDrawingLastCall = true }
@@ -385,7 +385,8 @@ public final class LoadingController: Capability {
     if locked.withLock({ $0.isIdle }) { waiters.resumeAll(returning: ()) }
   }
 
-  var waiterCount: Int { waiters.count }
+  /// How many `settled()` calls are waiting, so that tests can wait for one to register.
+  package var waiterCount: Int { waiters.count }
 
   private var isHostAlive: Bool {
     // Checked outside the lock: the strong reference it takes for a moment may be the last.
@@ -477,7 +478,7 @@ public final class LoadingController: Capability {
 
   /// The host died: stop all work, and take a visible indicator away, as a detach does.
   private func shutDown() {
-    didDetach()
+    didEnd(.hostDied)
   }
 }
 

@@ -111,11 +111,11 @@ import Testing
     #expect(Associations(of: host)[number] == 41)
   }
 
-  @Test func didDetachCanUseTheHostsStorage() {
+  @Test func didEndCanUseTheHostsStorage() {
     final class Detacher: Capability {
       let onDetach: @Sendable () -> Void
       init(_ onDetach: @escaping @Sendable () -> Void) { self.onDetach = onDetach }
-      func didDetach() { onDetach() }
+      func didEnd(_ ending: CapabilityEnding) { onDetach() }
     }
     let host = Host()
     let number = self.number

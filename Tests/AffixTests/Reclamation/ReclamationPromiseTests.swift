@@ -173,7 +173,7 @@ import Testing
 
     init(detachTakes: Double = 0) { self.detachTakes = detachTakes }
 
-    func didDetach() { Thread.sleep(forTimeInterval: detachTakes) }
+    func didEnd(_ ending: CapabilityEnding) { Thread.sleep(forTimeInterval: detachTakes) }
 
     deinit {
       let inside = ReclamationPromiseTests.writing.withLock { $0 == currentThread() }

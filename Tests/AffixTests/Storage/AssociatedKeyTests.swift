@@ -41,7 +41,7 @@ private enum Elsewhere {
 /// A type that is both a capability and a key, so that both can be attached under it.
 private final class Badge: Capability, AssociatedKey {
   typealias Value = Int?
-  func didDetach() {}
+  func didEnd(_ ending: CapabilityEnding) {}
 }
 
 @Suite struct AssociatedKeyTests {

@@ -73,7 +73,7 @@ final class Recorder: Capability {
 
   var detachments: Int { detachCount.load(ordering: .relaxed) }
 
-  func didDetach() {
+  func didEnd(_ ending: CapabilityEnding) {
     detachCount.add(1, ordering: .relaxed)
   }
 
@@ -82,7 +82,7 @@ final class Recorder: Capability {
 
 /// A second capability type, to check that types are kept apart.
 final class Marker: Capability {
-  func didDetach() {}
+  func didEnd(_ ending: CapabilityEnding) {}
 }
 
 /// State behind a lock the thread sanitizer can see.

@@ -27,7 +27,7 @@ final class Badge {
 
 /// A capability with nothing to stop: what matters is that it dies with its host.
 final class Glow: Capability {
-  func didDetach() {}
+  func didEnd(_ ending: CapabilityEnding) {}
 }
 
 /// A value that holds its host strongly: the documented way to keep a host alive forever.
