@@ -370,8 +370,12 @@ public final class AssociationStorage: Sendable {
   /// left alone; it guards the overflow and entries that change keys. An observer added
   /// meanwhile is added concurrently with this write and may miss it, as with any write that
   /// races with `observe`.
+  ///
+  /// With `expected`, stores only if the entry holds `expected` (a compare-and-store for
+  /// `update`), and returns the bits it found either way: the store happened if they are
+  /// `expected`.
   @inline(__always)
-  func storeInPlace(_ bits: UInt, for keyID: UInt) -> UInt? {
+  func storeInPlace(_ bits: UInt, for keyID: UInt, ifHolding expected: UInt? = nil) -> UInt? {
     guard !isObserved.load(ordering: .relaxed) else { return nil }
     let slot: Int
     if firstKeyID.load(ordering: .relaxed) == keyID {
@@ -388,6 +392,7 @@ public final class AssociationStorage: Sendable {
       slot == 0 ? firstKeyID.load(ordering: .acquiring) : secondKeyID.load(ordering: .acquiring)
     guard keyWord == keyID else { return nil }
     let old = inlinePayloadBits(slot)
+    if let expected, old != expected { return old }
     if slot == 0 {
       firstPayload.store(bits, ordering: .releasing)
     } else {
@@ -435,6 +440,14 @@ public final class AssociationStorage: Sendable {
   @usableFromInline @_effects(releasenone)
   func storedInPlace(_ bits: UInt, for keyID: UInt) -> Bool {
     storeInPlace(bits, for: keyID) != nil
+  }
+
+  /// ``storeInPlace(_:for:ifHolding:)`` with `expected`, for `update` in a caller outside the
+  /// module, out of line: true if it stored, false if the entry holds other bits (the caller
+  /// reads again), nil if it may not store in place (the caller takes the lock).
+  @usableFromInline @_effects(releasenone)
+  func exchangedInPlace(_ expected: UInt, with bits: UInt, for keyID: UInt) -> Bool? {
+    storeInPlace(bits, for: keyID, ifHolding: expected).map { $0 == expected }
   }
 
   /// The caller's payload for bits a writer took out of an entry, with the storage's reference.
@@ -735,6 +748,24 @@ func storedInPlace(_ bits: UInt, for keyID: UInt, of host: AnyObject) -> Bool {
   }
   guard let owner = host as? any AssociationOwner else { return false }
   return owner.associationStorage.storeInPlace(bits, for: keyID) != nil
+}
+
+/// ``storedInPlace(_:for:of:)`` as a compare-and-store, for `update`: true if the entry held
+/// `expected` and now holds `bits`, false if it held other bits, nil if the host has no such
+/// entry or its storage has observers (see `AssociationStorage.exchangedInPlace(_:with:for:)`).
+@usableFromInline @_effects(releasenone)
+func exchangedInPlace(_ expected: UInt, with bits: UInt, for keyID: UInt, of host: AnyObject)
+  -> Bool?
+{
+  let storageBits = HostTable.storageBits(of: host)
+  if storageBits != 0 {
+    // Nonzero storage bits are the address of a storage the table holds.
+    return Unmanaged<AssociationStorage>.fromOpaque(
+      UnsafeRawPointer(bitPattern: storageBits).unsafelyUnwrapped
+    )._withUnsafeGuaranteedRef { $0.exchangedInPlace(expected, with: bits, for: keyID) }
+  }
+  guard let owner = host as? any AssociationOwner else { return nil }
+  return owner.associationStorage.exchangedInPlace(expected, with: bits, for: keyID)
 }
 
 /// Finds the storage of `host` and calls its `retainedPayloadBits(for:)`.

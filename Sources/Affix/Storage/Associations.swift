@@ -176,26 +176,91 @@ public struct Associations<Host: AnyObject> {
     _ body: (inout Key.Value) throws -> Result
   ) rethrows -> Result {
     let handle = KeyHandle(key)
-    let storage = self.storage
-    while true {
-      var current = payload(for: handle, in: storage)
-      var value = current.flatMap(handle.decode) ?? Key.defaultValue
-      let original = isUnchanged == nil ? nil : Optional(value)
-      let result = try body(&value)
-      if let isUnchanged, let original, isUnchanged(original, value) { return result }
-      let replacement = Key._isAbsent(value) ? nil : handle.encode(value)
-      if current == nil && replacement == nil { return result }
-      let (exchanged, old, observers) = storage.compareAndExchange(
-        current, with: replacement, for: handle.id)
-      // This call's own reference to what it read goes before the storage's, which `old` now
-      // holds: the replaced value's deinit must not run here, whatever the observers take.
-      current = nil
-      if exchanged {
-        notify(observers, replacement == nil ? nil : Optional(value))
-        Retirement.retire(consume old)
-        return result
+    // A run of `body` on an inline value that could not be stored in place (the storage has
+    // observers): the locked path below stores it if the value is still the one it read.
+    var ranOn: (bits: UInt, value: Key.Value, result: Result)?
+    if PayloadRepresentation.isInline(Key.Value.self) {
+      // Known at compile time once specialized. An inline value over another: a
+      // compare-and-store in place, as a set stores in place, with no lock but the entry's;
+      // with observers, the same compare under the storage's lock. A race lost, a removal or
+      // a first value go the usual way below, where `body` runs again on what it reads.
+      let found =
+        if let ownStorage { ownStorage.inlineBits(for: handle.id) } else {
+          inlineBits(for: handle.id, of: host)
+        }
+      if let bits = found {
+        var value = withUnsafeBytes(of: bits) { $0.load(as: Key.Value.self) }
+        let original = value
+        let result = try body(&value)
+        if let isUnchanged, isUnchanged(original, value) { return result }
+        if !Key._isAbsent(value) {
+          var newBits: UInt = 0
+          withUnsafeMutableBytes(of: &newBits) { $0.storeBytes(of: value, as: Key.Value.self) }
+          let stored =
+            if let ownStorage {
+              ownStorage.exchangedInPlace(bits, with: newBits, for: handle.id)
+            } else { exchangedInPlace(bits, with: newBits, for: handle.id, of: host) }
+          if stored == true { return result }
+          if stored == nil { ranOn = (bits, value, result) }
+        }
       }
     }
+    return try updateUnderLock(key, handle, unchangedIf: isUnchanged, body, ranOn: ranOn)
+  }
+
+  /// The loop of ``update(_:unchangedIf:_:)`` under the storage's lock: every value but an
+  /// inline one over another with no observer. `ranOn` is a run of `body` made on an inline
+  /// value that could not be stored in place, used if the value has not changed since. Out
+  /// of line, so that the fast path stays small enough to inline into its caller.
+  @inlinable @inline(never)
+  func updateUnderLock<Key: AssociatedKey, Result>(
+    _ key: Key.Type, _ handle: KeyHandle<Key.Value>,
+    unchangedIf isUnchanged: ((Key.Value, Key.Value) -> Bool)?,
+    _ body: (inout Key.Value) throws -> Result,
+    ranOn: (bits: UInt, value: Key.Value, result: Result)?
+  ) rethrows -> Result {
+    var ranOn = ranOn
+    return try withStorage { storage in
+      while true {
+        var current = payload(for: handle, in: storage)
+        var value: Key.Value
+        let result: Result
+        if let run = ranOn.take(), current?.bits == run.bits {
+          (value, result) = (run.value, run.result)
+        } else {
+          value = current.flatMap(handle.decode) ?? Key.defaultValue
+          let original = isUnchanged == nil ? nil : Optional(value)
+          result = try body(&value)
+          if let isUnchanged, let original, isUnchanged(original, value) { return result }
+        }
+        let replacement = Key._isAbsent(value) ? nil : handle.encode(value)
+        if current == nil && replacement == nil { return result }
+        let (exchanged, old, observers) = storage.compareAndExchange(
+          current, with: replacement, for: handle.id)
+        // This call's own reference to what it read goes before the storage's, which `old`
+        // now holds: the replaced value's deinit must not run here, whatever the observers
+        // take.
+        current = nil
+        if exchanged {
+          notify(observers, replacement == nil ? nil : Optional(value))
+          Retirement.retire(consume old)
+          return result
+        }
+      }
+    }
+  }
+
+  /// The compare-and-store of an inline update under the storage's lock, for a storage with
+  /// observers, which it notifies of `value`; whether it stored. Out of the update's fast path.
+  @inlinable @inline(never)
+  func exchangeUnderLock<Value>(
+    _ expected: UInt, with bits: UInt, _ value: Value, for key: KeyHandle<Value>
+  ) -> Bool {
+    let (exchanged, _, observers) = withStorage {
+      $0.compareAndExchange(Payload(inline: expected), with: Payload(inline: bits), for: key.id)
+    }
+    if exchanged { notify(observers, Optional(value)) }
+    return exchanged
   }
 
   /// The value attached under `key`, attaching the result of `makeValue` first if there is

@@ -325,6 +325,39 @@ private final class Badge: Capability, AssociatedKey {
     }
   }
 
+  @Test func concurrentIncrementsWithAnObserverLoseNoneAndNotifyEach() {
+    let host = Host()
+    Associations(of: host)[Increments.self] = 0
+    let notified = Counter()
+    let token = Associations(of: host).observe(Increments.self) { _ in notified.increment() }
+    DispatchQueue.concurrentPerform(iterations: 4) { _ in
+      for _ in 0..<5_000 { Associations(of: host).update(Increments.self) { $0 += 1 } }
+    }
+    #expect(Associations(of: host)[Increments.self] == 20_000)
+    #expect(notified.value == 20_000)
+    token.cancel()
+  }
+
+  @Test func anUpdateNobodyRacesRunsItsBodyOnce() {
+    let host = Host()
+    Associations(of: host)[Increments.self] = 1
+    var runs = 0
+    Associations(of: host).update(Increments.self) { value in
+      runs += 1
+      value += 1
+    }
+    #expect(runs == 1)
+    // With an observer, the write takes the storage's lock: still one run.
+    let token = Associations(of: host).observe(Increments.self) { _ in }
+    Associations(of: host).update(Increments.self) { value in
+      runs += 1
+      value += 1
+    }
+    #expect(runs == 2)
+    #expect(Associations(of: host)[Increments.self] == 3)
+    token.cancel()
+  }
+
   @Test func updateReturnsTheBodysResult() {
     let host = Host()
     let doubled = Associations(of: host).update(Increments.self) { value in
