@@ -84,31 +84,25 @@ import Testing
 }
 
 @Suite struct DragWaitTests {
-  @Test func settledReturnsOnceTheLastMoveHasReachedTheHost() async {
+  @CardActor @Test func settledReturnsOnceTheLastMoveHasReachedTheHost() async {
     let scheduler = VirtualTimeScheduler()
     let world = DynamicsWorld(clock: FrameClock(scheduler: scheduler))
-    let (card, drag) = await Task { @CardActor in
-      let card = ActorCard()
-      let drag = card.makeDraggable(snapPoint: CGPoint(x: 100, y: 0), world: world)
-      card.drag(.began(at: .zero))
-      card.drag(.changed(to: CGPoint(x: 40, y: 40)))
-      card.drag(.ended(velocity: CGPoint(x: 0, y: 0)))
-      return (card, drag)
-    }.value
-    // The actor is busy while the frames run at low priority: their moves wait on it, behind
-    // a waiter of high priority that the actor runs first.
-    let busy = DispatchSemaphore(value: 0)
-    let blocker = Task { @CardActor in busy.wait() }
-    await Task.detached(priority: .low) { _ = scheduler.runUntilIdle(maxSteps: 60 * 30) }.value
+    let card = ActorCard()
+    let drag = card.makeDraggable(snapPoint: CGPoint(x: 100, y: 0), world: world)
+    card.drag(.began(at: .zero))
+    card.drag(.changed(to: CGPoint(x: 40, y: 40)))
+    card.drag(.ended(velocity: CGPoint(x: 0, y: 0)))
+    // The frames run on another queue while this test keeps the actor busy: their moves wait
+    // on the actor, behind a waiter of higher priority that the actor runs first.
+    DispatchQueue.global().sync { _ = scheduler.runUntilIdle(maxSteps: 60 * 30) }
     #expect(drag.body.isResting)
+    #expect(abs(card.center.x - 100) > 1)
     let waiter = Task(priority: .high) { @CardActor in
       await drag.settled()
       return card.center
     }
-    busy.signal()
-    await blocker.value
     let center = await waiter.value
     #expect(abs(center.x - 100) < 1, "settled() returned before the moves reached the host")
-    await Task { @CardActor in card.removeDraggable() }.value
+    card.removeDraggable()
   }
 }
