@@ -38,7 +38,7 @@ work="$root/.build/doc-samples"
 # Shared with .ci/readme-samples.sh: both packages build the library alike, so whichever runs
 # second compiles only its own samples.
 scratch="$root/.build/samples-build"
-export PATH="/opt/swift/usr/bin:$PATH"
+source "$root/.ci/package.sh"
 
 fail() { printf 'FAILED: %s\n' "$*" >&2; exit 1; }
 

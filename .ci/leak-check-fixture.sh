@@ -9,8 +9,9 @@
 #   - passes when narrowed (--target, --filter) to clean checks;
 #   - fails when nothing is left to run.
 set -uo pipefail
-cd "$(dirname "$0")/fixtures/LeakCheckApp"
-export PATH="/opt/swift/usr/bin:$PATH"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+source "$root/.ci/package.sh"
+cd "$root/.ci/fixtures/LeakCheckApp"
 
 status=0
 fail() { printf 'leak-check-fixture: FAIL: %s\n' "$*" >&2; status=1; }

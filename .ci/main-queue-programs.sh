@@ -7,7 +7,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 fixture="$root/Tests/Fixtures/MainQueuePrograms"
 scratch="$root/.build/fixtures/MainQueuePrograms"
-export PATH="/opt/swift/usr/bin:$PATH"
+source "$root/.ci/package.sh"
 
 fail() { printf 'main-queue-programs: FAILED: %s\n' "$*" >&2; exit 1; }
 

@@ -10,10 +10,10 @@ set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$root/.build/package-access"
-export PATH="/opt/swift/usr/bin:$PATH"
+source "$root/.ci/package.sh"
 
-# The modules that must build on public API alone, in dependency order.
-targets=(AffixScheduling AffixLoading AffixDancing AffixDraggable AffixTooltip)
+# The modules that must build on public API alone, in the manifest's (dependency) order.
+targets=("${mixin_modules[@]}")
 
 fail() { printf 'package-access-check: FAILED: %s\n' "$*" >&2; exit 1; }
 

@@ -14,7 +14,7 @@ work="$root/.build/readme-samples"
 # Shared with .ci/doc-samples.sh: both packages build the library alike, so whichever runs
 # second compiles only its own samples.
 scratch="$root/.build/samples-build"
-export PATH="/opt/swift/usr/bin:$PATH"
+source "$root/.ci/package.sh"
 
 fail() { printf 'FAILED: %s\n' "$*" >&2; exit 1; }
 [ -f "$readme" ] || fail "no README at $readme"

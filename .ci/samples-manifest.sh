@@ -9,8 +9,8 @@ write_samples_manifest() {
   echo '// swift-tools-version: 6.1'
   echo 'import PackageDescription'
   echo 'let affix: [Target.Dependency] = ['
-  for product in Affix AffixScheduling AffixLoading AffixDancing AffixDraggable AffixTooltip \
-    AffixTesting; do
+  # `library_products`: from .ci/package.sh, which the sourcing script has read.
+  for product in "${library_products[@]}"; do
     echo "  .product(name: \"$product\", package: \"$(basename "$root")\"),"
   done
   echo ']'

@@ -9,7 +9,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 fixture="$root/Tests/Fixtures/ThirdPartyMixin"
 # Outside the fixture, so that no build products land among the repository's sources.
 scratch="$root/.build/fixtures/ThirdPartyMixin"
-export PATH="/opt/swift/usr/bin:$PATH"
+source "$root/.ci/package.sh"
 
 fail() { printf 'third-party-mixin: FAILED: %s\n' "$*" >&2; exit 1; }
 
