@@ -71,6 +71,18 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
   /// if !callback.runsInline { /* the call will only be enqueued: keep state consistent */ }
   /// ```
   public var runsInline: Bool {
+    Self.runsInline(in: isolation)
+  }
+
+  /// Whether a callback of `isolation` called now would run before returning, when no earlier
+  /// call of it waits: for no isolation always, for the main actor on the main queue (whichever
+  /// thread runs it), for any other actor never. The question ``runsInline`` asks, for code
+  /// that has an isolation and no callback.
+  ///
+  /// ```swift
+  /// if IsolatedCallback<Void>.runsInline(in: MainActor.shared) { /* on the main queue */ }
+  /// ```
+  public static func runsInline(in isolation: (any Actor)?) -> Bool {
     guard let isolation else { return true }
     return isolation === MainActor.shared && MainQueue.isCurrent
   }

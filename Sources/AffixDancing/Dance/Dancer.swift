@@ -594,7 +594,7 @@ struct FrameContext {
 
   @inline(never)
   private static func onMainQueue() -> Bool {
-    IsolatedCallback<Void>(isolation: MainActor.shared) {}.runsInline
+    IsolatedCallback<Void>.runsInline(in: MainActor.shared)
   }
 }
 

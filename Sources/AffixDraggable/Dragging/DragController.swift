@@ -510,7 +510,7 @@ private final class ReleaseHandler: @unchecked Sendable {
   func runsInline(from caller: (any Actor)?) -> Bool {
     guard let isolation else { return true }
     if let caller, caller === isolation { return true }
-    return IsolatedCallback<Void>(isolation: isolation) {}.runsInline
+    return IsolatedCallback<Void>.runsInline(in: isolation)
   }
 
   /// Decides at once; only where ``runsInline(from:)`` says so.

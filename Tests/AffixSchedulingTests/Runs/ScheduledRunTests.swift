@@ -112,6 +112,20 @@ import Testing
 }
 
 @Suite struct IsolatedCallbackTests {
+  @Test func whetherAnIsolationRunsInlineIsAskedOfTheQueueNotOfACallback() async {
+    actor Elsewhere {}
+    #expect(IsolatedCallback<Void>.runsInline(in: nil))
+    #expect(!IsolatedCallback<Void>.runsInline(in: Elsewhere()))
+    let offTheMainQueue = await Task.detached {
+      IsolatedCallback<Void>.runsInline(in: MainActor.shared)
+    }.value
+    #expect(!offTheMainQueue)
+    let onTheMainQueue = await MainActor.run {
+      IsolatedCallback<Void>.runsInline(in: MainActor.shared)
+    }
+    #expect(onTheMainQueue)
+  }
+
   @Test func aNonisolatedCallbackRunsAtOnceOnTheCallersThread() {
     let ran = Recorder<Int>()
     let callback = IsolatedCallback<Int>(isolation: nil) { ran.append($0) }
