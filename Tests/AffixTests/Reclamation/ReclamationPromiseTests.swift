@@ -307,10 +307,19 @@ import Testing
       Associations(of: host)[SlowHost.Name.self] = "kept"
     }
     let values = LiveCount()
-    for _ in 0..<10_000 {
+    // One host also has a capability and an observer, told as its death would tell them.
+    let ending = Recording<CapabilityEnding>()
+    let observed = Recording<Bool>()
+    var token: CancellationToken?
+    for index in 0..<10_000 {
       let host = UnownedHeldHost()
       Associations(of: host)[UnownedHeldHost.BackReference.Key.self] =
         UnownedHeldHost.BackReference(host, count: values)
+      guard index == 0 else { continue }
+      Associations(of: host).attach(GraceWitness(ending))
+      token = Associations(of: host).observe(UnownedHeldHost.BackReference.Key.self) {
+        observed.append($0 == nil)
+      }
     }
     // Bounded real time is the property: the grace, then a sweep.
     let deadline = ContinuousClock.now + .seconds(30)
@@ -322,9 +331,21 @@ import Testing
     // Their hosts' memory went with them: no such host is left in the table.
     #expect(sweepUntil { HostTable.hostCount(of: UnownedHeldHost.self) == 0 })
     slowHostDied.wait()
+    #expect(ending.values == [.hostDied])
     if !HostMode.isWeak {
       #expect(seen.values == ["kept"], "the slow deinit lost its value")
+      // Past the grace the values are removed, and the observer hears it; a death on the weak
+      // path drops observers unheard.
+      #expect(observed.values == [true])
     }
+    token?.cancel()
+  }
+
+  /// Records how it ended.
+  final class GraceWitness: Capability {
+    let ending: Recording<CapabilityEnding>
+    init(_ ending: Recording<CapabilityEnding>) { self.ending = ending }
+    func didEnd(_ ending: CapabilityEnding) { self.ending.append(ending) }
   }
 
   @Test func aNegativeGraceIsRefused() {
