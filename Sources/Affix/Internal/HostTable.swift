@@ -237,7 +237,7 @@ enum HostTable {
     let pass = passLock.whileLocked { () -> Pass in
       // A writer's pass: the values of hosts past their grace are left to the next sweep, as
       // releasing them here would run their capabilities' `didEnd` on the writer's thread.
-      let pass = runPass(releasingPastGrace: false)
+      let pass = runPass(releasingPastGrace: false, grace: deinitGrace)
       writer.withLock { state in
         while (state.count + 1) * 2 > state.slots.capacity {
           grow(&state)
@@ -251,9 +251,11 @@ enum HostTable {
 
   /// Takes every dead host off both tables and releases their values on this thread, waiting
   /// for releases other threads have under way (see ``ReleaseQueue``). Returns how many hosts
-  /// it took off.
-  static func sweep() -> Int {
-    let swept = takeDeadHostsOff()
+  /// it took off. `deinitGrace`, for tests, replaces ``deinitGrace`` for this sweep's pass
+  /// alone, so that a test can use a short grace without changing the process's.
+  @discardableResult
+  static func sweep(deinitGrace grace: Duration? = nil) -> Int {
+    let swept = takeDeadHostsOff(deinitGrace: grace)
     ReleaseQueue.releaseAllAndWait()
     return swept
   }
@@ -269,10 +271,12 @@ enum HostTable {
 
   /// Takes every dead host off both tables into the release queue, and releases the values of
   /// hosts that linger in their deinit. Returns how many hosts it took off.
-  static func takeDeadHostsOff() -> Int {
-    let pass = passLock.whileLocked { runPass(releasingPastGrace: true) }
+  static func takeDeadHostsOff(deinitGrace grace: Duration? = nil) -> Int {
+    let pass = passLock.whileLocked {
+      runPass(releasingPastGrace: true, grace: grace ?? deinitGrace)
+    }
     pass.reportLingeringHosts()
-    pass.releaseValuesPastGrace()
+    pass.releaseValuesPastGrace(grace ?? deinitGrace)
     let weak = WeakHostTable.sweep()
     _ = ReleaseQueue.enqueue(weak)
     return pass.swept + weak.count
@@ -316,7 +320,7 @@ enum HostTable {
 
     /// Releases the values of the hosts past their grace, outside every lock: capabilities'
     /// `didEnd` and observers run here, on the sweeping thread.
-    func releaseValuesPastGrace() {
+    func releaseValuesPastGrace(_ grace: Duration) {
       for storage in pastGrace {
         _ = storage._withUnsafeGuaranteedRef { $0.releaseValuesOfLingeringHost() }
         storage.release()
@@ -325,7 +329,7 @@ enum HostTable {
         let hosts = HostTypeCounts.words(entry.count, entry.type)
         Diagnostics.report(
           "associations",
-          "\(hosts.subject) stayed in \(hosts.its) deinit, or been held unowned, for \(deinitGrace) "
+          "\(hosts.subject) stayed in \(hosts.its) deinit, or been held unowned, for \(grace) "
             + "(AssociationTable.deinitGrace): \(hosts.its) values are released now, and a "
             + "deinit still running reads none")
       }
@@ -356,13 +360,12 @@ enum HostTable {
   /// Sweeps every slot, one chunk at a time under the lock, and queues the dead hosts'
   /// storages for release; with `releasingPastGrace`, also takes the storages of hosts that
   /// have lingered past ``deinitGrace``, for the caller to empty. The caller holds `passLock`.
-  private static func runPass(releasingPastGrace: Bool) -> Pass {
+  private static func runPass(releasingPastGrace: Bool, grace: Duration) -> Pass {
     var index = 0
     var arrayBits: UInt = 0
     var pass = Pass()
     var lingeringNow: [UInt: ContinuousClock.Instant] = [:]
     let now = ContinuousClock.now
-    let grace = deinitGrace
     writer.withLock { $0.passInProgress = true }
     var finished = false
     while !finished {
