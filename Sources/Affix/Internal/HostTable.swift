@@ -237,7 +237,7 @@ enum HostTable {
     let pass = passLock.whileLocked { () -> Pass in
       // A writer's pass: the values of hosts past their grace are left to the next sweep, as
       // releasing them here would run their capabilities' `didEnd` on the writer's thread.
-      let pass = runPass(releasingPastGrace: false, grace: deinitGrace)
+      let pass = runPass(releasingPast: nil)
       writer.withLock { state in
         while (state.count + 1) * 2 > state.slots.capacity {
           grow(&state)
@@ -272,11 +272,9 @@ enum HostTable {
   /// Takes every dead host off both tables into the release queue, and releases the values of
   /// hosts that linger in their deinit. Returns how many hosts it took off.
   static func takeDeadHostsOff(deinitGrace grace: Duration? = nil) -> Int {
-    let pass = passLock.whileLocked {
-      runPass(releasingPastGrace: true, grace: grace ?? deinitGrace)
-    }
+    let pass = passLock.whileLocked { runPass(releasingPast: grace ?? deinitGrace) }
     pass.reportLingeringHosts()
-    pass.releaseValuesPastGrace(grace ?? deinitGrace)
+    pass.releaseValuesPastGrace()
     let weak = WeakHostTable.sweep()
     _ = ReleaseQueue.enqueue(weak)
     return pass.swept + weak.count
@@ -301,7 +299,9 @@ enum HostTable {
     var drains = false
     /// How many hosts of each type have lingered in their deinit past ``lingerLimit``, newly.
     var overdue = HostTypeCounts()
-    /// The storages, retained, of hosts that have lingered past ``deinitGrace``, newly.
+    /// The grace past which the pass took hosts' storages, if it took them.
+    var grace: Duration?
+    /// The storages, retained, of hosts that have lingered past `grace`, newly.
     var pastGrace: [Unmanaged<AssociationStorage>] = []
     var pastGraceTypes = HostTypeCounts()
 
@@ -320,7 +320,7 @@ enum HostTable {
 
     /// Releases the values of the hosts past their grace, outside every lock: capabilities'
     /// `didEnd` and observers run here, on the sweeping thread.
-    func releaseValuesPastGrace(_ grace: Duration) {
+    func releaseValuesPastGrace() {
       for storage in pastGrace {
         _ = storage._withUnsafeGuaranteedRef { $0.releaseValuesOfLingeringHost() }
         storage.release()
@@ -329,7 +329,8 @@ enum HostTable {
         let hosts = HostTypeCounts.words(entry.count, entry.type)
         Diagnostics.report(
           "associations",
-          "\(hosts.subject) stayed in \(hosts.its) deinit, or been held unowned, for \(grace) "
+          "\(hosts.subject) stayed in \(hosts.its) deinit, or been held unowned, for "
+            + "\(grace ?? deinitGrace) "
             + "(AssociationTable.deinitGrace): \(hosts.its) values are released now, and a "
             + "deinit still running reads none")
       }
@@ -358,12 +359,12 @@ enum HostTable {
   }
 
   /// Sweeps every slot, one chunk at a time under the lock, and queues the dead hosts'
-  /// storages for release; with `releasingPastGrace`, also takes the storages of hosts that
-  /// have lingered past ``deinitGrace``, for the caller to empty. The caller holds `passLock`.
-  private static func runPass(releasingPastGrace: Bool, grace: Duration) -> Pass {
+  /// storages for release; given a grace, also takes the storages of hosts that have lingered
+  /// past it, for the caller to empty. The caller holds `passLock`.
+  private static func runPass(releasingPast grace: Duration?) -> Pass {
     var index = 0
     var arrayBits: UInt = 0
-    var pass = Pass()
+    var pass = Pass(grace: grace)
     var lingeringNow: [UInt: ContinuousClock.Instant] = [:]
     let now = ContinuousClock.now
     writer.withLock { $0.passInProgress = true }
@@ -404,7 +405,7 @@ enum HostTable {
               if now - firstSeen >= lingerLimit, state.reported.insert(address).inserted {
                 pass.overdue.add(state.slots.hostType(at: slot))
               }
-              if releasingPastGrace, now - firstSeen >= grace,
+              if let grace, now - firstSeen >= grace,
                 state.released.insert(address).inserted, let storage = state.slots.storage(at: slot)
               {
                 // Retained under the lock, while the table holds it.
