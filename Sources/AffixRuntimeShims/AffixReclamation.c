@@ -266,7 +266,8 @@ static void affix_install_fork_handlers(void) {
 
 void affix_register_fork_handlers(void (*prepare)(void), void (*parent)(void),
                                   void (*child)(void)) {
-  // Called from Swift's lazy initializers, never from a signal handler.
+  // Called once, from a Swift lazy global (ForkHandlers.installed): the stores need no
+  // ordering of their own, and pthread_once publishes them to the handlers.
   affix_fork_prepare = prepare;
   affix_fork_parent = parent;
   affix_fork_child = child;

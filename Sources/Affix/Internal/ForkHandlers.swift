@@ -17,10 +17,12 @@ enum ForkHandlers {
   static var isChild: Bool { isChildOfFork.load(ordering: .relaxed) }
 
   /// Installs the handlers once; called when the first process-wide lock joins ``ProcessLocks``.
-  static func register() {
-    affix_register_fork_handlers(
-      { ForkHandlers.prepare() }, { ForkHandlers.parent() }, { ForkHandlers.child() })
-  }
+  static func register() { _ = installed }
+
+  // A lazy global: Swift runs its initializer once, so the C side's handler pointers are
+  // written by one thread only (two first locks joining at once raced on them).
+  private static let installed: Void = affix_register_fork_handlers(
+    { ForkHandlers.prepare() }, { ForkHandlers.parent() }, { ForkHandlers.child() })
 
   // Every process-wide lock of the core, in the order they nest (``ProcessLocks``).
   private static func prepare() {
