@@ -82,13 +82,15 @@ import Testing
     static let handlerRunsWanted = threadSanitizerIsActive ? 20 : 500
 
     /// Sends SIGUSR2 to `thread`, a yield apart: 20,000 times (scaled), and on until the
-    /// handler has run ``handlerRunsWanted`` times, for at most 10 s or a million signals.
+    /// handler has run ``handlerRunsWanted`` times and `seen` holds, for at most 10 s or a
+    /// million signals.
     /// It lets other tasks have its thread every 64 signals.
-    static func signal(_ thread: pthread_t) async {
+    static func signal(_ thread: pthread_t, alsoUntil seen: () -> Bool = { true }) async {
       let deadline = ContinuousClock.now + .seconds(10)
       let minimum = scaled(20_000)
       var sent = 0
-      while sent < minimum || signalHandlerRuns.load(ordering: .relaxed) < handlerRunsWanted,
+      while sent < minimum || signalHandlerRuns.load(ordering: .relaxed) < handlerRunsWanted
+        || !seen(),
         sent < 1_000_000, ContinuousClock.now < deadline
       {
         _ = pthread_kill(thread, SIGUSR2)
@@ -171,7 +173,9 @@ import Testing
               for _ in 0..<64 { Associations(of: host)[SignalCanaryKey.self] = SignalCanary() }
               AssociationTable.sweep()
             }
-            await Self.signal(writer.thread)
+            // Under the thread sanitizer, which defers handlers, 20 runs may all land between
+            // writes: signal on until one lands inside, within the same bounds.
+            await Self.signal(writer.thread) { signalInsideWrites.load(ordering: .relaxed) > 0 }
             stop.set()
             writer.done.wait()
           })
