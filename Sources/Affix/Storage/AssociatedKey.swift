@@ -75,6 +75,11 @@ public protocol AssociatedKey {
   /// Provided by the library; do not implement it. A requirement for the reason
   /// ``_isAbsent(_:)`` is: reads choose their path by it.
   static var _holdsObject: Bool { get }
+
+  /// Whether Swift Observation tracks reads and changes of this key: `true` for an
+  /// ``ObservableKey``. Provided by the library; do not implement it. A requirement for the
+  /// reason ``_isAbsent(_:)`` is: every read and write chooses its path by it, at compile time.
+  static var _isObservable: Bool { get }
 }
 
 extension AssociatedKey {
@@ -85,6 +90,10 @@ extension AssociatedKey {
   /// No value of a non-optional type stands for absence.
   @inlinable
   public static func _isAbsent(_ value: Value) -> Bool { false }
+
+  /// Observation does not see the key: declare it an ``ObservableKey`` for that.
+  @inlinable
+  public static var _isObservable: Bool { false }
 
   /// Whether the value type is a class, known at compile time once specialized for a class.
   @inlinable
@@ -231,13 +240,25 @@ extension KeyHandle {
 enum KeyRegistry {
   private static let reported = Locked<Set<ObjectIdentifier>>([], processWide: .keyReports)
 
+  /// Whether `id` is the key of one of the library's own entries, such as an observable key's
+  /// ``ObservationSlot``, which ``Associations/keys`` leaves out.
+  static func isHidden(_ id: UInt) -> Bool {
+    guard !KeyID.isCapability(id) else { return false }
+    return metadata(of: id) is any HiddenKey.Type
+  }
+
+  /// The type that declared the key `id`, which is not a capability's.
+  private static func metadata(of id: UInt) -> any Any.Type {
+    let metadata = id & ~(KeyID.typeBit | KeyID.representationMask)
+    // A key's ID carries its type's metadata address (see `KeyHandle`).
+    return unsafeBitCast(UnsafeRawPointer(bitPattern: metadata)!, to: Any.Type.self)
+  }
+
   static func describe(_ id: UInt) -> AnyAssociatedKey {
     if KeyID.isCapability(id) {
       return CapabilityKey.describe(id)
     }
-    let metadata = id & ~(KeyID.typeBit | KeyID.representationMask)
-    // A key's ID carries its type's metadata address (see `KeyHandle`).
-    let type = unsafeBitCast(UnsafeRawPointer(bitPattern: metadata)!, to: Any.Type.self)
+    let type = metadata(of: id)
     guard let keyType = type as? any AssociatedKey.Type else {
       return AnyAssociatedKey(id: id, name: "\(type)", valueType: Any.self, policy: .strong)
     }

@@ -102,22 +102,39 @@ public struct Associations<Host: AnyObject> {
   ///
   /// - Complexity: Reading is O(*k*) for *k* keys on this host, with no lock on the shared
   ///   table; writing a host's first value may also sweep a few dead hosts (amortized O(1)).
+  ///
+  /// For an ``ObservableKey``, a read is also one that Swift Observation tracks, and a write a
+  /// change it is told of.
   @inlinable @inline(__always)
   public subscript<Key: AssociatedKey>(key: Key.Type) -> Key.Value {
-    get { value(for: KeyHandle(key)) ?? Key.defaultValue }
+    get {
+      // Known at compile time once specialized, as every `Key._` property.
+      if Key._isObservable { trackAccess(to: key) }
+      return value(for: KeyHandle(key)) ?? Key.defaultValue
+    }
     nonmutating set {
-      if Key._isAbsent(newValue) {
-        setValue(nil, for: KeyHandle(key))
+      if Key._isObservable {
+        withObservedMutation(of: key) { store(newValue, for: key) }
       } else {
-        setValue(newValue, for: KeyHandle(key))
+        store(newValue, for: key)
       }
+    }
+  }
+
+  @inlinable @inline(__always)
+  func store<Key: AssociatedKey>(_ newValue: Key.Value, for key: Key.Type) {
+    if Key._isAbsent(newValue) {
+      setValue(nil, for: KeyHandle(key))
+    } else {
+      setValue(newValue, for: KeyHandle(key))
     }
   }
 
   /// Whether a value is attached under `key`, rather than the key reading its default value.
   @inlinable
   public func hasValue<Key: AssociatedKey>(for key: Key.Type) -> Bool {
-    value(for: KeyHandle(key)) != nil
+    if Key._isObservable { trackAccess(to: key) }
+    return value(for: KeyHandle(key)) != nil
   }
 
   /// Removes the value attached under `key` and returns it; the key reads its default value
@@ -125,7 +142,12 @@ public struct Associations<Host: AnyObject> {
   @inlinable
   @discardableResult
   public func removeValue<Key: AssociatedKey>(for key: Key.Type) -> Key.Value {
-    removeStored(for: KeyHandle(key)) ?? Key.defaultValue
+    // An observable key with no value has nothing to remove, and no change to tell.
+    if Key._isObservable, value(for: KeyHandle(key)) != nil {
+      return withObservedMutation(of: key) { removeStored(for: KeyHandle(key)) }
+        ?? Key.defaultValue
+    }
+    return removeStored(for: KeyHandle(key)) ?? Key.defaultValue
   }
 
   /// Changes the value attached under `key` in place, atomically: when threads update at once,
@@ -168,10 +190,22 @@ public struct Associations<Host: AnyObject> {
     try update(key, unchangedIf: { $0 == $1 }, body)
   }
 
-  /// The read-modify-write loop of the `update` methods; `isUnchanged`, when given, tells a
-  /// run that left the value as it read it, which then writes nothing.
+  /// The `update` methods; `isUnchanged`, when given, tells a run that left the value as it
+  /// read it, which then writes nothing.
   @inlinable
   func update<Key: AssociatedKey, Result>(
+    _ key: Key.Type, unchangedIf isUnchanged: ((Key.Value, Key.Value) -> Bool)?,
+    _ body: (inout Key.Value) throws -> Result
+  ) rethrows -> Result {
+    if Key._isObservable, let slot = existingObservationSlot(for: key) {
+      return try updateObserved(key, slot, unchangedIf: isUnchanged, body)
+    }
+    return try updateStored(key, unchangedIf: isUnchanged, body)
+  }
+
+  /// The read-modify-write loop of the `update` methods.
+  @inlinable
+  func updateStored<Key: AssociatedKey, Result>(
     _ key: Key.Type, unchangedIf isUnchanged: ((Key.Value, Key.Value) -> Bool)?,
     _ body: (inout Key.Value) throws -> Result
   ) rethrows -> Result {
@@ -208,7 +242,7 @@ public struct Associations<Host: AnyObject> {
     return try updateUnderLock(key, handle, unchangedIf: isUnchanged, body, ranOn: ranOn)
   }
 
-  /// The loop of ``update(_:unchangedIf:_:)`` under the storage's lock: every value but an
+  /// The loop of ``updateStored(_:unchangedIf:_:)`` under the storage's lock: every value but an
   /// inline one over another with no observer. `ranOn` is a run of `body` made on an inline
   /// value that could not be stored in place, used if the value has not changed since. Out
   /// of line, so that the fast path stays small enough to inline into its caller.
@@ -278,18 +312,28 @@ public struct Associations<Host: AnyObject> {
   public func value<Key: AssociatedKey, Wrapped>(
     for key: Key.Type, orInsert makeValue: () throws -> Wrapped
   ) rethrows -> Wrapped where Key.Value == Wrapped? {
+    if Key._isObservable { trackAccess(to: key) }
     let handle = KeyHandle(key)
     if let value = value(for: handle) {
       return value.unsafelyUnwrapped
     }
     let made = Key.Value.some(try makeValue())
+    if Key._isObservable {
+      return withObservedMutation(of: key) { insert(made, for: handle) }
+    }
+    return insert(made, for: handle)
+  }
+
+  /// The insertion of ``value(for:orInsert:)``: `made`, unless another thread stored first.
+  @inlinable
+  func insert<Wrapped>(_ made: Wrapped?, for handle: KeyHandle<Wrapped?>) -> Wrapped {
     let storage = self.storage
     while true {
       let (stored, inserted, observers) = storage.insertIfAbsent(
         handle.encode(made), for: handle.id)
       if inserted {
         // Spelled out: `made` alone would make the box's type `Wrapped`, not the key's value.
-        notify(observers, Key.Value?.some(made))
+        notify(observers, Wrapped??.some(made))
         return made.unsafelyUnwrapped
       }
       // Present values are never nil; only a weak value can decode to none.
@@ -366,7 +410,8 @@ public struct Associations<Host: AnyObject> {
 
   /// The keys that have a value on this host, for diagnostics.
   public var keys: [AnyAssociatedKey] {
-    (existingStorage?.keyIDs() ?? []).map(KeyRegistry.describe)
+    (existingStorage?.keyIDs() ?? []).filter { !KeyRegistry.isHidden($0) }
+      .map(KeyRegistry.describe)
   }
 
   /// Calls observers after a change, outside every lock. They receive the new value boxed, so

@@ -1,0 +1,145 @@
+public import Observation
+
+/// A key whose value Swift Observation tracks, as it tracks a stored property of an
+/// `@Observable` class.
+///
+/// Declare a key `ObservableKey` instead of ``AssociatedKey`` and a read of its value inside
+/// `withObservationTracking(_:onChange:)` (and so inside a SwiftUI `body`, a UIKit
+/// `layoutSubviews()` or `updateProperties()`, or the closure of an `Observations` sequence)
+/// registers an access; the next change of the value on that host calls the tracking's
+/// `onChange`, once:
+///
+/// ```swift
+/// enum Caption: ObservableKey {
+///   typealias Value = String?
+/// }
+///
+/// withObservationTracking {
+///   render(photo.caption)  // reads Associations(of: photo)[Caption.self]
+/// } onChange: {
+///   scheduleRender()
+/// }
+/// ```
+///
+/// What counts as a change, as for a stored property of an `@Observable` class: a write
+/// (even of an equal value), a removal of a value that was there, an ``Associations/update(_:_:)-4fr7y``
+/// that stores (an `Equatable` value left equal is no change), a value made by
+/// ``Associations/value(for:orInsert:)``, and the host's death, which ends its values. Another
+/// key, or the same key on another host, is not. A weakly held value that dies reads as the
+/// default without a change: Observation, like ``Associations/observe(_:onChange:)``, is told
+/// of writes, and a death is no write.
+///
+/// `onChange` runs as Observation runs it: on the thread that makes the change, before the
+/// change is stored, outside every lock of the library; for a host's death, on the thread that
+/// releases the host's values (see ``AssociationTable``). An `Observations` sequence hands its
+/// values to the iterating task's isolation, reading them again there, so it never ends on a
+/// stale value.
+///
+/// The cost: a read of an observable key also reads where its trackers are registered, which
+/// the first read attaches to the host (a few small allocations, once per host and key); from
+/// then on a write tells Observation, as a stored property of an `@Observable` class does
+/// (Docs/Benchmarks.md measures both against that baseline). Keys declared ``AssociatedKey``
+/// pay nothing: the choice is made at compile time. Tracking never retains the host, and ends
+/// with it.
+public protocol ObservableKey: AssociatedKey {}
+
+extension ObservableKey {
+  /// Observation tracks the key.
+  @inlinable
+  public static var _isObservable: Bool { true }
+}
+
+/// Where Observation registers the reads of one observable key on one host, and learns of its
+/// changes: a registrar with one property, attached to the host under the key's
+/// ``ObservationSlotKey`` on the key's first read.
+///
+/// It holds nothing of the host. It goes with the host's other values, and on its way out
+/// tells every tracking still registered that the value changed: the host died, and its value
+/// is gone. (A registrar that dies calls one registered tracking only, so the slot does not
+/// leave the death to the registrar's own deinit.)
+@usableFromInline
+final class ObservationSlot: Observable, Sendable {
+  @usableFromInline
+  let registrar = ObservationRegistrar()
+
+  @usableFromInline
+  init() {}
+
+  /// The property whose key path Observation registers: it names the slot's key, and has no
+  /// value of its own.
+  @usableFromInline
+  var value: Void { () }
+
+  deinit {
+    registrar.willSet(self, keyPath: \.value)
+    registrar.didSet(self, keyPath: \.value)
+  }
+}
+
+/// The key under which a host keeps the ``ObservationSlot`` of `Key`: one key per observable
+/// key, left out of ``Associations/keys``.
+@usableFromInline
+enum ObservationSlotKey<Key: AssociatedKey>: AssociatedKey, HiddenKey {
+  @usableFromInline
+  typealias Value = ObservationSlot?
+}
+
+/// A key of the library's own, attached beside a user's key and not listed with the host's.
+protocol HiddenKey {}
+
+extension Associations {
+  /// Registers a read of `key` with the tracking under way, if any: the key's slot, attached
+  /// on its first read, is where a later write finds the tracking.
+  @inlinable
+  func trackAccess<Key: AssociatedKey>(to key: Key.Type) {
+    let slot =
+      existingObservationSlot(for: key)
+      ?? value(for: ObservationSlotKey<Key>.self) {
+        ObservationSlot()
+      }
+    slot.registrar.access(slot, keyPath: \.value)
+  }
+
+  /// The slot of `key` on this host, if it was read as an observable key.
+  @inlinable
+  func existingObservationSlot<Key: AssociatedKey>(for key: Key.Type) -> ObservationSlot? {
+    value(for: KeyHandle(ObservationSlotKey<Key>.self)) ?? nil
+  }
+
+  /// Runs `write`, a change of `key`, between Observation's `willSet` and `didSet`, if a read
+  /// ever attached the key's slot; otherwise only `write`.
+  ///
+  /// A write that checks for the slot just before a first read attaches it does not tell that
+  /// read's tracking: the same window Observation has between a tracked read and the moment
+  /// its tracking is installed.
+  @inlinable
+  func withObservedMutation<Key: AssociatedKey, Result>(
+    of key: Key.Type, _ write: () throws -> Result
+  ) rethrows -> Result {
+    guard let slot = existingObservationSlot(for: key) else { return try write() }
+    return try slot.registrar.withMutation(of: slot, keyPath: \.value, write)
+  }
+
+  /// An update of an observable key: Observation's `willSet` is called once, by the first run
+  /// of `body` that changes the value, before it is stored; `didSet` after the update.
+  @inlinable
+  func updateObserved<Key: AssociatedKey, Result>(
+    _ key: Key.Type, _ slot: ObservationSlot,
+    unchangedIf isUnchanged: ((Key.Value, Key.Value) -> Bool)?,
+    _ body: (inout Key.Value) throws -> Result
+  ) rethrows -> Result {
+    var announced = false
+    defer { if announced { slot.registrar.didSet(slot, keyPath: \.value) } }
+    return try updateStored(key, unchangedIf: isUnchanged) { value in
+      let original = isUnchanged == nil ? nil : Optional(value)
+      let result = try body(&value)
+      if !announced {
+        if let isUnchanged, let original, isUnchanged(original, value) { return result }
+        announced = true
+        // Outside every lock: `body`'s runs are.
+        slot.registrar.willSet(slot, keyPath: \.value)
+      }
+      return result
+    }
+  }
+}
