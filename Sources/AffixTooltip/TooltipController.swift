@@ -1,5 +1,6 @@
 public import Affix
 public import AffixScheduling
+public import Observation
 
 /// The tooltip state of one host, attached to it as a capability: whether the pointer is on
 /// it, and the show or hide that is pending.
@@ -19,7 +20,11 @@ public import AffixScheduling
 /// }
 /// tooltip.pointerEntered()
 /// ```
-public final class TooltipController: Capability, CustomStringConvertible {
+///
+/// ``isShown`` takes part in Swift Observation: a SwiftUI view, a UIKit update method or an
+/// `Observations` sequence that reads it is told when the tooltip shows or hides, on the
+/// thread that makes the change (the scheduler's, for a delayed show or hide).
+public final class TooltipController: Capability, CustomStringConvertible, Observable {
   private struct State {
     var isPointerInside = false
     var isShown = false
@@ -36,6 +41,8 @@ public final class TooltipController: Capability, CustomStringConvertible {
   private let scheduler: any SchedulingClock
   private let state = LockedState(State())
   private let run = ScheduledRun()
+  /// Tells Observation of ``isShown``'s changes, once anything has read it.
+  private let observation = LazyObservationRegistrar()
 
   /// Creates a controller that times its tooltip on `scheduler`; attach it to a host.
   ///
@@ -73,7 +80,10 @@ public final class TooltipController: Capability, CustomStringConvertible {
   /// ```swift
   /// if tooltip.isShown { /* ... */ }
   /// ```
-  public var isShown: Bool { state.withLock { $0.isShown } }
+  public var isShown: Bool {
+    observation.access(self, keyPath: \.isShown)
+    return state.withLock { $0.isShown }
+  }
 
   /// Whether a show or a hide is pending.
   ///
@@ -186,10 +196,15 @@ public final class TooltipController: Capability, CustomStringConvertible {
   }
 
   private func setShown(_ shown: Bool) {
-    let present = state.withLock { state -> IsolatedCallback<Bool>? in
-      guard state.isShown != shown else { return nil }
-      state.isShown = shown
-      return state.present
+    // Observation is told before the change and outside the lock, as it runs trackers there;
+    // the unlocked look first, so that a hide of a hidden tooltip is no change.
+    guard state.withLock({ $0.isShown }) != shown else { return }
+    let present = observation.withMutation(of: self, keyPath: \.isShown) {
+      state.withLock { state -> IsolatedCallback<Bool>? in
+        guard state.isShown != shown else { return nil }
+        state.isShown = shown
+        return state.present
+      }
     }
     present?(shown)
   }

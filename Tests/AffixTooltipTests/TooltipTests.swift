@@ -2,6 +2,7 @@ import Affix
 import AffixScheduling
 import AffixTooltip
 import Dispatch
+import Observation
 import Synchronization
 import Testing
 
@@ -173,4 +174,82 @@ func diagnostics(in body: () -> Void) -> [Diagnostic] {
     #expect(controller == nil)
     #expect(scheduler.pendingCount == 0)
   }
+}
+
+/// `TooltipController.isShown` takes part in Swift Observation.
+@Suite struct TooltipObservationTests {
+  /// Tracks a read of `button`'s `isShown` and counts the tracking's `onChange` calls.
+  private func trackingIsShown(of tooltip: TooltipController) -> Counter {
+    let changes = Counter()
+    withObservationTracking {
+      _ = tooltip.isShown
+    } onChange: {
+      changes.increment()
+    }
+    return changes
+  }
+
+  @Test func aTrackedReadIsToldWhenTheTooltipShowsAndWhenItHides() throws {
+    let button = Button()
+    button.pointerEntered()
+    let tooltip = try #require(button.tooltip)
+    let shows = trackingIsShown(of: tooltip)
+    button.scheduler.advance(by: .milliseconds(499))
+    #expect(shows.value == 0, "a pending show is no change of isShown")
+    button.scheduler.advance(by: .milliseconds(1))
+    #expect(shows.value == 1)
+    let hides = trackingIsShown(of: tooltip)
+    button.pointerExited()
+    button.scheduler.advance(by: .seconds(1))
+    #expect(hides.value == 1)
+  }
+
+  @Test func onChangeRunsBeforeTheChange() throws {
+    let button = Button()
+    button.pointerEntered()
+    let tooltip = try #require(button.tooltip)
+    let seen = Mutex<Bool?>(nil)
+    withObservationTracking {
+      _ = tooltip.isShown
+    } onChange: {
+      seen.withLock { $0 = tooltip.isShown }
+    }
+    button.scheduler.advance(by: .seconds(1))
+    #expect(seen.withLock { $0 } == false)
+    #expect(tooltip.isShown)
+  }
+
+  @Test func aDismissOfAHiddenTooltipIsNoChange() throws {
+    let button = Button()
+    button.pointerEntered()
+    let tooltip = try #require(button.tooltip)
+    let changes = trackingIsShown(of: tooltip)
+    tooltip.dismiss()
+    #expect(changes.value == 0)
+  }
+
+  @Test func trackingKeepsNeitherTheHostNorItsController() {
+    weak var weakButton: Button?
+    weak var weakTooltip: TooltipController?
+    var changes: Counter?
+    do {
+      let button = Button()
+      button.pointerEntered()
+      weakButton = button
+      weakTooltip = button.tooltip
+      changes = button.tooltip.map(trackingIsShown)
+    }
+    #expect(weakButton == nil)
+    // The controller goes with its host's values, which a sweep releases before it returns.
+    AssociationTable.sweep()
+    #expect(weakTooltip == nil)
+    #expect(changes?.value == 0)
+  }
+}
+
+/// Counts calls from any thread.
+final class Counter: Sendable {
+  private let count = Atomic(0)
+  func increment() { count.add(1, ordering: .relaxed) }
+  var value: Int { count.load(ordering: .relaxed) }
 }

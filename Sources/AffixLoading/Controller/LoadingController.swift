@@ -1,6 +1,7 @@
 public import Affix
 public import AffixScheduling
 public import Foundation
+public import Observation
 
 /// The state and timing of one host's loading indicator: the capability behind ``Loading``.
 ///
@@ -38,7 +39,13 @@ public import Foundation
 /// scheduler, or run it through the hostless
 /// ``withLoading(message:indicator:scheduler:options:isolation:_:)``, which draws on a queue
 /// of its own.
-public final class LoadingController: Capability {
+///
+/// Its public state (``state``, ``nestingDepth`` and ``isLoading``, ``message``, ``progress``,
+/// ``outcome``) takes part in Swift Observation: a SwiftUI view, a UIKit update method or an
+/// `Observations` sequence that reads it is told when it changes, on the thread that changes
+/// it (the caller's for `start`, `stop` and the updates; the scheduler's when the indicator
+/// appears or hides), before the change.
+public final class LoadingController: Capability, Observable {
   /// What the controller shows; touch it only in the isolation the controller was made in.
   public var indicator: any LoadingIndicator { channel.indicator }
 
@@ -50,6 +57,8 @@ public final class LoadingController: Capability {
 
   private let host: AnyWeakReference?
   private let locked = LockedState(State())
+  /// Tells Observation of changes of the public state, once anything has read it.
+  private let observation = LazyObservationRegistrar()
   /// Tasks waiting in `settled()`.
   private let waiters = Waiters<Void>()
   private let channel: IndicatorChannel
@@ -99,17 +108,38 @@ public final class LoadingController: Capability {
 
   /// Where the indicator is in its life.
   public var state: LoadingState {
-    locked.withLock { $0.phase }
+    observation.access(self, keyPath: \.state)
+    return locked.withLock { $0.phase }
   }
 
   /// The number of starts not yet balanced by a stop.
   public var nestingDepth: Int {
-    locked.withLock { $0.depth }
+    observation.access(self, keyPath: \.nestingDepth)
+    return locked.withLock { $0.depth }
   }
 
   /// Whether work is in progress: some start is not yet balanced by a stop.
   public var isLoading: Bool {
     nestingDepth > 0
+  }
+
+  /// The message of the work in progress, `nil` when it has none or nothing is loading.
+  public var message: String? {
+    observation.access(self, keyPath: \.message)
+    return locked.withLock { $0.message }
+  }
+
+  /// How far the work in progress is, in `0...1`; `nil` while indeterminate or idle.
+  public var progress: Double? {
+    observation.access(self, keyPath: \.progress)
+    return locked.withLock { $0.progress }
+  }
+
+  /// The outcome the indicator will show when the work ends: ``LoadingOutcome/success``
+  /// unless a stop reported another, until the next piece of work starts.
+  public var outcome: LoadingOutcome {
+    observation.access(self, keyPath: \.outcome)
+    return locked.withLock { $0.outcome }
   }
 
   /// Starts a piece of loading work.
@@ -131,7 +161,7 @@ public final class LoadingController: Capability {
       return
     }
     let now = scheduler.now
-    let (appear, cancelled, newMessage, clearsProgress) = locked.withLock {
+    let (appear, cancelled, newMessage, clearsProgress) = change {
       state -> (UInt64?, CancellationToken?, String??, Bool) in
       state.depth += 1
       switch state.phase {
@@ -166,7 +196,7 @@ public final class LoadingController: Capability {
   /// Changes the message of the work in progress; a visible indicator shows it at once.
   /// Reported and ignored when nothing is loading.
   public func update(message: String?, fileID: String = #fileID, line: Int = #line) {
-    let visible = locked.withLock { state -> Bool? in
+    let visible = change { state -> Bool? in
       guard state.depth > 0 else { return nil }
       state.message = message
       return state.phase.isVisible
@@ -203,7 +233,7 @@ public final class LoadingController: Capability {
       return
     }
     let clamped = fraction.map { min(max($0, 0), 1) }
-    let visible = locked.withLock { state -> Bool? in
+    let visible = change { state -> Bool? in
       guard state.depth > 0 else { return nil }
       guard state.progress != clamped else { return false }
       state.progress = clamped
@@ -292,7 +322,7 @@ public final class LoadingController: Capability {
     _ outcome: LoadingOutcome = .success, fileID: String = #fileID, line: Int = #line
   ) {
     let now = scheduler.now
-    let result = locked.withLock { state -> StopResult in
+    let result = change { state -> StopResult in
       guard state.depth > 0 else { return .unbalanced }
       state.depth -= 1
       if outcome != .success { state.outcome = outcome }
@@ -333,7 +363,7 @@ public final class LoadingController: Capability {
   /// and the hiding, and resets the nesting. A visible indicator is told to disappear with
   /// ``LoadingOutcome/cancelled``, on the scheduler's context. Idempotent.
   public func didEnd(_ ending: CapabilityEnding) {
-    let (tokens, wasVisible) = locked.withLock { state in
+    let (tokens, wasVisible) = change { state in
       let reset = state.reset()
       if reset.wasVisible { state.isDrawingLastCall = true }
       return reset
@@ -411,7 +441,7 @@ public final class LoadingController: Capability {
   private func appear(step: UInt64) {
     guard isHostAlive else { return shutDown() }
     let now = scheduler.now
-    let shown = locked.withLock {
+    let shown = change {
       state -> (message: String?, progress: Double?, session: UInt64, ticks: Bool)? in
       guard state.step == step, case .pending = state.phase else { return nil }
       state.phase = .visible(since: now)
@@ -462,7 +492,7 @@ public final class LoadingController: Capability {
 
   private func hide(step: UInt64) {
     guard isHostAlive else { return shutDown() }
-    let ending = locked.withLock { state -> (LoadingOutcome, [CancellationToken])? in
+    let ending = change { state -> (LoadingOutcome, [CancellationToken])? in
       guard state.step == step, case .finishing = state.phase else { return nil }
       let outcome = state.outcome
       state.isDrawingLastCall = true
@@ -479,6 +509,78 @@ public final class LoadingController: Capability {
   /// The host died: stop all work, and take a visible indicator away, as a detach does.
   private func shutDown() {
     didEnd(.hostDied)
+  }
+
+  /// Changes the state with `body`, a pure transition, telling Observation of the public
+  /// properties it changes, before the change and outside the lock, as Observation asks.
+  ///
+  /// Until anything has read, one locked run. After: `body` first runs on a copy; if it changes
+  /// no public property it is kept, in the same locked section. Otherwise the controller tells
+  /// Observation of the properties it changes, then runs `body` again on the state as it is
+  /// then (another thread may have changed it in between: Observation was told of what the
+  /// first run changes, and what only the second run changes is announced after it).
+  private func change<Result>(_ body: (inout sending State) -> sending Result) -> sending Result {
+    guard observation.hasBeenRead else { return locked.withLock(body) }
+    let (kept, changes) = locked.withLock { state -> (Result?, [PublicProperty]) in
+      var changed = state
+      let result = body(&changed)
+      let changes = PublicProperty.changes(from: state, to: changed)
+      guard changes.isEmpty else { return (nil, changes) }
+      state = changed
+      return (result, [])
+    }
+    if let kept { return kept }
+    for property in changes { property.willSet(of: self) }
+    let (result, unannounced) = locked.withLock { state -> (Result, [PublicProperty]) in
+      let before = state
+      let result = body(&state)
+      return (
+        result, PublicProperty.changes(from: before, to: state).filter { !changes.contains($0) }
+      )
+    }
+    for property in changes { property.didSet(of: self) }
+    for property in unannounced {
+      property.willSet(of: self)
+      property.didSet(of: self)
+    }
+    return result
+  }
+
+  /// A public property that Observation tracks, and the key path it is tracked under.
+  private enum PublicProperty: CaseIterable {
+    case state, nestingDepth, message, progress, outcome
+
+    static func changes(from old: State, to new: State) -> [PublicProperty] {
+      allCases.filter { property in
+        switch property {
+        case .state: old.phase != new.phase
+        case .nestingDepth: old.depth != new.depth
+        case .message: old.message != new.message
+        case .progress: old.progress != new.progress
+        case .outcome: old.outcome != new.outcome
+        }
+      }
+    }
+
+    func willSet(of controller: LoadingController) {
+      switch self {
+      case .state: controller.observation.willSet(controller, keyPath: \.state)
+      case .nestingDepth: controller.observation.willSet(controller, keyPath: \.nestingDepth)
+      case .message: controller.observation.willSet(controller, keyPath: \.message)
+      case .progress: controller.observation.willSet(controller, keyPath: \.progress)
+      case .outcome: controller.observation.willSet(controller, keyPath: \.outcome)
+      }
+    }
+
+    func didSet(of controller: LoadingController) {
+      switch self {
+      case .state: controller.observation.didSet(controller, keyPath: \.state)
+      case .nestingDepth: controller.observation.didSet(controller, keyPath: \.nestingDepth)
+      case .message: controller.observation.didSet(controller, keyPath: \.message)
+      case .progress: controller.observation.didSet(controller, keyPath: \.progress)
+      case .outcome: controller.observation.didSet(controller, keyPath: \.outcome)
+      }
+    }
   }
 }
 

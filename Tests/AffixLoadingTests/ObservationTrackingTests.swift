@@ -1,0 +1,125 @@
+import Affix
+import AffixLoading
+import AffixScheduling
+import Observation
+import Synchronization
+import Testing
+
+/// `LoadingController`'s public state takes part in Swift Observation, property by property.
+@Suite struct LoadingObservationTests {
+  let scheduler = VirtualTimeScheduler()
+  let indicator = RecordingIndicator()
+  let controller: LoadingController
+
+  init() {
+    controller = LoadingController(indicator: indicator, scheduler: scheduler)
+  }
+
+  /// Tracks what `read` reads and counts the tracking's `onChange` calls.
+  private func tracking(_ read: () -> Void) -> ChangeCount {
+    let changes = ChangeCount()
+    withObservationTracking(read) { changes.increment() }
+    return changes
+  }
+
+  @Test func eachPhaseOfTheIndicatorIsAChangeOfState() {
+    var changes = tracking { _ = controller.state }
+    controller.start(message: "Saving")
+    #expect(changes.value == 1, "idle to pending")
+    changes = tracking { _ = controller.state }
+    scheduler.advance(by: .milliseconds(299))
+    #expect(changes.value == 0, "the grace time passing is no change")
+    scheduler.advance(by: .milliseconds(1))
+    #expect(changes.value == 1, "pending to visible, on the scheduler's context")
+    changes = tracking { _ = controller.state.isVisible }
+    scheduler.advance(by: .milliseconds(200))
+    #expect(changes.value == 0, "a tick is no change of state")
+    controller.stop()
+    #expect(changes.value == 1, "visible to finishing")
+    changes = tracking { _ = controller.state }
+    scheduler.advance(by: .seconds(1))
+    #expect(changes.value == 1, "finishing to idle")
+    #expect(controller.state == .idle)
+  }
+
+  @Test func aTrackingOfOnePropertyIsNotToldOfAnother() {
+    controller.start(message: "Uploading")
+    scheduler.advance(by: .seconds(1))
+    let message = tracking { _ = controller.message }
+    let progress = tracking { _ = controller.progress }
+    controller.update(progress: 0.5)
+    #expect(message.value == 0)
+    #expect(progress.value == 1)
+    #expect(controller.progress == 0.5)
+    let again = tracking { _ = controller.progress }
+    controller.update(progress: 0.5)
+    #expect(again.value == 0, "an update to the same fraction is no change")
+    controller.update(message: "Almost there")
+    #expect(message.value == 1)
+    #expect(controller.message == "Almost there")
+  }
+
+  @Test func nestingAndTheOutcomeAreTracked() {
+    let loading = tracking { _ = controller.isLoading }
+    controller.start()
+    #expect(loading.value == 1)
+    controller.start()
+    let outcome = tracking { _ = controller.outcome }
+    controller.stop(.cancelled)
+    #expect(outcome.value == 1)
+    #expect(controller.outcome == .cancelled)
+    #expect(controller.nestingDepth == 1)
+  }
+
+  @Test func onChangeRunsBeforeTheChangeAndOutsideTheControllersLock() {
+    controller.start()
+    let seen = Mutex<(LoadingState, Int)?>(nil)
+    withObservationTracking {
+      _ = controller.nestingDepth
+    } onChange: { [controller] in
+      // Reading the controller here would deadlock if its lock were held.
+      seen.withLock { $0 = (controller.state, controller.nestingDepth) }
+    }
+    controller.stop()
+    guard let (state, depth) = seen.withLock({ $0 }) else {
+      Issue.record("onChange did not run")
+      return
+    }
+    #expect(depth == 1)
+    #expect(state == .pending(appearsAt: .ms(300)))
+  }
+
+  @Test func anUnbalancedStopIsNoChange() {
+    let changes = tracking {
+      _ = controller.state
+      _ = controller.nestingDepth
+      _ = controller.outcome
+    }
+    DiagnosticLog().capture { controller.stop(.cancelled) }
+    #expect(changes.value == 0)
+  }
+
+  @Test func trackingKeepsNeitherTheDocumentNorItsController() {
+    weak var weakDocument: Document?
+    weak var weakController: LoadingController?
+    var changes: ChangeCount?
+    do {
+      let document = Document(scheduler: scheduler)
+      weakDocument = document
+      let controller = document.loadingController()
+      weakController = controller
+      changes = tracking { _ = controller.isLoading }
+    }
+    #expect(weakDocument == nil)
+    AssociationTable.sweep()
+    #expect(weakController == nil)
+    #expect(changes?.value == 0)
+  }
+}
+
+/// Counts calls from any thread.
+final class ChangeCount: Sendable {
+  private let count = Atomic(0)
+  func increment() { count.add(1, ordering: .relaxed) }
+  var value: Int { count.load(ordering: .relaxed) }
+}
