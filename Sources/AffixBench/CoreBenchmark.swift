@@ -303,6 +303,7 @@ enum CoreBenchmark {
     reclamation(quick: quick)
     sweepStall(quick: quick)
     deliveries(quick: quick, set: set)
+    observation(quick: quick, get: get, set: set)
   }
 
   static func time(_ operations: Int, _ body: () -> Void) -> Double {

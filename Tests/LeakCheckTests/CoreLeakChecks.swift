@@ -1,5 +1,6 @@
 import Affix
 import AffixTesting
+import Observation
 import Synchronization
 import Testing
 
@@ -58,6 +59,7 @@ private enum WeakPayloadKey: AssociatedKey {
 private enum CountKey: AssociatedKey { typealias Value = Int? }
 private enum BackPointerKey: AssociatedKey { typealias Value = BackPointer? }
 private enum WeakBackPointerKey: AssociatedKey { typealias Value = WeakBackPointer? }
+private enum TrackedPayloadKey: ObservableKey { typealias Value = Payload? }
 
 /// Where a host keeps its values: in the shared table (released at the sweep after it dies) or
 /// in its own storage (released at its deinit).
@@ -124,6 +126,26 @@ struct CoreLeakChecks {
     let callCount = calls.value.load(ordering: .relaxed)
     #expect(callCount == 1)
     #expect(!token.isCancelled)
+  }
+
+  /// Swift Observation's tracking of an observable key holds neither the host nor its value;
+  /// the host's death is the change the tracking is told of.
+  @Test(arguments: HostKind.allCases)
+  func aTrackingOfAnObservableKeyKeepsNeitherItsHostNorItsValue(kind: HostKind) {
+    let changes = Counter()
+    expectNoLeaks { tracker in
+      let host = kind.make()
+      let payload = Payload()
+      Associations(of: host)[TrackedPayloadKey.self] = payload
+      withObservationTracking {
+        _ = Associations(of: host)[TrackedPayloadKey.self]
+      } onChange: {
+        changes.value.add(1, ordering: .relaxed)
+      }
+      tracker.trackAttachments(of: host)
+      tracker.track(payload, "tracked value")
+    }
+    #expect(changes.value.load(ordering: .relaxed) == 1)
   }
 
   @Test(arguments: HostKind.allCases)

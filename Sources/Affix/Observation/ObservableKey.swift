@@ -26,7 +26,7 @@ public import Observation
 /// that stores (an `Equatable` value left equal is no change), a value made by
 /// ``Associations/value(for:orInsert:)``, and the host's death, which ends its values. Another
 /// key, or the same key on another host, is not. A weakly held value that dies reads as the
-/// default without a change: Observation, like ``Associations/observe(_:onChange:)``, is told
+/// default without a change: Observation, like ``Associations/observe(_:isolation:_:)``, is told
 /// of writes, and a death is no write.
 ///
 /// `onChange` runs as Observation runs it: on the thread that makes the change, before the

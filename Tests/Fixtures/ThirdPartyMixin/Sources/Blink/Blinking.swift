@@ -1,5 +1,6 @@
 public import Affix
 public import AffixScheduling
+public import Observation
 
 /// An object that blinks: its `isVisible` toggles on a schedule, a given number of times.
 ///
@@ -53,16 +54,31 @@ extension Blinking {
   }
 }
 
-/// The blinking state of one host, attached to it as a capability.
-public final class Blinker: Capability {
+/// The blinking state of one host, attached to it as a capability; Swift Observation tracks
+/// ``togglesLeft``.
+public final class Blinker: Capability, Observable {
   let run = ScheduledRun()
   private let state = LockedState((remaining: 0, toggle: IsolatedCallback<Bool>?.none))
+  private let observation = LazyObservationRegistrar()
+
+  /// The toggles left in the blink in progress: 0 when it is not blinking.
+  public var togglesLeft: Int {
+    observation.access(self, keyPath: \.togglesLeft)
+    return state.withLock { $0.remaining }
+  }
+
+  /// Changes the toggles left, telling Observation first, outside the lock.
+  private func changeTogglesLeft<Result>(
+    _ body: (inout sending (remaining: Int, toggle: IsolatedCallback<Bool>?)) -> sending Result
+  ) -> sending Result {
+    observation.withMutation(of: self, keyPath: \.togglesLeft) { state.withLock(body) }
+  }
 
   func start(
     toggles: Int, every interval: Duration, on scheduler: any SchedulingClock,
     toggle: IsolatedCallback<Bool>
   ) {
-    state.withLock { $0 = (toggles, toggle) }
+    changeTogglesLeft { $0 = (toggles, toggle) }
     run.start { id in
       try? scheduler.scheduleRepeating(every: interval) { [weak self] in
         self?.step(id)
@@ -78,12 +94,13 @@ public final class Blinker: Capability {
 
   func stop() {
     run.cancel()
+    changeTogglesLeft { $0.remaining = 0 }
     show()
   }
 
   private func step(_ id: ScheduledRun.ID) {
     guard run.isCurrent(id) else { return }
-    let (remaining, toggle) = state.withLock { state in
+    let (remaining, toggle) = changeTogglesLeft { state in
       state.remaining -= 1
       return state
     }

@@ -3,6 +3,8 @@ import AffixScheduling
 import AffixTesting
 import Blink
 import Dispatch
+import Observation
+import Synchronization
 import Testing
 
 /// A main-actor view, adopting the mixin for the main actor alone.
@@ -40,6 +42,28 @@ extension Lamp: @MainActor Blinking {
     lamp.scheduler.advance(by: .seconds(2))
     #expect(lamp.toggles == [false, false, true])
     #expect(lamp.scheduler.pendingCount == 0)
+  }
+
+  @Test func swiftObservationIsToldOfEachToggleAndOfTheStop() throws {
+    let lamp = Lamp()
+    lamp.blink(times: 2, every: .milliseconds(100))
+    let blinker = try #require(Associations(of: lamp).capability(Blinker.self))
+    let changes = Mutex(0)
+    func track() {
+      withObservationTracking {
+        _ = blinker.togglesLeft
+      } onChange: {
+        changes.withLock { $0 += 1 }
+      }
+    }
+    track()
+    lamp.scheduler.advance(by: .milliseconds(100))
+    #expect(changes.withLock { $0 } == 1)
+    #expect(blinker.togglesLeft == 3)
+    track()
+    lamp.stopBlinking()
+    #expect(changes.withLock { $0 } == 2)
+    #expect(blinker.togglesLeft == 0)
   }
 
   @Test func stoppingShowsTheLampAndCancelsTheTimer() {
