@@ -82,11 +82,11 @@ import Testing
     static let handlerRunsWanted = threadSanitizerIsActive ? 20 : 500
 
     /// Sends SIGUSR2 to `thread`, a yield apart: 20,000 times (scaled), and on until the
-    /// handler has run ``handlerRunsWanted`` times and `seen` holds, for at most 10 s or a
+    /// handler has run ``handlerRunsWanted`` times and `seen` holds, for at most 30 s or a
     /// million signals.
     /// It lets other tasks have its thread every 64 signals.
     static func signal(_ thread: pthread_t, alsoUntil seen: () -> Bool = { true }) async {
-      let deadline = ContinuousClock.now + .seconds(10)
+      let deadline = ContinuousClock.now + .seconds(30)
       let minimum = scaled(20_000)
       var sent = 0
       while sent < minimum || signalHandlerRuns.load(ordering: .relaxed) < handlerRunsWanted
