@@ -253,14 +253,18 @@ public struct Dance<Host: AnyObject>: Sendable {
   /// The current animation's tag, unique over the process; a new animation gets a new tag.
   /// Diagnostics name it.
   public var tag: Int {
-    dancer.state.withLock { state in
+    dancer.access(.schedule)
+    return dancer.state.withLock { state in
       state.index(of: group).map { state.groups[$0].tag } ?? state.lastTag
     }
   }
 
   /// Whether the handle's group has an animation that has not ended; for `host.dance`,
   /// whether any group of the host has.
-  public var hasAnimation: Bool { dancer.state.withLock { $0.index(of: group) != nil } }
+  public var hasAnimation: Bool {
+    dancer.access(.schedule)
+    return dancer.state.withLock { $0.index(of: group) != nil }
+  }
 
   /// The animation's state; `.inactive` when there is none.
   public var state: AnimatingState { dancer.read(group: group) { $0?.state ?? .inactive } }
@@ -271,7 +275,7 @@ public struct Dance<Host: AnyObject>: Sendable {
   /// The fraction of the animation elapsed, 0...1 (0 shows the start values, also when
   /// reversed). Setting it is ``setProgress(to:fileID:line:)``.
   public var progress: Double {
-    get { dancer.read(group: group) { $0?.fractionComplete ?? 0 } }
+    get { dancer.read(group: group, .progress) { $0?.fractionComplete ?? 0 } }
     nonmutating set { setProgress(to: newValue) }
   }
 
@@ -280,17 +284,20 @@ public struct Dance<Host: AnyObject>: Sendable {
   /// which turns round where it is when set while running.
   public var isReversed: Bool {
     get {
-      dancer.readLatest(
+      dancer.access(.schedule)
+      return dancer.readLatest(
         group: group, engine: \.isReversed, link: \.isReversed, fallback: false)
     }
     nonmutating set {
-      let chained = dancer.state.withLock { state -> Bool in
-        guard let index = state.index(of: group), !state.groups[index].chain.isEmpty else {
-          return false
+      let chained = dancer.changing(.schedule) {
+        dancer.state.withLock { state -> Bool in
+          guard let index = state.index(of: group), !state.groups[index].chain.isEmpty else {
+            return false
+          }
+          let last = state.groups[index].chain.count - 1
+          state.groups[index].chain[last].settings.isReversed = newValue
+          return true
         }
-        let last = state.groups[index].chain.count - 1
-        state.groups[index].chain[last].settings.isReversed = newValue
-        return true
       }
       guard !chained else { return }
       dancer.perform("isReversed", group: group, at: nil) { engine, now throws(AnimatorMisuse) in

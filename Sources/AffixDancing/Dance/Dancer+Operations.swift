@@ -22,7 +22,17 @@ extension Dancer {
     let tracks = record(host)
     let taken = takeProperties(of: tracks, from: nil, on: host, at: site)
     let time = now
-    return state.withLock { state -> Int? in
+    // `host.dance` now addresses the new group: what runs, and how far, change.
+    return changing(.all) { declareLocked(tracks, timing, duration, isolation, taken, time, site) }
+  }
+
+  /// The locked section of `animate`: installs the new group.
+  private func declareLocked(
+    _ tracks: [AnimationTrack], _ timing: TimingParameters, _ duration: Double,
+    _ isolation: (any Actor)?, _ taken: [AnyKeyPath: TrackVelocity], _ time: Double,
+    _ site: CallSite
+  ) -> Int? {
+    state.withLock { state -> Int? in
       guard !state.isDetached else { return nil }
       state.isolation = HostIsolation(isolation)
       state.actor = isolation
@@ -79,30 +89,38 @@ extension Dancer {
         }
       }
       guard !changes.isEmpty else { break }
-      let aftermath = state.withLock { state -> Aftermath in
-        var aftermath = Aftermath()
-        for change in changes {
-          guard let index = state.index(of: .id(change.id)),
-            var engine = state.groups[index].engine.take()
-          else { continue }
-          guard engine.tracks === change.tracks else {
-            state.groups[index].engine = engine
-            continue
-          }
-          if change.keep.isEmpty {
-            let effects = engine.finishNow(at: .current, now: time)
-            aftermath.merge(
-              Self.settle(effects, engine: engine, group: index, state: &state, chaining: false))
-          } else {
-            engine.keepTracks(change.keep)
-            state.groups[index].engine = engine
-          }
-        }
-        return aftermath
-      }
+      let aftermath = changing(.all) { takeLocked(changes, at: time) }
       finish(aftermath, host: host, at: site)
     }
     return velocities
+  }
+
+  /// The locked section of `takeProperties`: changes the groups whose tracks are still those
+  /// read.
+  private func takeLocked(
+    _ changes: [(id: Int, tracks: TrackList, keep: [TrackEntry])], at time: Double
+  ) -> Aftermath {
+    state.withLock { state -> Aftermath in
+      var aftermath = Aftermath()
+      for change in changes {
+        guard let index = state.index(of: .id(change.id)),
+          var engine = state.groups[index].engine.take()
+        else { continue }
+        guard engine.tracks === change.tracks else {
+          state.groups[index].engine = engine
+          continue
+        }
+        if change.keep.isEmpty {
+          let effects = engine.finishNow(at: .current, now: time)
+          aftermath.merge(
+            Self.settle(effects, engine: engine, group: index, state: &state, chaining: false))
+        } else {
+          engine.keepTracks(change.keep)
+          state.groups[index].engine = engine
+        }
+      }
+      return aftermath
+    }
   }
 
   /// Reads the start values of an animation about to become active from the host, as UIKit
@@ -187,20 +205,7 @@ extension Dancer {
   /// reaches its end; with no such group, it starts now, as a group of its own. Returns the
   /// group it belongs to.
   func chain(_ link: ChainLink, group selector: GroupSelector, at site: CallSite) -> Int? {
-    let (group, startNow) = state.withLock { state -> (Int?, Bool) in
-      guard !state.isDetached else { return (nil, false) }
-      if let index = state.index(of: selector) {
-        state.groups[index].chain.append(link)
-        return (state.groups[index].id, false)
-      }
-      let tag = Self.nextTag()
-      let group = Group(id: tag, tag: tag, declaredAt: site)
-      group.isBeginningLink = true
-      group.hasBeenActive = true
-      state.append(group)
-      state.lastTag = tag
-      return (tag, true)
-    }
+    let (group, startNow) = changing(.all) { chainLocked(link, group: selector, at: site) }
     guard startNow, let group else {
       adviseIfRepeatingForever(at: site)
       return group
@@ -214,6 +219,26 @@ extension Dancer {
     return group
   }
 
+  /// The locked section of `chain`: queues `link`, or makes a group of it to start now.
+  private func chainLocked(_ link: ChainLink, group selector: GroupSelector, at site: CallSite) -> (
+    Int?, Bool
+  ) {
+    state.withLock { state -> (Int?, Bool) in
+      guard !state.isDetached else { return (nil, false) }
+      if let index = state.index(of: selector) {
+        state.groups[index].chain.append(link)
+        return (state.groups[index].id, false)
+      }
+      let tag = Self.nextTag()
+      let group = Group(id: tag, tag: tag, declaredAt: site)
+      group.isBeginningLink = true
+      group.hasBeenActive = true
+      state.append(group)
+      state.lastTag = tag
+      return (tag, true)
+    }
+  }
+
   /// Installs and starts a chained animation of group `id` whose tracks were just recorded on
   /// `host`, after taking its properties from the other groups.
   func install(
@@ -222,7 +247,18 @@ extension Dancer {
     _ = takeProperties(of: tracks, from: id, on: host, at: nil)
     let now = self.now
     let reducesMotion = ReducedMotion.isEnabled
-    let aftermath = state.withLock { state -> Aftermath in
+    let aftermath = changing(.all) {
+      installLocked(link, tracks: tracks, group: id, now: now, reducesMotion: reducesMotion)
+    }
+    finish(aftermath, host: host, at: nil)
+  }
+
+  /// The locked section of `install`: makes the chained animation and starts it.
+  private func installLocked(
+    _ link: ChainLink.Settings, tracks: [AnimationTrack], group id: Int, now: Double,
+    reducesMotion: Bool
+  ) -> Aftermath {
+    state.withLock { state -> Aftermath in
       guard !state.isDetached, let index = state.index(of: .id(id)) else { return Aftermath() }
       state.groups[index].isBeginningLink = false
       // A completion of the animation that just ended, or this link's own block, declared a
@@ -249,7 +285,6 @@ extension Dancer {
       let effects = (try? engine.start(at: now)) ?? AnimationEffects()
       return Self.settle(effects, engine: engine, group: index, state: &state, chaining: true)
     }
-    finish(aftermath, host: host, at: nil)
   }
 
   /// Waits until the group `selector` addresses now, and everything chained after it, has
@@ -279,12 +314,21 @@ extension Dancer {
     return true
   }
 
-  func read<Value>(group selector: GroupSelector, _ body: (AnimationEngine?) -> Value) -> Value {
-    state.withLock { state in body(state.index(of: selector).flatMap { state.groups[$0].engine }) }
+  func read<Value>(
+    group selector: GroupSelector, _ aspect: ObservedAspects = .schedule,
+    _ body: (AnimationEngine?) -> Value
+  ) -> Value {
+    access(aspect)
+    return state.withLock { state in
+      body(state.index(of: selector).flatMap { state.groups[$0].engine })
+    }
   }
 
   /// The ids of the groups that have not ended, in the order declared.
-  var groupIDs: [Int] { state.withLock { $0.groups.map(\.id) } }
+  var groupIDs: [Int] {
+    access(.schedule)
+    return state.withLock { $0.groups.map(\.id) }
+  }
 
   func useClock(_ clock: FrameClock, at site: CallSite) {
     let refused = state.withLock { state -> Bool in

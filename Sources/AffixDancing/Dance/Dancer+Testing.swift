@@ -7,6 +7,10 @@ extension Dancer {
     state.withLock { $0.groups.map(\.waiters) }.reduce(0) { $0 + $1.count }
   }
 
+  /// Whether a getter has registered an access with Observation: from then on, changes and
+  /// frames tell it.
+  package var hasBeenObserved: Bool { observation.hasBeenRead }
+
   /// Whether the dancer holds a frame-clock subscription.
   package var isSubscribed: Bool { state.withLock { $0.subscription != nil } }
 }

@@ -1,5 +1,6 @@
 public import Affix
 import AffixScheduling
+public import Observation
 import Synchronization
 
 /// The capability behind a host's ``Dance`` handle: one per host, in the host's associated
@@ -18,12 +19,29 @@ import Synchronization
 /// frame clock's context (every frame), and on the calling thread for calls that change values
 /// at once (`animate`, `setProgress`, `finish`): make those calls on the clock's context too,
 /// the main queue for `FrameClock.shared`, as you would with UIKit.
-public final class Dancer: Capability {
+///
+/// Observation: the dancer is `Observable`, and the state a ``Dance`` handle shows of it
+/// (``Dance/state``, ``Dance/isRunning``, ``Dance/progress``, ``Dance/groups``,
+/// ``Dance/hasAnimation``, ``Dance/tag``, ``Dance/isReversed``) takes part in
+/// `withObservationTracking(_:onChange:)` and `Observations`, for the whole host: a change to
+/// any of its groups tells every tracker of that kind of state on the host. A tracker of
+/// what runs is told of control calls, of animations that begin, end or change state in a
+/// frame, and of the host's death; a tracker of ``Dance/progress`` also of every frame. Until
+/// anything reads, a common frame pays nothing for it but a flag read under the lock it takes
+/// anyway, and a frame that ends or changes an animation one atomic load. `onChange` runs on
+/// the thread making the change: the caller's for a control call, the frame clock's context
+/// (or the host's actor) for a frame. A frame tells Observation after its change, once the
+/// dancer's lock is released (with `willSet` and `didSet` together: only the frame knows what
+/// it changes), so `onChange` then sees the new value; a control call tells it before.
+public final class Dancer: Capability, Observable {
   private static let tags = Atomic(0)
 
   let host: AnyWeakReference
   let hostTypeName: String
   let state: StateLock
+  /// Tells Observation of the dancer's changes; the clock's driver keeps a copy, to ask a
+  /// frame's one question (whether anything has read) without reaching the dancer.
+  let observation = LazyObservationRegistrar()
 
   struct ChainLink: Sendable {
     /// What the link's animation is, apart from its tracks.
@@ -163,6 +181,10 @@ public final class Dancer: Capability {
     /// Whether there are groups after the first: the frame asks here, on the lock's first
     /// cache line, rather than the count's, past the first group.
     private(set) var hasMoreGroups = false
+    /// Whether a getter has registered an access with Observation: the registrar's own flag,
+    /// mirrored here for the common frame, which reads it under the lock it takes anyway
+    /// rather than load the registrar's, on a cache line of its own.
+    var isObserved = false
     /// In the order declared; the last is the one `host.dance` addresses. Grown and shrunk
     /// only through `append(_:)`, `removeGroup(at:)` and `removeAllGroups()`.
     var groups = Groups()
@@ -254,9 +276,11 @@ public final class Dancer: Capability {
   /// Stops every animation without finishing it and unsubscribes from the frame clock;
   /// nothing is written to the host afterwards, whatever the ending. Idempotent.
   public func didEnd(_ ending: CapabilityEnding) {
-    let aftermath = state.withLock { state -> Aftermath in
-      state.isDetached = true
-      return Self.abandon(&state)
+    let aftermath = changing(.all) {
+      state.withLock { state -> Aftermath in
+        state.isDetached = true
+        return Self.abandon(&state)
+      }
     }
     finish(aftermath, host: nil, at: nil, forgottenBecause: "the dance was detached")
   }
@@ -313,7 +337,20 @@ public final class Dancer: Capability {
     }
     let now = self.now
     let reducesMotion = ReducedMotion.isEnabled
-    let aftermath = state.withLock { state -> Aftermath in
+    let aftermath = changing(.all) {
+      performLocked(
+        call, selector, now: now, reducesMotion: reducesMotion, chaining: chaining, body)
+    }
+    if let misuse = aftermath.misuse { report(misuse, group: selector, at: site) }
+    finish(aftermath, host: host, at: site)
+  }
+
+  /// The locked section of ``perform(_:group:at:chaining:_:)``.
+  private func performLocked(
+    _ call: String, _ selector: GroupSelector, now: Double, reducesMotion: Bool, chaining: Bool,
+    _ body: (inout AnimationEngine, Double) throws(AnimatorMisuse) -> AnimationEffects
+  ) -> Aftermath {
+    state.withLock { state -> Aftermath in
       guard let index = state.index(of: selector),
         var engine = state.groups[index].engine.take()
       else {
@@ -341,8 +378,6 @@ public final class Dancer: Capability {
         return aftermath
       }
     }
-    if let misuse = aftermath.misuse { report(misuse, group: selector, at: site) }
-    finish(aftermath, host: host, at: site)
   }
 
   /// Turns an engine's effects into work to do after unlocking; a group whose animation ended
@@ -520,6 +555,7 @@ public final class Dancer: Capability {
       hostDied()
       return
     }
+    var changesState = false
     let aftermath = state.withLock { state -> Aftermath in
       var aftermath = Aftermath()
       // Ids, not groups: a copy of a group that leaves would release its closures here, under
@@ -532,7 +568,12 @@ public final class Dancer: Capability {
         guard let index = state.index(of: .id(id)),
           var engine = state.groups[index].engine.take()
         else { continue }
+        let before = engine.state
         let effects = engine.advance(to: now)
+        // A frame that only moves the fraction on leaves the trackers of what runs asleep.
+        var ends = true
+        if case .none = effects.outcome { ends = false }
+        if ends || engine.state != before || !engine.isRunning { changesState = true }
         aftermath.merge(
           Self.settle(effects, engine: engine, group: index, state: &state, chaining: true))
       }
@@ -542,19 +583,84 @@ public final class Dancer: Capability {
       }
       return aftermath
     }
+    // Observation is told after the change, once the lock is released: only the frame knew
+    // what it would change. After the values are written, before the completions run.
+    let changed: ObservedAspects = changesState ? .all : .progress
     if aftermath.completed.isEmpty, aftermath.subscription == nil, aftermath.resumed.isEmpty,
       aftermath.next.isEmpty
     {
       for values in aftermath.values { values.apply(to: host) }
+      announce(changed)
       return
     }
+    announce(changed)
     finish(aftermath, host: host, at: nil)
   }
 
   /// The host died: stop, unsubscribe, write nothing, run no completions.
   func hostDied() {
-    let aftermath = state.withLock { Self.abandon(&$0) }
+    let aftermath = changing(.all) { state.withLock { Self.abandon(&$0) } }
     finish(aftermath, host: nil, at: nil, forgottenBecause: "the host is gone")
+  }
+
+  // MARK: Observation
+
+  /// What a change of the dancer may change, as Observation is told of it.
+  struct ObservedAspects: OptionSet {
+    let rawValue: UInt8
+
+    /// What runs and in which state: ``observedSchedule``.
+    static let schedule = ObservedAspects(rawValue: 1)
+    /// How far the animations are: ``observedProgress``.
+    static let progress = ObservedAspects(rawValue: 2)
+    static let all: ObservedAspects = [.schedule, .progress]
+  }
+
+  /// Stands, for Observation, for what runs and in which state: the groups, their tags, states
+  /// and directions. Its getter reads nothing; the key path names the state.
+  var observedSchedule: Void { () }
+
+  /// Stands, for Observation, for how far the animations are: told every frame, apart from
+  /// ``observedSchedule`` so that a tracker of the state sleeps through frames.
+  var observedProgress: Void { () }
+
+  /// Registers a tracked read of `aspect`; call it in the getters of ``Dance``.
+  func access(_ aspect: ObservedAspects) {
+    if aspect.contains(.schedule) { observation.access(self, keyPath: \.observedSchedule) }
+    if aspect.contains(.progress) { observation.access(self, keyPath: \.observedProgress) }
+    // After the registrar's flag: a frame that finds this one set finds the registrar's set.
+    state.withLock { state in
+      if !state.isObserved { state.isObserved = true }
+    }
+  }
+
+  /// Runs `change` between Observation's `willSet` and `didSet` of `aspects`, once anything has
+  /// read. Call it outside every lock: the trackers' `onChange` runs in `willSet`.
+  func changing<Result>(_ aspects: ObservedAspects, _ change: () throws -> Result) rethrows
+    -> Result
+  {
+    guard observation.hasBeenRead else { return try change() }
+    willSet(aspects)
+    defer { didSet(aspects) }
+    return try change()
+  }
+
+  /// Tells Observation that `aspects` changed, after the change, once anything has read: for
+  /// changes only known once made, as a frame's. Outside every lock.
+  func announce(_ aspects: ObservedAspects) {
+    guard observation.hasBeenRead else { return }
+    willSet(aspects)
+    didSet(aspects)
+  }
+
+  private func willSet(_ aspects: ObservedAspects) {
+    if aspects.contains(.schedule) { observation.willSet(self, keyPath: \.observedSchedule) }
+    if aspects.contains(.progress) { observation.willSet(self, keyPath: \.observedProgress) }
+  }
+
+  private func didSet(_ aspects: ObservedAspects) {
+    if aspects.contains(.progress) { observation.didSet(self, keyPath: \.observedProgress) }
+    if aspects.contains(.schedule) { observation.didSet(self, keyPath: \.observedSchedule) }
   }
 }
 
