@@ -1,6 +1,7 @@
 public import Affix
 public import AffixScheduling
 public import Foundation
+public import Observation
 
 /// The drag state of one object: its body in a ``DynamicsWorld``, where it snaps back to,
 /// and whether a finger holds it. Attached to the object as a `Capability`.
@@ -19,7 +20,15 @@ public import Foundation
 /// let drag = DragController.attach(to: marker, center: \.centre)
 /// drag.handle(.began(at: CGPoint(x: 45, y: 42)))
 /// ```
-public final class DragController: Capability, CustomStringConvertible {
+///
+/// Observation: the controller is `Observable`. ``isDragging``, ``isResting``, ``snapPoint``,
+/// ``snapPoints``, ``snap``, ``decelerationRate`` and ``lastRelease`` take part in
+/// `withObservationTracking(_:onChange:)` and `Observations`, each on its own, for this
+/// controller alone. `onChange` runs on the thread making the change: the one handling the
+/// drag event or setting the property, and, for ``isResting``, the world clock's context as a
+/// body comes to rest (told after the frame that placed it) or the caller's as it wakes. Until
+/// anything reads, a change pays one atomic load for it, and a frame nothing.
+public final class DragController: Capability, CustomStringConvertible, Observable {
   static let subsystem = "drag"
 
   private struct State {
@@ -55,6 +64,11 @@ public final class DragController: Capability, CustomStringConvertible {
   private let hostName: String
   /// Writes the body's moves to the host in its isolation, which ``settled()`` waits for.
   private let moves: IsolatedCallback<CGPoint>
+  /// Tells Observation of the controller's changes.
+  private let observation = LazyObservationRegistrar()
+  /// The body's rest and wake registrations that tell Observation of ``isResting``: made at its
+  /// first read, so that a controller nobody observes costs its world's announcements nothing.
+  private let restTracking = LockedState<[CancellationToken]?>(nil)
 
   private init(
     body: DynamicBody, state: State, hostName: String, moves: IsolatedCallback<CGPoint>,
@@ -192,14 +206,59 @@ public final class DragController: Capability, CustomStringConvertible {
   }
 
   /// Whether a finger holds the object.
-  public var isDragging: Bool { state.withLock { $0.isDragging } }
+  public var isDragging: Bool {
+    observation.access(self, keyPath: \.isDragging)
+    return state.withLock { $0.isDragging }
+  }
+
+  /// Whether the object rests: let go and settled at its snap point, or held still; the
+  /// body's `DynamicBody/isResting`, made observable here.
+  ///
+  /// A tracker of it is told after the frame that brought the body to rest, on the world
+  /// clock's context, and as the body wakes, on the thread that woke it.
+  public var isResting: Bool {
+    observation.access(self, keyPath: \.isResting)
+    trackRest()
+    return body.isResting
+  }
+
+  /// Registers, once, the body's rest and wake announcements that tell Observation of
+  /// ``isResting``. They hold the controller weakly.
+  private func trackRest() {
+    guard restTracking.withLock({ $0 == nil }) else { return }
+    // Nonisolated: told where the world announces, which is where the change happened.
+    let told: @Sendable () -> Void = { [weak self] in
+      guard let self else { return }
+      observation.willSet(self, keyPath: \.isResting)
+      observation.didSet(self, keyPath: \.isResting)
+    }
+    // Made outside the lock: the world takes its own.
+    let tokens = [body.onRest(isolation: nil, told), body.onWake(isolation: nil, told)]
+    let unwanted = restTracking.withLock { tracking -> [CancellationToken] in
+      guard tracking == nil else { return tokens }
+      tracking = tokens
+      return []
+    }
+    for token in unwanted { token.cancel() }
+  }
+
+  /// Runs `change`, a change of `keyPath`, between Observation's `willSet` and `didSet`;
+  /// outside every lock, since the trackers' `onChange` runs in `willSet`.
+  private func changing<Member, Result>(
+    _ keyPath: KeyPath<DragController, Member>, _ change: () throws -> Result
+  ) rethrows -> Result {
+    try observation.withMutation(of: self, keyPath: keyPath, change)
+  }
 
   /// The snap point the object rests at or heads for: one of ``snapPoints``.
   ///
   /// Setting it makes it the only snap point; while the object snaps, it goes there instead,
   /// keeping its velocity. A non-finite point is reported and ignored.
   public var snapPoint: CGPoint {
-    get { state.withLock { $0.snapPoint } }
+    get {
+      observation.access(self, keyPath: \.snapPoint)
+      return state.withLock { $0.snapPoint }
+    }
     set { snapPoints = [newValue] }
   }
 
@@ -213,7 +272,10 @@ public final class DragController: Capability, CustomStringConvertible {
   /// sheet.dragController?.snapPoints = [collapsed, half, full]
   /// ```
   public var snapPoints: [CGPoint] {
-    get { state.withLock { $0.snapPoints } }
+    get {
+      observation.access(self, keyPath: \.snapPoints)
+      return state.withLock { $0.snapPoints }
+    }
     set {
       let points = newValue.filter { point in
         guard point.isFinite else {
@@ -226,10 +288,14 @@ public final class DragController: Capability, CustomStringConvertible {
         report("no usable snap points in \(newValue); ignored")
         return
       }
-      let snap = state.withLock { state -> Snap? in
-        state.snapPoints = points
-        state.snapPoint = Self.nearest(to: state.snapPoint, in: points)
-        return state.isDragging ? nil : Snap(to: state.snapPoint, spring: state.snap)
+      let snap = changing(\.snapPoints) {
+        changing(\.snapPoint) {
+          state.withLock { state -> Snap? in
+            state.snapPoints = points
+            state.snapPoint = Self.nearest(to: state.snapPoint, in: points)
+            return state.isDragging ? nil : Snap(to: state.snapPoint, spring: state.snap)
+          }
+        }
       }
       if let snap, case .snap = body.behavior { body.snap(snap) }
     }
@@ -242,11 +308,16 @@ public final class DragController: Capability, CustomStringConvertible {
   /// card.dragController?.snap = .snap(damping: 0.8)  // as UISnapBehavior(damping: 0.8)
   /// ```
   public var snap: DampedSpring {
-    get { state.withLock { $0.snap } }
+    get {
+      observation.access(self, keyPath: \.snap)
+      return state.withLock { $0.snap }
+    }
     set {
-      let snap = state.withLock { state -> Snap? in
-        state.snap = newValue
-        return state.isDragging ? nil : Snap(to: state.snapPoint, spring: newValue)
+      let snap = changing(\.snap) {
+        state.withLock { state -> Snap? in
+          state.snap = newValue
+          return state.isDragging ? nil : Snap(to: state.snapPoint, spring: newValue)
+        }
       }
       // As `UISnapBehavior`'s: a snap in flight changes its spring, keeping its velocity.
       if let snap, case .snap = body.behavior { body.snap(snap) }
@@ -256,8 +327,11 @@ public final class DragController: Capability, CustomStringConvertible {
   /// How fast a fling is taken to slow down when projecting where it would carry the object
   /// (see ``DragRelease``); UIScrollView's `.normal` by default.
   public var decelerationRate: DecelerationRate {
-    get { state.withLock { $0.decelerationRate } }
-    set { state.withLock { $0.decelerationRate = newValue } }
+    get {
+      observation.access(self, keyPath: \.decelerationRate)
+      return state.withLock { $0.decelerationRate }
+    }
+    set { changing(\.decelerationRate) { state.withLock { $0.decelerationRate = newValue } } }
   }
 
   /// The last time a finger let go with a fling: where, how fast (in points per second), and
@@ -265,7 +339,10 @@ public final class DragController: Capability, CustomStringConvertible {
   ///
   /// What a hand-off needs to continue the throw with an animation (see
   /// ``DragRelease/Decision/handOff``).
-  public var lastRelease: DragRelease? { state.withLock { $0.lastRelease } }
+  public var lastRelease: DragRelease? {
+    observation.access(self, keyPath: \.lastRelease)
+    return state.withLock { $0.lastRelease }
+  }
 
   /// Decides what happens to the object each time a finger lets go with a fling, replacing
   /// an earlier handler: snap to the nearest snap point (the default), to another point (throw
@@ -335,7 +412,7 @@ public final class DragController: Capability, CustomStringConvertible {
     }
     guard let centre = readCenter() else {
       report("\(event): the \(hostName) has died; removing its body")
-      state.withLock { $0.isDragging = false }
+      changing(\.isDragging) { state.withLock { $0.isDragging = false } }
       body.remove()
       return
     }
@@ -361,24 +438,31 @@ public final class DragController: Capability, CustomStringConvertible {
   /// Takes the body out of its world, whatever the ending: detached, replaced, or the host
   /// died. Idempotent.
   public func didEnd(_ ending: CapabilityEnding) {
-    state.withLock { $0.isDragging = false }
+    changing(\.isDragging) { state.withLock { $0.isDragging = false } }
     body.remove()
+    // The body left its world, which dropped the registrations; the tokens go with it.
+    let tracking = restTracking.withLock { $0.take() }
+    withExtendedLifetime(tracking) {}
   }
 
   /// Whether a drag is in progress, and where the body is.
   public var description: String {
-    "DragController(\(hostName), \(isDragging ? "dragging" : "released"), \(body))"
+    // Not through `isDragging`: a description is no tracked read.
+    let dragging = state.withLock { $0.isDragging }
+    return "DragController(\(hostName), \(dragging ? "dragging" : "released"), \(body))"
   }
 
   private func begin(at location: CGPoint, centre: CGPoint) {
     let event = DragEvent.began(at: location)
     guard isFinite(location, in: event) else { return }
-    let (wasDragging, spring) = state.withLock { state in
-      defer {
-        state.isDragging = true
-        state.drags += 1
+    let (wasDragging, spring) = changing(\.isDragging) {
+      state.withLock { state in
+        defer {
+          state.isDragging = true
+          state.drags += 1
+        }
+        return (state.isDragging, state.attachment)
       }
-      return (state.isDragging, state.attachment)
     }
     if wasDragging {
       report("\(event) while a drag is in progress; restarting the drag there")
@@ -401,7 +485,7 @@ public final class DragController: Capability, CustomStringConvertible {
       position: position, velocity: velocity, projectedPosition: projected,
       nearestSnapPoint: Self.nearest(to: projected, in: ending.snapPoints),
       previousSnapPoint: ending.previous)
-    state.withLock { $0.lastRelease = release }
+    changing(\.lastRelease) { state.withLock { $0.lastRelease = release } }
     guard let handler = ending.handler else {
       return snap(to: release.nearestSnapPoint, velocity: velocity, drag: ending.drag)
     }
@@ -433,10 +517,12 @@ public final class DragController: Capability, CustomStringConvertible {
 
   /// Snaps to `point` from `velocity`, unless drag `drag` is over (a later drag began).
   private func snap(to point: CGPoint, velocity: CGPoint, drag: Int) {
-    let spring = state.withLock { state -> DampedSpring? in
-      guard state.drags == drag, !state.isDragging else { return nil }
-      state.snapPoint = point
-      return state.snap
+    let spring = changing(\.snapPoint) {
+      state.withLock { state -> DampedSpring? in
+        guard state.drags == drag, !state.isDragging else { return nil }
+        state.snapPoint = point
+        return state.snap
+      }
     }
     guard let spring else { return }
     body.velocity = velocity
@@ -450,12 +536,14 @@ public final class DragController: Capability, CustomStringConvertible {
   /// Ends the drag; returns what the release needs, or `nil` (reported) with no drag in
   /// progress.
   private func endDrag(_ event: DragEvent) -> Ending? {
-    let ending = state.withLock { state -> Ending? in
-      guard state.isDragging else { return nil }
-      state.isDragging = false
-      return Ending(
-        snapPoints: state.snapPoints, previous: state.snapPoint, snap: state.snap,
-        rate: state.decelerationRate, handler: state.releaseHandler, drag: state.drags)
+    let ending = changing(\.isDragging) {
+      state.withLock { state -> Ending? in
+        guard state.isDragging else { return nil }
+        state.isDragging = false
+        return Ending(
+          snapPoints: state.snapPoints, previous: state.snapPoint, snap: state.snap,
+          rate: state.decelerationRate, handler: state.releaseHandler, drag: state.drags)
+      }
     }
     if ending == nil { report("\(event) with no drag in progress; ignored") }
     return ending
@@ -473,7 +561,8 @@ public final class DragController: Capability, CustomStringConvertible {
   }
 
   private func isDraggingOrReport(_ event: DragEvent) -> Bool {
-    guard isDragging else {
+    // Not through `isDragging`, whose read would make every later change tell Observation.
+    guard state.withLock({ $0.isDragging }) else {
       report("\(event) with no drag in progress; ignored")
       return false
     }
