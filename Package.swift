@@ -60,9 +60,17 @@ let package = Package(
           description: "Runs the leak-check suite and reports every leak it finds.")
       )
     ),
-    .testTarget(name: "AffixTests", dependencies: ["Affix"], swiftSettings: strict),
+    // The helpers every test target shares (recordings, counters, a diagnostic log, polling):
+    // not a product, never shipped.
+    .target(
+      name: "AffixTestSupport", dependencies: ["Affix"], path: "Tests/AffixTestSupport",
+      swiftSettings: strict),
+    .testTarget(
+      name: "AffixTests", dependencies: ["Affix", "AffixTestSupport"], swiftSettings: strict),
     // Names other frameworks declare, for NameClashTests: not a product, never shipped.
     .target(name: "FrameworkStandIns", path: "Tests/FrameworkStandIns", swiftSettings: strict),
+    // The one test target without AffixTestSupport: it checks the names an app sees beside the
+    // shipped modules, and the support target, never shipped, would only muddy that check.
     .testTarget(
       name: "NameClashTests",
       dependencies: [
@@ -71,35 +79,43 @@ let package = Package(
       ],
       swiftSettings: strict),
     .testTarget(
-      name: "AffixSchedulingTests", dependencies: ["AffixScheduling", "Affix"],
+      name: "AffixSchedulingTests", dependencies: ["AffixScheduling", "Affix", "AffixTestSupport"],
       swiftSettings: strict),
     .testTarget(
-      name: "AffixLoadingTests", dependencies: ["AffixLoading", "AffixScheduling", "Affix"],
+      name: "AffixLoadingTests",
+      dependencies: ["AffixLoading", "AffixScheduling", "Affix", "AffixTestSupport"],
       swiftSettings: strict),
     .testTarget(
-      name: "AffixDancingTests", dependencies: ["AffixDancing", "AffixScheduling", "Affix"],
+      name: "AffixDancingTests",
+      dependencies: ["AffixDancing", "AffixScheduling", "Affix", "AffixTestSupport"],
       swiftSettings: strict),
     .testTarget(
-      name: "AffixDraggableTests", dependencies: ["AffixDraggable", "AffixScheduling", "Affix"],
+      name: "AffixDraggableTests",
+      dependencies: ["AffixDraggable", "AffixScheduling", "Affix", "AffixTestSupport"],
       swiftSettings: strict),
     .testTarget(
-      name: "AffixTooltipTests", dependencies: ["AffixTooltip", "AffixScheduling", "Affix"],
+      name: "AffixTooltipTests",
+      dependencies: ["AffixTooltip", "AffixScheduling", "Affix", "AffixTestSupport"],
       swiftSettings: strict),
     .testTarget(
-      name: "AffixTestingTests", dependencies: ["AffixTesting", "Affix"], swiftSettings: strict),
+      name: "AffixTestingTests", dependencies: ["AffixTesting", "Affix", "AffixTestSupport"],
+      swiftSettings: strict),
     .testTarget(
       name: "LeakCheckTests",
       dependencies: [
         "AffixTesting", "Affix", "AffixScheduling", "AffixLoading", "AffixDancing",
-        "AffixDraggable", "AffixTooltip",
+        "AffixDraggable", "AffixTooltip", "AffixTestSupport",
       ],
       swiftSettings: strict
     ),
-    .testTarget(name: "AffixDemoTests", dependencies: ["AffixDancing"], swiftSettings: strict),
+    .testTarget(
+      name: "AffixDemoTests", dependencies: ["AffixDancing", "AffixTestSupport"],
+      swiftSettings: strict),
     .testTarget(
       name: "AffixMainActorTests",
       dependencies: [
         "AffixLoading", "AffixDancing", "AffixDraggable", "AffixTooltip", "AffixScheduling",
+        "AffixTestSupport",
       ],
       swiftSettings: strict),
   ]

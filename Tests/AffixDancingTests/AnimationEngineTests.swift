@@ -1,3 +1,4 @@
+import AffixTestSupport
 import Foundation
 import Testing
 
@@ -6,14 +7,14 @@ import Testing
 /// An engine animating `box.x` from 0 to 100, with its effects applied as an owner would.
 private struct Harness {
   let box = Box()
-  let ended = Recorder<AnimatingPosition>()
+  let ended = Recording<AnimatingPosition>()
   var engine: AnimationEngine
 
   init(duration: Double = 1, timing: TimingParameters = .curve(.linear)) {
     engine = AnimationEngine(
       tracks: [AnimationTrack(\Box.x, from: 0, to: 100)], timing: timing, duration: duration)
     let ended = ended
-    engine.addCompletion { ended.record($0) }
+    engine.addCompletion { ended.append($0) }
   }
 
   func apply(_ effects: AnimationEffects) {
@@ -262,8 +263,8 @@ struct AnimationEngineBehaviourTests {
 
   @Test func completionsRunExactlyOnce() throws {
     var h = Harness()
-    let extra = Recorder<AnimatingPosition>()
-    h.engine.addCompletion { extra.record($0) }
+    let extra = Recording<AnimatingPosition>()
+    h.engine.addCompletion { extra.append($0) }
     try h.run { engine throws(AnimatorMisuse) in try engine.start(at: 0) }
     for step in 1...30 { h.advance(to: Double(step) / 10) }
     #expect(throws: AnimatorMisuse.self) { try h.engine.finish(at: .end) }

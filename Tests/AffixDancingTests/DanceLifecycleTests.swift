@@ -1,6 +1,7 @@
 import Affix
 import AffixDancing
 import AffixScheduling
+import AffixTestSupport
 import Foundation
 import Testing
 
@@ -79,16 +80,16 @@ private struct Theatre {
   @Test func aCompletionThatDeclaresAnAnimationWhileAChainedOneStartsRunsBesideIt() {
     let theatre = Theatre()
     let puppet = Puppet(clock: theatre.clock)
-    let ended = Recorder<String>()
+    let ended = Recording<String>()
     puppet.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }
       .addCompletion { _ in
-        ended.record("first")
+        ended.append("first")
         puppet.dance.animate(duration: 1, curve: .linear) { $0.y = 50 }
-          .addCompletion { _ in ended.record("declared") }
+          .addCompletion { _ in ended.append("declared") }
           .start()
       }
       .then(duration: 1, curve: .linear) { $0.x = 0 }
-      .addCompletion { _ in ended.record("chained") }
+      .addCompletion { _ in ended.append("chained") }
       .start()
     theatre.advance(1.5)
     // Two groups: the chain moving x back, the declared one moving y.
@@ -101,17 +102,17 @@ private struct Theatre {
   @Test func aCompletionThatDeclaresAnAnimationWhenReplacedKeepsItWaiting() {
     let theatre = Theatre()
     let puppet = Puppet(clock: theatre.clock)
-    let ended = Recorder<String>()
+    let ended = Recording<String>()
     puppet.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }
       .addCompletion { _ in
-        ended.record("first")
+        ended.append("first")
         puppet.dance.animate(duration: 1) { $0.y = 50 }
-          .addCompletion { position in ended.record("declared at \(position)") }
+          .addCompletion { position in ended.append("declared at \(position)") }
       }
       .start()
     theatre.advance(0.5)
     puppet.dance.animate(duration: 1, curve: .linear) { $0.x = 0 }
-      .addCompletion { _ in ended.record("last") }
+      .addCompletion { _ in ended.append("last") }
       .start()
     // The declared animation writes y, which nothing took: it waits for its start.
     #expect(ended.values == ["first"])
@@ -126,17 +127,10 @@ private struct Theatre {
 }
 
 @Suite struct RepeatingForeverTests {
-  /// Runs `body` and returns the dance diagnostics it reported.
-  private func diagnostics(_ body: () -> Void) -> [String] {
-    let recorder = Recorder<String>()
-    Diagnostics.withHandler({ recorder.record($0.message) }, operation: body)
-    return recorder.values
-  }
-
   @Test func startingAnAnimationThatRepeatsForeverWithACompletionSaysToCaptureTheHostWeakly() {
     let theatre = Theatre()
     let puppet = Puppet(clock: theatre.clock)
-    let reported = diagnostics {
+    let reported = DiagnosticLog.capture {
       puppet.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }
         .repeatingForever()
         .addCompletion { [weak puppet] _ in puppet?.y = 1 }
@@ -144,7 +138,7 @@ private struct Theatre {
       theatre.advance(2.5)
       puppet.dance.pause().start()
       theatre.advance(1)
-    }
+    }.messages
     #expect(reported.count == 1)
     #expect(reported.first?.contains("repeatingForever with completions") == true)
     #expect(reported.first?.contains("[weak self]") == true)
@@ -154,12 +148,12 @@ private struct Theatre {
   @Test func aCompletionAddedToARunningAnimationThatRepeatsForeverIsReportedToo() {
     let theatre = Theatre()
     let puppet = Puppet(clock: theatre.clock)
-    let reported = diagnostics {
+    let reported = DiagnosticLog.capture {
       puppet.dance.animate(duration: 1) { $0.x = 100 }.start().repeatingForever()
       theatre.advance(0.5)
       puppet.dance.addCompletion { _ in }
       puppet.dance.addCompletion { _ in }
-    }
+    }.messages
     #expect(reported.count == 1)
     #expect(reported.first?.contains("repeatingForever with completions") == true)
   }
@@ -167,12 +161,12 @@ private struct Theatre {
   @Test func animationsChainedAfterOneThatRepeatsForeverAreReportedAsNeverStarting() {
     let theatre = Theatre()
     let puppet = Puppet(clock: theatre.clock)
-    let reported = diagnostics {
+    let reported = DiagnosticLog.capture {
       puppet.dance.animate(duration: 1) { $0.x = 100 }.repeatingForever()
         .then(duration: 1) { $0.y = 100 }
         .start()
       theatre.advance(5)
-    }
+    }.messages
     #expect(reported.count == 1)
     #expect(reported.first?.contains("they never start") == true)
     #expect(puppet.y == 0)
@@ -181,7 +175,7 @@ private struct Theatre {
   @Test func animationsThatEndOrHoldNothingForTheirEndAreNotReported() {
     let theatre = Theatre()
     let puppet = Puppet(clock: theatre.clock)
-    let reported = diagnostics {
+    let reported = DiagnosticLog.capture {
       puppet.dance.animate(duration: 1) { $0.x = 100 }.repeating(count: 3)
         .addCompletion { _ in }
         .then(duration: 1) { $0.y = 100 }
@@ -191,7 +185,7 @@ private struct Theatre {
       theatre.advance(2)
       // Declared but not started: nothing holds the host from the clock yet.
       puppet.dance.animate(duration: 1) { $0.x = 50 }.repeatingForever().addCompletion { _ in }
-    }
+    }.messages
     #expect(reported.isEmpty)
   }
 }
@@ -236,10 +230,10 @@ private struct Theatre {
   @Test func pausesOnCompletionAfterThenAppliesToTheChainedAnimation() {
     let theatre = Theatre()
     let puppet = Puppet(clock: theatre.clock)
-    let ended = Recorder<AnimatingPosition>()
+    let ended = Recording<AnimatingPosition>()
     let dance = puppet.dance.animate(duration: 1) { $0.x = 100 }
       .then(duration: 1) { $0.y = 100 }
-      .addCompletion { ended.record($0) }
+      .addCompletion { ended.append($0) }
     dance.pausesOnCompletion = true
     dance.start()
     theatre.advance(3)
@@ -268,17 +262,14 @@ private struct Theatre {
     }
     let theatre = Theatre()
     let plain = Plain()
-    let diagnostics = Recorder<String>()
-    Diagnostics.withHandler(
-      { diagnostics.record($0.description) },
-      operation: {
-        _ = Dance.of(plain, clock: theatre.clock)
-        Dance.of(plain).animate(duration: 1, curve: .linear) { $0.value = 10 }.start()
-        Dance.of(plain).pause().start()
-      })
+    let diagnostics = DiagnosticLog.capture {
+      _ = Dance.of(plain, clock: theatre.clock)
+      Dance.of(plain).animate(duration: 1, curve: .linear) { $0.value = 10 }.start()
+      Dance.of(plain).pause().start()
+    }
     theatre.advance(2)
     #expect(plain.value == 10)
-    #expect(diagnostics.values.isEmpty)
+    #expect(diagnostics.all.isEmpty)
   }
 }
 

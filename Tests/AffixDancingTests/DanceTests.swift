@@ -1,6 +1,7 @@
 import Affix
 import AffixDancing
 import AffixScheduling
+import AffixTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -23,7 +24,7 @@ private struct Stage {
   let scheduler = VirtualTimeScheduler()
   let clock: FrameClock
   let sprite: Sprite
-  let diagnostics = Recorder<String>()
+  let diagnostics = Recording<String>()
 
   init() {
     clock = FrameClock(scheduler: scheduler, framesPerSecond: 100)
@@ -38,7 +39,7 @@ private struct Stage {
   func withDiagnostics<T>(_ body: () throws -> T) rethrows -> T {
     let diagnostics = diagnostics
     return try Diagnostics.withHandler(
-      { diagnostics.record($0.description) }, operation: body)
+      { diagnostics.append($0.description) }, operation: body)
   }
 }
 
@@ -93,10 +94,10 @@ struct DanceTests {
 
   @Test func completionsGetTheFinalPositionExactlyOnce() {
     let stage = Stage()
-    let ended = Recorder<AnimatingPosition>()
+    let ended = Recording<AnimatingPosition>()
     stage.sprite.dance.animate(duration: 0.5) { $0.opacity = 0 }
-      .addCompletion { ended.record($0) }
-      .addCompletion { ended.record($0) }
+      .addCompletion { ended.append($0) }
+      .addCompletion { ended.append($0) }
       .start()
     stage.advance(3)
     #expect(ended.values == [.end, .end])
@@ -123,9 +124,9 @@ struct DanceTests {
 
   @Test func reverseMidFlightReturnsToTheStart() {
     let stage = Stage()
-    let ended = Recorder<AnimatingPosition>()
+    let ended = Recording<AnimatingPosition>()
     let dance = stage.sprite.dance.animate(duration: 1, curve: .linear) { $0.opacity = 0 }
-      .addCompletion { ended.record($0) }.start()
+      .addCompletion { ended.append($0) }.start()
     stage.advance(0.4)
     dance.reverse()
     #expect(dance.isReversed)
@@ -159,9 +160,9 @@ struct DanceTests {
   @Test(arguments: [AnimatingPosition.start, .current, .end])
   func finishEndsARunningAnimationAtThePosition(position: AnimatingPosition) {
     let stage = Stage()
-    let ended = Recorder<AnimatingPosition>()
+    let ended = Recording<AnimatingPosition>()
     stage.sprite.dance.animate(duration: 1, curve: .linear) { $0.opacity = 0 }
-      .addCompletion { ended.record($0) }.start()
+      .addCompletion { ended.append($0) }.start()
     stage.advance(0.4)
     stage.sprite.dance.finish(at: position)
     let expected: Double = position == .start ? 1 : position == .current ? 0.6 : 0
@@ -172,9 +173,9 @@ struct DanceTests {
 
   @Test func reanimatingFinishesThePreviousAnimationWhereItIs() {
     let stage = Stage()
-    let ended = Recorder<AnimatingPosition>()
+    let ended = Recording<AnimatingPosition>()
     let firstTag = stage.sprite.dance.animate(duration: 1, curve: .linear) { $0.opacity = 0 }
-      .addCompletion { ended.record($0) }.start().tag
+      .addCompletion { ended.append($0) }.start().tag
     stage.advance(0.5)
     let dance = stage.sprite.dance.animate(duration: 1, curve: .linear) { $0.opacity = 1 }
     #expect(ended.values == [.current])
@@ -209,9 +210,9 @@ struct DanceTests {
 
   @Test func stopWithoutFinishingRunsNoCompletions() async {
     let stage = Stage()
-    let ended = Recorder<AnimatingPosition>()
+    let ended = Recording<AnimatingPosition>()
     let dance = stage.sprite.dance.animate(duration: 1) { $0.opacity = 0 }
-      .addCompletion { ended.record($0) }.start()
+      .addCompletion { ended.append($0) }.start()
     stage.advance(0.5)
     dance.stop(withoutFinishing: true)
     stage.advance(1)
@@ -220,10 +221,10 @@ struct DanceTests {
 
   @Test func repeatingAndAutoreversing() {
     let stage = Stage()
-    let ended = Recorder<AnimatingPosition>()
+    let ended = Recording<AnimatingPosition>()
     stage.sprite.dance.animate(duration: 1, curve: .linear) { $0.opacity = 0 }
       .repeating(count: 2, autoreverses: true)
-      .addCompletion { ended.record($0) }.start()
+      .addCompletion { ended.append($0) }.start()
     stage.advance(1.5)
     #expect(abs(stage.sprite.opacity - 0.5) < 1e-9)
     stage.advance(2)
@@ -234,11 +235,11 @@ struct DanceTests {
 
   @Test func chainedAnimationsRunOneAfterAnother() {
     let stage = Stage()
-    let ended = Recorder<String>()
+    let ended = Recording<String>()
     stage.sprite.dance.animate(duration: 1, curve: .linear) { $0.opacity = 0 }
-      .addCompletion { _ in ended.record("first") }
+      .addCompletion { _ in ended.append("first") }
       .then(duration: 1, curve: .linear) { $0.position = CGPoint(x: 10, y: 0) }
-      .addCompletion { _ in ended.record("second") }
+      .addCompletion { _ in ended.append("second") }
       .start()
     stage.advance(1.5)
     #expect(ended.values == ["first"] && stage.sprite.opacity == 0)

@@ -1,6 +1,7 @@
 import Affix
 import AffixDancing
 import AffixScheduling
+import AffixTestSupport
 import Foundation
 import Testing
 
@@ -46,8 +47,8 @@ struct DecayTests {
     stage.box.x = 20
     let decay = Decay(velocity: 1000, rate: .normal)
     let landing = 20 + decay.projectedDistance
-    let ended = Recorder<AnimatingPosition>()
-    stage.dance.decay(\.x, velocity: 1000).addCompletion { ended.record($0) }.start()
+    let ended = Recording<AnimatingPosition>()
+    stage.dance.decay(\.x, velocity: 1000).addCompletion { ended.append($0) }.start()
     var elapsed = 0
     for millisecond in [1, 10, 250, 1000, 3000] {
       stage.advance(milliseconds: millisecond - elapsed)
@@ -82,8 +83,8 @@ struct DecayTests {
     dance.reverse().start()
     stage.advance(milliseconds: 2000)
     #expect(stage.box.x == 0)
-    let positions = Recorder<AnimatingPosition>()
-    let second = dance.decay(\.x, velocity: 500).addCompletion { positions.record($0) }.start()
+    let positions = Recording<AnimatingPosition>()
+    let second = dance.decay(\.x, velocity: 500).addCompletion { positions.append($0) }.start()
     stage.advance(milliseconds: 50)
     second.stop()
     #expect(second.state == .stopped)
@@ -123,11 +124,8 @@ struct DecayTests {
   @Test func aNonFiniteVelocityIsReportedAndMovesNothing() {
     let stage = ClockedBox(framesPerSecond: 1000)
     stage.box.x = 3
-    let reports = Recorder<String>()
-    _ = Diagnostics.withHandler(
-      { reports.record($0.description) },
-      operation: { stage.dance.decay(\.x, velocity: .nan).start() })
-    #expect(reports.values.count == 1 && reports.values[0].contains("velocity nan is not finite"))
+    let reports = DiagnosticLog.capture { stage.dance.decay(\.x, velocity: .nan).start() }.messages
+    #expect(reports.count == 1 && reports[0].contains("velocity nan is not finite"))
     stage.advance(milliseconds: 1)
     #expect(stage.box.x == 3 && !stage.dance.hasAnimation)
   }

@@ -1,6 +1,7 @@
 import Affix
 import AffixDancing
 import AffixScheduling
+import AffixTestSupport
 import Foundation
 import Testing
 
@@ -31,23 +32,22 @@ private struct Table {
   }
 }
 
-/// Runs `body` and returns the dance diagnostics it reported, on this task only.
-private func diagnostics<T>(_ body: () -> T) -> (T, [Diagnostic]) {
-  let recorder = Recorder<Diagnostic>()
-  let result = Diagnostics.withHandler({ recorder.record($0) }, operation: body)
-  return (result, recorder.values.filter { $0.subsystem == "dance" })
+/// The dance diagnostics `body` reports, on this task only: other subsystems' are not what
+/// these tests are about.
+private func danceDiagnostics(_ body: () -> Void) -> [Diagnostic] {
+  DiagnosticLog.capture(body).all.filter { $0.subsystem == "dance" }
 }
 
 @Suite struct IndependentGroupsTests {
   @Test func aFadeDeclaredMidFlightLeavesTheMoveRunning() {
     let table = Table()
-    let ends = Recorder<String>()
+    let ends = Recording<String>()
     let move = table.card.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }
-      .addCompletion { ends.record("move \($0)") }
+      .addCompletion { ends.append("move \($0)") }
       .start()
     table.advance(0.5)
     let fade = table.card.dance.animate(duration: 1, curve: .linear) { $0.opacity = 0 }
-      .addCompletion { ends.record("fade \($0)") }
+      .addCompletion { ends.append("fade \($0)") }
       .start()
     #expect(table.card.dance.groups.count == 2)
     table.advance(0.25)
@@ -82,14 +82,14 @@ private func diagnostics<T>(_ body: () -> T) -> (T, [Diagnostic]) {
 
   @Test func theLaterGroupTakesAnOverlappingPropertyAndTheEarlierRunsOn() {
     let table = Table()
-    let ends = Recorder<String>()
+    let ends = Recording<String>()
     let first = table.card.dance.animate(duration: 1, curve: .linear) {
       $0.x = 100
       $0.y = 100
-    }.addCompletion { ends.record("first \($0)") }.start()
+    }.addCompletion { ends.append("first \($0)") }.start()
     table.advance(0.5)
     let second = table.card.dance.animate(duration: 1, curve: .linear) { $0.x = 0 }
-      .addCompletion { ends.record("second \($0)") }
+      .addCompletion { ends.append("second \($0)") }
       .start()
     table.advance(0.25)
     // x is the later group's, heading back from 50; y still the earlier's.
@@ -104,11 +104,11 @@ private func diagnostics<T>(_ body: () -> T) -> (T, [Diagnostic]) {
 
   @Test func aGroupLeftWithNothingEndsAtCurrentAndItsChainIsDropped() {
     let table = Table()
-    let ends = Recorder<String>()
+    let ends = Recording<String>()
     let first = table.card.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }
-      .addCompletion { ends.record("first \($0) at \(table.card.x)") }
+      .addCompletion { ends.append("first \($0) at \(table.card.x)") }
       .then(duration: 1) { $0.y = 50 }
-      .addCompletion { ends.record("chained \($0)") }
+      .addCompletion { ends.append("chained \($0)") }
       .start()
     table.advance(0.5)
     table.card.dance.animate(duration: 1, curve: .linear) { $0.x = 0 }.start()
@@ -166,8 +166,8 @@ private func diagnostics<T>(_ body: () -> T) -> (T, [Diagnostic]) {
 
   @Test func aSpringTakingADecaysPropertyKeepsItsVelocityAndTheDecayEnds() {
     let table = Table()
-    let ends = Recorder<AnimatingPosition>()
-    table.card.dance.decay(\.x, velocity: 1000).addCompletion { ends.record($0) }.start()
+    let ends = Recording<AnimatingPosition>()
+    table.card.dance.decay(\.x, velocity: 1000).addCompletion { ends.append($0) }.start()
     table.advance(0.1)
     let moving = table.card.x
     table.card.dance.animate(spring: .smooth) { $0.x = 0 }.start()
@@ -179,14 +179,14 @@ private func diagnostics<T>(_ body: () -> T) -> (T, [Diagnostic]) {
 
   @Test func whenTheHostDiesEveryGroupEndsWithoutCompletions() async {
     let table = Table()
-    let ends = Recorder<AnimatingPosition>()
+    let ends = Recording<AnimatingPosition>()
     var card: Card? = Card(clock: table.clock)
     // swift-format-ignore: NeverForceUnwrap
     let move = card!.dance.animate(duration: 1) { $0.x = 100 }
-      .addCompletion { ends.record($0) }.start()
+      .addCompletion { ends.append($0) }.start()
     // swift-format-ignore: NeverForceUnwrap
     let fade = card!.dance.animate(duration: 1) { $0.opacity = 0 }
-      .addCompletion { ends.record($0) }.start()
+      .addCompletion { ends.append($0) }.start()
     async let moved = move.ended()
     async let faded = fade.ended()
     // swift-format-ignore: NeverForceUnwrap
@@ -248,7 +248,7 @@ private func diagnostics<T>(_ body: () -> T) -> (T, [Diagnostic]) {
   @Test func anAnimationNeverStartedIsReportedOnceWhenReplaced() {
     let table = Table()
     let line = #line + 2
-    let (_, reports) = diagnostics {
+    let reports = danceDiagnostics {
       table.card.dance.animate(duration: 1) { $0.x = 100 }  // no start()
       table.card.dance.animate(duration: 1) { $0.x = 50 }.start()
       table.advance(2)
@@ -262,7 +262,7 @@ private func diagnostics<T>(_ body: () -> T) -> (T, [Diagnostic]) {
 
   @Test func anAnimationNeverStartedIsReportedWhenTheDanceIsDetached() {
     let table = Table()
-    let (_, reports) = diagnostics {
+    let reports = danceDiagnostics {
       table.card.dance.animate(duration: 1) { $0.opacity = 0 }  // no start()
       table.card.dance.animate(duration: 1) { $0.x = 50 }.start()
       Associations(of: table.card).detach(Dancer.self)
@@ -272,7 +272,7 @@ private func diagnostics<T>(_ body: () -> T) -> (T, [Diagnostic]) {
 
   @Test func startedOrScrubbedAnimationsAreNotReported() {
     let table = Table()
-    let (_, reports) = diagnostics {
+    let reports = danceDiagnostics {
       table.card.dance.animate(duration: 1) { $0.x = 100 }.setProgress(to: 0.5)
       table.card.dance.animate(duration: 1) { $0.x = 50 }.start()
       table.card.dance.animate(duration: 1) { $0.y = 50 }.start()
@@ -286,7 +286,7 @@ private func diagnostics<T>(_ body: () -> T) -> (T, [Diagnostic]) {
 @Suite struct CallSiteTests {
   @Test func misuseIsReportedAtTheCallersLine() {
     let table = Table()
-    let (_, reports) = diagnostics {
+    let reports = danceDiagnostics {
       table.card.dance.finish(at: .end)
       table.card.dance.animate(duration: 1) { $0.x = 1 }.setProgress(to: 2)
     }

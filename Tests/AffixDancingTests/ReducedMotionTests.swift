@@ -1,5 +1,6 @@
 import AffixDancing
 import AffixScheduling
+import AffixTestSupport
 import Foundation
 import Testing
 
@@ -8,12 +9,12 @@ import Testing
 struct ReducedMotionTests {
   @Test func withReducedMotionAnAnimationAndItsChainEndAtOnceWithCompletionsInOrder() {
     let stage = ClockedBox(framesPerSecond: 100)
-    let events = Recorder<String>()
+    let events = Recording<String>()
     ReducedMotion.$override.withValue(true) {
       stage.dance.animate(duration: 1) { $0.x = 100 }
-        .addCompletion { events.record("first \($0) at x = \(stage.box.x)") }
+        .addCompletion { events.append("first \($0) at x = \(stage.box.x)") }
         .then(duration: 2) { $0.y = 50 }
-        .addCompletion { events.record("second \($0) at y = \(stage.box.y)") }
+        .addCompletion { events.append("second \($0) at y = \(stage.box.y)") }
         .start()
       // The first frame shows the end and completes; the chained animation starts there, and
       // its own first frame ends it.
@@ -28,10 +29,10 @@ struct ReducedMotionTests {
 
   @Test func withoutItTheSameAnimationMoves() {
     let stage = ClockedBox(framesPerSecond: 100)
-    let events = Recorder<AnimatingPosition>()
+    let events = Recording<AnimatingPosition>()
     ReducedMotion.$override.withValue(false) {
       stage.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }
-        .addCompletion { events.record($0) }
+        .addCompletion { events.append($0) }
         .start()
     }
     #expect(stage.box.x == 0 && events.values.isEmpty)

@@ -1,7 +1,6 @@
 import AffixDancing
 import AffixScheduling
 import Foundation
-import Synchronization
 
 /// A host with animatable properties, standing in for a view.
 final class Box {
@@ -15,17 +14,6 @@ final class Box {
   var counted = 0.0 {
     didSet { writes += 1 }
   }
-}
-
-/// Collects values from completions and callbacks that may run on any thread.
-final class Recorder<Value: Sendable>: Sendable {
-  private let storage = Mutex<[Value]>([])
-
-  func record(_ value: Value) {
-    storage.withLock { $0.append(value) }
-  }
-
-  var values: [Value] { storage.withLock { $0 } }
 }
 
 /// A ``Box`` on a frame clock driven by virtual time.

@@ -1,6 +1,6 @@
 import AffixScheduling
+import AffixTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 @testable import AffixDraggable
@@ -150,8 +150,11 @@ func boundsMoveBodyInside() {
 @Test("Bodies report their moves after each advance and come to rest with a last report")
 func movesAreReported() {
   let world = DynamicsWorld(clock: nil)
-  let reports = Reports()
-  let body = world.makeBody(at: .zero) { reports.append($0) }
+  let reports = Recording<CGPoint>()
+  let body = world.makeBody(at: .zero) {
+    reports.append($0)
+    return true
+  }
   body.snap(Snap(to: CGPoint(x: 30, y: 0)))
   world.advance(by: .seconds(1) / 60)
   #expect(reports.count == 1)
@@ -212,17 +215,6 @@ func onlyMovingBodiesStep() {
   #expect(resting.position == CGPoint(x: 5, y: 5))
   #expect(resting.isResting)
   #expect(!moving.isResting)
-}
-
-/// Collects reported positions across the `@Sendable` boundary.
-final class Reports: Sendable {
-  private let positions = Mutex<[CGPoint]>([])
-  func append(_ position: CGPoint) -> Bool {
-    positions.withLock { $0.append(position) }
-    return true
-  }
-  var count: Int { positions.withLock { $0.count } }
-  var last: CGPoint? { positions.withLock { $0.last } }
 }
 
 @Test("A resting body told to snap outside its bounds still moves, to the nearest point inside")

@@ -1,33 +1,26 @@
 import Affix
 import AffixDraggable
 import AffixScheduling
+import AffixTestSupport
 import Foundation
-import Synchronization
 import Testing
-
-/// Collects announcements in order across the `@Sendable` boundary.
-private final class Journal: Sendable {
-  private let entries = Mutex<[String]>([])
-  func note(_ entry: String) { entries.withLock { $0.append(entry) } }
-  var all: [String] { entries.withLock { $0 } }
-}
 
 @Test("A body announces leaving rest and coming to rest, in order, over a drag and a snap")
 func restAndWakeAreAnnounced() throws {
   let virtual = VirtualWorld()
   let card = Card(at: .zero)
   let body = card.makeDraggable(world: virtual.world).body
-  let journal = Journal()
-  let resting = body.onRest { journal.note("rest at \(card.center.x)") }
-  let waking = body.onWake { journal.note("wake") }
+  let journal = Recording<String>()
+  let resting = body.onRest { journal.append("rest at \(card.center.x)") }
+  let waking = body.onWake { journal.append("wake") }
   card.drag(.began(at: .zero))
-  #expect(journal.all == ["wake"], "announced before drag(_:) returned")
+  #expect(journal.values == ["wake"], "announced before drag(_:) returned")
   card.drag(.changed(to: CGPoint(x: 100, y: 0)))
   virtual.frames(3)
-  #expect(journal.all == ["wake", "rest at 100.0"], "held still, the body rests")
+  #expect(journal.values == ["wake", "rest at 100.0"], "held still, the body rests")
   card.drag(.ended(velocity: CGPoint(x: 400, y: 0)))
   virtual.settle()
-  #expect(journal.all == ["wake", "rest at 100.0", "wake", "rest at 0.0"])
+  #expect(journal.values == ["wake", "rest at 100.0", "wake", "rest at 0.0"])
   withExtendedLifetime((resting, waking)) {}
 }
 
@@ -35,14 +28,14 @@ func restAndWakeAreAnnounced() throws {
 func cancelledRegistrationsAreSilent() {
   let virtual = VirtualWorld()
   let body = virtual.world.makeBody(at: .zero)
-  let journal = Journal()
-  let cancelled = body.onRest { journal.note("cancelled") }
+  let journal = Recording<String>()
+  let cancelled = body.onRest { journal.append("cancelled") }
   cancelled.cancel()
-  _ = body.onRest { journal.note("dropped") }
-  let kept = body.onRest { journal.note("kept") }
+  _ = body.onRest { journal.append("dropped") }
+  let kept = body.onRest { journal.append("kept") }
   body.snap(Snap(to: CGPoint(x: 50, y: 0)))
   virtual.settle()
-  #expect(journal.all == ["kept"])
+  #expect(journal.values == ["kept"])
   withExtendedLifetime(kept) {}
 }
 
@@ -50,18 +43,19 @@ func cancelledRegistrationsAreSilent() {
 func wakingFromARestHandlerIsAnnouncedAfter() {
   let virtual = VirtualWorld()
   let body = virtual.world.makeBody(at: .zero)
-  let journal = Journal()
-  let waking = body.onWake { journal.note("wake") }
+  let journal = Recording<String>()
+  let waking = body.onWake { journal.append("wake") }
   let resting = body.onRest {
-    journal.note("rest begins")
-    if journal.all.filter({ $0 == "rest begins" }).count == 1 {
+    journal.append("rest begins")
+    if journal.values.filter({ $0 == "rest begins" }).count == 1 {
       body.snap(Snap(to: .zero))
     }
-    journal.note("rest ends")
+    journal.append("rest ends")
   }
   body.snap(Snap(to: CGPoint(x: 50, y: 0)))
   virtual.settle()
-  #expect(journal.all == ["wake", "rest begins", "rest ends", "wake", "rest begins", "rest ends"])
+  #expect(
+    journal.values == ["wake", "rest begins", "rest ends", "wake", "rest begins", "rest ends"])
   withExtendedLifetime((waking, resting)) {}
 }
 

@@ -1,6 +1,7 @@
 import Affix
 import AffixDraggable
 import AffixScheduling
+import AffixTestSupport
 import Foundation
 import Testing
 

@@ -2,7 +2,6 @@ import Affix
 import AffixDraggable
 import AffixScheduling
 import Foundation
-import Synchronization
 
 /// A stand-in for a view: a draggable object with a centre.
 final class Card: Draggable {
@@ -36,26 +35,5 @@ struct VirtualWorld {
   @discardableResult
   func settle() -> Int {
     scheduler.runUntilIdle(maxSteps: 60 * 30)
-  }
-}
-
-/// Collects diagnostics across the `@Sendable` boundary.
-final class DiagnosticLog: Sendable {
-  private let entries = Mutex<[Diagnostic]>([])
-
-  func record(_ diagnostic: Diagnostic) {
-    entries.withLock { $0.append(diagnostic) }
-  }
-
-  var messages: [String] { entries.withLock { $0.map(\.message) } }
-  var subsystems: Set<String> { entries.withLock { Set($0.map(\.subsystem)) } }
-  var lines: [Int] { entries.withLock { $0.map(\.line) } }
-  var fileIDs: Set<String> { entries.withLock { Set($0.map(\.fileID)) } }
-
-  /// Runs `body`, collecting the diagnostics it reports.
-  static func capture(_ body: () throws -> Void) rethrows -> DiagnosticLog {
-    let log = DiagnosticLog()
-    try Diagnostics.withHandler(log.record) { try body() }
-    return log
   }
 }

@@ -1,6 +1,7 @@
 import Affix
 import AffixLoading
 import AffixScheduling
+import AffixTestSupport
 import Dispatch
 import Testing
 

@@ -1,6 +1,7 @@
 import Affix
 import AffixLoading
 import AffixScheduling
+import AffixTestSupport
 import Observation
 import Synchronization
 import Testing
@@ -16,8 +17,8 @@ import Testing
   }
 
   /// Tracks what `read` reads and counts the tracking's `onChange` calls.
-  private func tracking(_ read: () -> Void) -> ChangeCount {
-    let changes = ChangeCount()
+  private func tracking(_ read: () -> Void) -> Counter {
+    let changes = Counter()
     withObservationTracking(read) { changes.increment() }
     return changes
   }
@@ -102,7 +103,7 @@ import Testing
   @Test func trackingKeepsNeitherTheDocumentNorItsController() {
     weak var weakDocument: Document?
     weak var weakController: LoadingController?
-    var changes: ChangeCount?
+    var changes: Counter?
     do {
       let document = Document(scheduler: scheduler)
       weakDocument = document
@@ -115,11 +116,4 @@ import Testing
     #expect(weakController == nil)
     #expect(changes?.value == 0)
   }
-}
-
-/// Counts calls from any thread.
-final class ChangeCount: Sendable {
-  private let count = Atomic(0)
-  func increment() { count.add(1, ordering: .relaxed) }
-  var value: Int { count.load(ordering: .relaxed) }
 }

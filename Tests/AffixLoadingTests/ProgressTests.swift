@@ -1,5 +1,6 @@
 import Affix
 import AffixScheduling
+import AffixTestSupport
 import Dispatch
 import Foundation
 import Synchronization

@@ -3,18 +3,6 @@ import AffixLoading
 import AffixScheduling
 import Synchronization
 
-/// Collects diagnostics reported while a test's body runs.
-final class DiagnosticLog: Sendable {
-  private let recorded = Mutex<[Diagnostic]>([])
-
-  var all: [Diagnostic] { recorded.withLock { $0 } }
-
-  func capture<T>(_ body: () throws -> T) rethrows -> T {
-    try Diagnostics.withHandler(
-      { diagnostic in self.recorded.withLock { $0.append(diagnostic) } }, operation: body)
-  }
-}
-
 /// A host that conforms to `Loading` and times its indicator on virtual time.
 final class Document: Loading {
   let scheduler: VirtualTimeScheduler

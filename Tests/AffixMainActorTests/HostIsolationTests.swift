@@ -1,6 +1,7 @@
 import AffixDancing
 import AffixDraggable
 import AffixScheduling
+import AffixTestSupport
 import Dispatch
 import Foundation
 import Testing

@@ -2,6 +2,7 @@ import AffixDancing
 import AffixDraggable
 import AffixLoading
 import AffixScheduling
+import AffixTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -9,18 +10,6 @@ import Testing
 // Hosts as an app has them: main-actor classes, conforming to each mixin for the main actor
 // alone (isolated conformances). The mixins run on their defaults: the main queue,
 // `FrameClock.shared` and `DynamicsWorld.shared`. Every test ends by awaiting.
-
-private let mainQueueKey: DispatchSpecificKey<Bool> = {
-  let key = DispatchSpecificKey<Bool>()
-  DispatchQueue.main.setSpecific(key: key, value: true)
-  return key
-}()
-
-/// Whether the caller runs on the main queue, the main actor's executor (which, under an
-/// `async` entry point on Linux, is not the process's first thread).
-func isOnMainQueue() -> Bool {
-  DispatchQueue.getSpecific(key: mainQueueKey) == true
-}
 
 @MainActor final class CardView {
   var center = CGPoint(x: 160, y: 240)

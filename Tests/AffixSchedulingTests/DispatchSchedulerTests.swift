@@ -1,5 +1,6 @@
 import Affix
 import AffixScheduling
+import AffixTestSupport
 import Dispatch
 import Testing
 
@@ -32,7 +33,7 @@ import Testing
     let scheduler = self.scheduler
     let key = DispatchSpecificKey<String>()
     queue.setSpecific(key: key, value: "scheduler queue")
-    let ranOn = Recorder<String?>()
+    let ranOn = Recording<String?>()
     let token = TokenBox()
     await withCheckedContinuation { continuation in
       token.token = scheduler.schedule(after: .milliseconds(1)) {
@@ -40,7 +41,7 @@ import Testing
         continuation.resume()
       }
     }
-    #expect(ranOn.all == ["scheduler queue"])
+    #expect(ranOn.values == ["scheduler queue"])
   }
 
   @Test(arguments: [Duration.zero, .milliseconds(-10)])
@@ -54,7 +55,7 @@ import Testing
 
   @Test func cancelledTaskNeverRuns() async {
     let scheduler = self.scheduler
-    let ran = Recorder<Int>()
+    let ran = Recording<Int>()
     await onQueue(of: scheduler) {
       let token = scheduler.schedule(after: .milliseconds(1)) { ran.append(1) }
       token.cancel()
@@ -65,7 +66,7 @@ import Testing
 
   @Test func droppedTokenCancelsTheTask() async {
     let scheduler = self.scheduler
-    let ran = Recorder<Int>()
+    let ran = Recording<Int>()
     await onQueue(of: scheduler) {
       let token = scheduler.schedule(after: .milliseconds(1)) { ran.append(1) }
       withExtendedLifetime(token) {}
@@ -76,7 +77,7 @@ import Testing
 
   @Test func detachedTaskRunsWithoutItsToken() async {
     let scheduler = self.scheduler
-    let ran = Recorder<Int>()
+    let ran = Recording<Int>()
     do {
       let token = scheduler.schedule(after: .milliseconds(1)) { ran.append(1) }
       token.detach()
@@ -87,7 +88,7 @@ import Testing
 
   @Test func repeatingTimerFiresUntilCancelled() async throws {
     let scheduler = self.scheduler
-    let fired = Recorder<Int>()
+    let fired = Recording<Int>()
     let box = TokenBox()
     await withCheckedContinuation { continuation in
       do {
@@ -103,16 +104,16 @@ import Testing
     box.cancel()
     // A firing that had already started when `cancel` returned finishes before this action,
     // since the queue is serial; nothing may fire after it.
-    let countAtCancel = Recorder<Int>()
+    let countAtCancel = Recording<Int>()
     await onQueue(of: scheduler) { countAtCancel.append(fired.count) }
     await fence(on: scheduler, after: .milliseconds(30))
-    #expect(countAtCancel.all.first.map { $0 >= 3 } == true)
-    #expect(fired.count == countAtCancel.all.first)
+    #expect(countAtCancel.values.first.map { $0 >= 3 } == true)
+    #expect(fired.count == countAtCancel.values.first)
   }
 
   @Test func repeatingTimerStopsWhenItsTokenIsDropped() async throws {
     let scheduler = self.scheduler
-    let fired = Recorder<Int>()
+    let fired = Recording<Int>()
     let box = TokenBox()
     await withCheckedContinuation { continuation in
       box.token = try? scheduler.scheduleRepeating(every: .milliseconds(2), after: .zero) {
@@ -121,13 +122,13 @@ import Testing
       }
     }
     // Dropped from the queue itself, so no firing can be running at the same time.
-    let countAtDrop = Recorder<Int>()
+    let countAtDrop = Recording<Int>()
     await onQueue(of: scheduler) {
       box.token = nil
       countAtDrop.append(fired.count)
     }
     await fence(on: scheduler, after: .milliseconds(30))
-    #expect(fired.count == countAtDrop.all.first)
+    #expect(fired.count == countAtDrop.values.first)
   }
 
   @Test func clockAdvancesFromZero() async {
@@ -140,7 +141,7 @@ import Testing
 
   @Test func frameClockDeliversFramesOnARealQueue() async {
     let clock = FrameClock(scheduler: scheduler, framesPerSecond: 500)
-    let frames = Recorder<FrameClock.Frame>()
+    let frames = Recording<FrameClock.Frame>()
     let box = TokenBox()
     await withCheckedContinuation { continuation in
       box.token = clock.subscribe { frame in
@@ -150,7 +151,7 @@ import Testing
     }
     box.cancel()
     #expect(!clock.isRunning)
-    let recorded = Array(frames.all.prefix(3))
+    let recorded = Array(frames.values.prefix(3))
     #expect(recorded.map(\.index) == [0, 1, 2])
     #expect(recorded[0].delta == clock.interval)
     #expect(recorded[1].timestamp > recorded[0].timestamp)

@@ -1,5 +1,6 @@
 import Affix
 import AffixScheduling
+import AffixTestSupport
 import Testing
 
 @Suite struct FrameClockTests {
@@ -46,19 +47,19 @@ import Testing
 
   @Test func oneWakeUpServesEverySubscriber() {
     let clock = makeClock()
-    let delivered = Recorder<Int>()
+    let delivered = Recording<Int>()
     let subscriptions = (0..<100).map { index in clock.subscribe { _ in delivered.append(index) } }
     scheduler.advance(by: .milliseconds(500))
     #expect(clock.wakeUps == 5)
     #expect(delivered.count == 500)
-    #expect(Array(delivered.all.prefix(100)) == Array(0..<100))
+    #expect(Array(delivered.values.prefix(100)) == Array(0..<100))
     withExtendedLifetime(subscriptions) {}
   }
 
   @Test func droppingASubscriptionTokenStopsItsFrames() {
     let clock = makeClock()
-    let kept = Recorder<Int>()
-    let dropped = Recorder<Int>()
+    let kept = Recording<Int>()
+    let dropped = Recording<Int>()
     let keeper = clock.subscribe { kept.append($0.index) }
     do {
       let subscription = clock.subscribe { dropped.append($0.index) }
@@ -67,8 +68,8 @@ import Testing
     }
     #expect(clock.subscriberCount == 1)
     scheduler.advance(by: .milliseconds(200))
-    #expect(dropped.all == [0, 1])
-    #expect(kept.all == [0, 1, 2, 3])
+    #expect(dropped.values == [0, 1])
+    #expect(kept.values == [0, 1, 2, 3])
     withExtendedLifetime(keeper) {}
   }
 
@@ -84,40 +85,40 @@ import Testing
 
   @Test func subscriberCanUnsubscribeFromInsideItsCallback() {
     let clock = makeClock()
-    let frames = Recorder<Int>()
+    let frames = Recording<Int>()
     let box = TokenBox()
     box.token = clock.subscribe { frame in
       frames.append(frame.index)
       if frame.index == 2 { box.cancel() }
     }
     scheduler.advance(by: .seconds(1))
-    #expect(frames.all == [0, 1, 2])
+    #expect(frames.values == [0, 1, 2])
     #expect(!clock.isRunning)
     #expect(clock.wakeUps == 3)
   }
 
   @Test func subscriptionCancelledEarlierInAFrameIsNotCalledInThatFrame() {
     let clock = makeClock()
-    let later = Recorder<Int>()
+    let later = Recording<Int>()
     let victim = TokenBox()
     let canceller = clock.subscribe { frame in
       if frame.index == 1 { victim.cancel() }
     }
     victim.token = clock.subscribe { later.append($0.index) }
     scheduler.advance(by: .seconds(1))
-    #expect(later.all == [0])
+    #expect(later.values == [0])
     withExtendedLifetime(canceller) {}
   }
 
   @Test func subscriberCanSubscribeOthersFromInsideItsCallback() {
     let clock = makeClock()
-    let newcomer = Recorder<Int>()
+    let newcomer = Recording<Int>()
     let box = TokenBox()
     let host = clock.subscribe { frame in
       if frame.index == 0 { box.token = clock.subscribe { newcomer.append($0.index) } }
     }
     scheduler.advance(by: .milliseconds(300))
-    #expect(newcomer.all == [1, 2])
+    #expect(newcomer.values == [1, 2])
     #expect(clock.subscriberCount == 2)
     withExtendedLifetime(host) {}
   }
@@ -125,7 +126,7 @@ import Testing
   @Test func framesCarryIndexTimestampAndDelta() {
     let clock = makeClock(framesPerSecond: 10)
     #expect(clock.interval == .milliseconds(100))
-    let frames = Recorder<FrameClock.Frame>()
+    let frames = Recording<FrameClock.Frame>()
     scheduler.advance(by: .milliseconds(50))
     let subscription = clock.subscribe { frames.append($0) }
     scheduler.advance(by: .milliseconds(300))
@@ -134,13 +135,13 @@ import Testing
         index: index, timestamp: .zero + .milliseconds(150 + 100 * index),
         delta: .milliseconds(100))
     }
-    #expect(frames.all == expected)
+    #expect(frames.values == expected)
     withExtendedLifetime(subscription) {}
   }
 
   @Test func frameDeltaIsMeasuredOnTheSchedulersClock() {
     let clock = makeClock(framesPerSecond: 10)
-    let frames = Recorder<FrameClock.Frame>()
+    let frames = Recording<FrameClock.Frame>()
     // An action that is due at the same instant but runs first cannot delay a virtual frame,
     // so deltas stay exactly one interval apart even after a restart.
     let subscription = clock.subscribe { frames.append($0) }
@@ -149,17 +150,16 @@ import Testing
     scheduler.advance(by: .milliseconds(1_000))
     let again = clock.subscribe { frames.append($0) }
     scheduler.advance(by: .milliseconds(200))
-    #expect(frames.all.map(\.index) == [0, 1, 0, 1])
-    #expect(frames.all.map(\.delta) == Array(repeating: .milliseconds(100), count: 4))
-    #expect(frames.all.map(\.timestamp).last == .zero + .milliseconds(1_450))
+    #expect(frames.values.map(\.index) == [0, 1, 0, 1])
+    #expect(frames.values.map(\.delta) == Array(repeating: .milliseconds(100), count: 4))
+    #expect(frames.values.map(\.timestamp).last == .zero + .milliseconds(1_450))
     withExtendedLifetime(again) {}
   }
 
   @Test(arguments: [0, -1, Int.min])
   func nonPositiveFrameRateFallsBackToSixtyWithADiagnostic(framesPerSecond: Int) {
-    let reported = Recorder<Diagnostic>()
-    let report: @Sendable (Diagnostic) -> Void = { reported.append($0) }
-    let clock = Diagnostics.withHandler(report) {
+    let reported = DiagnosticLog()
+    let clock = reported.capture {
       makeClock(framesPerSecond: framesPerSecond)
     }
     #expect(clock.interval == .seconds(1) / 60)
@@ -168,9 +168,8 @@ import Testing
   }
 
   @Test func validFrameRateReportsNothing() {
-    let reported = Recorder<Diagnostic>()
-    let report: @Sendable (Diagnostic) -> Void = { reported.append($0) }
-    _ = Diagnostics.withHandler(report) { makeClock(framesPerSecond: 30) }
+    let reported = DiagnosticLog()
+    _ = reported.capture { makeClock(framesPerSecond: 30) }
     #expect(reported.count == 0)
   }
 

@@ -1,5 +1,6 @@
 import Affix
 import AffixScheduling
+import AffixTestSupport
 import Dispatch
 import Testing
 
@@ -11,12 +12,12 @@ import Testing
     let scheduler = VirtualTimeScheduler()
     let clock = FrameClock(scheduler: scheduler, framesPerSecond: framesPerSecond)
     #expect(clock.interval == .seconds(1) / framesPerSecond)
-    let frames = Recorder<FrameClock.Frame>()
+    let frames = Recording<FrameClock.Frame>()
     let subscription = clock.subscribe { frames.append($0) }
     scheduler.advance(by: .seconds(1))
-    #expect(frames.all.count == framesPerSecond)
-    #expect(frames.all.map(\.index) == Array(0..<framesPerSecond))
-    #expect(frames.all.allSatisfy { $0.delta == clock.interval })
+    #expect(frames.values.count == framesPerSecond)
+    #expect(frames.values.map(\.index) == Array(0..<framesPerSecond))
+    #expect(frames.values.allSatisfy { $0.delta == clock.interval })
     withExtendedLifetime(subscription) {}
   }
 
@@ -24,17 +25,17 @@ import Testing
     let scheduler = VirtualTimeScheduler()
     let slow = FrameClock(scheduler: scheduler, framesPerSecond: 60)
     let fast = FrameClock(scheduler: scheduler, framesPerSecond: 120)
-    let slowFrames = Recorder<FrameClock.Frame>()
-    let fastFrames = Recorder<FrameClock.Frame>()
+    let slowFrames = Recording<FrameClock.Frame>()
+    let fastFrames = Recording<FrameClock.Frame>()
     let subscriptions = [
       slow.subscribe { slowFrames.append($0) }, fast.subscribe { fastFrames.append($0) },
     ]
     scheduler.advance(by: .seconds(1))
-    let fastTimestamps = fastFrames.all.map(\.timestamp)
-    #expect(fastTimestamps.count == 2 * slowFrames.all.count)
+    let fastTimestamps = fastFrames.values.map(\.timestamp)
+    #expect(fastTimestamps.count == 2 * slowFrames.values.count)
     // The odd frames of the faster clock are the slower clock's frames, at the same instants.
     let odd = stride(from: 1, to: fastTimestamps.count, by: 2).map { fastTimestamps[$0] }
-    #expect(odd == slowFrames.all.map(\.timestamp))
+    #expect(odd == slowFrames.values.map(\.timestamp))
     withExtendedLifetime(subscriptions) {}
   }
 }
@@ -46,11 +47,11 @@ import Testing
     let clock = FrameClock.displayLinked(framesPerSecond: 120)
     #expect(clock.interval == .seconds(1) / 120)
     #expect(clock.scheduler === DispatchScheduler.main)
-    let onMainQueue = Recorder<Bool>()
+    let onMainQueue = Recording<Bool>()
     let subscription = clock.subscribe { _ in onMainQueue.append(isOnMainQueue()) }
     #expect(clock.isRunning)
-    #expect(await eventually { onMainQueue.all.count >= 3 })
-    #expect(!onMainQueue.all.contains(false))
+    #expect(await eventually { onMainQueue.values.count >= 3 })
+    #expect(!onMainQueue.values.contains(false))
     #expect(DisplayLink.openLinks == 1)
     subscription.cancel()
     #expect(!clock.isRunning)
@@ -59,56 +60,32 @@ import Testing
 
   @MainActor @Test func aClockCancelledBeforeItsLinkOpensNeverOpensOne() async {
     let clock = FrameClock.displayLinked(framesPerSecond: 120)
-    let frames = Recorder<FrameClock.Frame>()
+    let frames = Recording<FrameClock.Frame>()
     let opened = DisplayLink.linksOpened
     // On the main actor: the open and the close are both enqueued behind this test's turn.
     clock.subscribe { frames.append($0) }.cancel()
-    let flushed = Recorder<Bool>()
+    let flushed = Recording<Bool>()
     DispatchQueue.main.async { flushed.append(true) }
-    #expect(await eventually { !flushed.all.isEmpty })
+    #expect(await eventually { !flushed.values.isEmpty })
     #expect(DisplayLink.linksOpened == opened)
     #expect(DisplayLink.openLinks == 0)
-    #expect(frames.all.isEmpty)
+    #expect(frames.values.isEmpty)
   }
 
   @MainActor @Test func aRestartedClockOpensANewLinkAndCountsItsFramesAgain() async {
     let clock = FrameClock.displayLinked(framesPerSecond: 120)
-    let frames = Recorder<FrameClock.Frame>()
+    let frames = Recording<FrameClock.Frame>()
     var subscription = clock.subscribe { frames.append($0) }
-    #expect(await eventually { frames.all.count >= 2 })
+    #expect(await eventually { frames.values.count >= 2 })
     subscription.cancel()
     #expect(await eventually { DisplayLink.openLinks == 0 })
-    let before = frames.all.count
+    let before = frames.values.count
     subscription = clock.subscribe { frames.append($0) }
-    #expect(await eventually { frames.all.count >= before + 2 })
-    #expect(frames.all[before].index == 0)
-    #expect(frames.all[before].delta == clock.interval)
+    #expect(await eventually { frames.values.count >= before + 2 })
+    #expect(frames.values[before].index == 0)
+    #expect(frames.values[before].delta == clock.interval)
     #expect(DisplayLink.openLinks == 1)
     subscription.cancel()
     #expect(await eventually { DisplayLink.openLinks == 0 })
   }
-}
-
-private let mainQueueKey: DispatchSpecificKey<Bool> = {
-  let key = DispatchSpecificKey<Bool>()
-  DispatchQueue.main.setSpecific(key: key, value: true)
-  return key
-}()
-
-/// Whether the caller runs on the main queue.
-private func isOnMainQueue() -> Bool {
-  DispatchQueue.getSpecific(key: mainQueueKey) == true
-}
-
-/// Polls `condition` until it holds, sleeping a millisecond in between; false if it does not
-/// within ten seconds (a deadline for a hang, never a measure of speed).
-private func eventually(
-  isolation: isolated (any Actor)? = #isolation, _ condition: () async -> Bool
-) async -> Bool {
-  let deadline = ContinuousClock.now + .seconds(10)
-  while ContinuousClock.now < deadline {
-    if await condition() { return true }
-    try? await Task.sleep(for: .milliseconds(1))
-  }
-  return await condition()
 }

@@ -1,12 +1,13 @@
 import Affix
 import AffixScheduling
+import AffixTestSupport
 import Dispatch
 import Synchronization
 import Testing
 
 /// Async code under test: it sleeps on whatever clock it is given.
 private func countTicks(
-  _ ticks: Recorder<Int>, every interval: Duration, times: Int, on clock: some Clock<Duration>
+  _ ticks: Recording<Int>, every interval: Duration, times: Int, on clock: some Clock<Duration>
 ) async throws {
   for tick in 1...times {
     try await clock.sleep(for: interval)
@@ -44,7 +45,7 @@ private func countTicks(
 
   @Test func codeGenericOverClockRunsOnVirtualTime() async throws {
     let clock = self.clock
-    let ticks = Recorder<Int>()
+    let ticks = Recording<Int>()
     let counter = Task { try await countTicks(ticks, every: .seconds(5), times: 3, on: clock) }
     for expected in 1...3 {
       try await clock.waitForSleepers()
@@ -52,7 +53,7 @@ private func countTicks(
       clock.advance(by: .seconds(5))
     }
     try await counter.value
-    #expect(ticks.all == [1, 2, 3])
+    #expect(ticks.values == [1, 2, 3])
   }
 
   @Test func sleepersWakeInOrderOfDeadlineAmongOtherWork() async throws {
@@ -62,12 +63,12 @@ private func countTicks(
     }
     try await clock.waitForSleepers(3)
     // Actions between the deadlines see how many sleepers are left at each point.
-    let seen = Recorder<Int>()
+    let seen = Recording<Int>()
     let probes = [500, 1500, 2500, 3500].map { milliseconds in
       clock.schedule(after: .milliseconds(milliseconds)) { seen.append(clock.sleeperCount) }
     }
     clock.advance(by: .seconds(4))
-    #expect(seen.all == [3, 2, 1, 0])
+    #expect(seen.values == [3, 2, 1, 0])
     for sleeper in sleepers { try await sleeper.value }
     withExtendedLifetime(probes) {}
   }
@@ -119,12 +120,12 @@ private func countTicks(
 @Suite struct DispatchClockTests {
   @Test func aDispatchSchedulerIsAClockItsTimerWakes() async throws {
     let scheduler = DispatchScheduler(queue: DispatchQueue(label: "clock-tests"))
-    let fired = Recorder<Int>()
+    let fired = Recording<Int>()
     let timer = scheduler.schedule(after: .milliseconds(5)) { fired.append(1) }
     // The same queue's timer at the same delay, scheduled first, has fired by the wake-up.
     try await scheduler.sleep(for: .milliseconds(5))
     withExtendedLifetime(timer) {}
-    #expect(fired.all == [1])
+    #expect(fired.values == [1])
   }
 
   @Test func cancellingASleepOnDispatchThrowsWithoutWaitingForTheTimer() async throws {

@@ -1,5 +1,6 @@
 import Affix
 import AffixScheduling
+import AffixTestSupport
 import Dispatch
 import Synchronization
 import Testing
@@ -16,7 +17,7 @@ import Testing
       [0, 20, 0, 20, 10],
     ])
   func dueWorkRunsInTimeThenInsertionOrder(delaysInMilliseconds: [Int]) {
-    let order = Recorder<Int>()
+    let order = Recording<Int>()
     let tokens = delaysInMilliseconds.enumerated().map { index, delay in
       scheduler.schedule(after: .milliseconds(delay)) { order.append(index) }
     }
@@ -24,23 +25,23 @@ import Testing
     let expected = delaysInMilliseconds.enumerated()
       .sorted { ($0.element, $0.offset) < ($1.element, $1.offset) }
       .map(\.offset)
-    #expect(order.all == expected)
+    #expect(order.values == expected)
     withExtendedLifetime(tokens) {}
   }
 
   @Test func actionsSeeTheirDueTimeAsNow() {
-    let seen = Recorder<SchedulerInstant>()
+    let seen = Recording<SchedulerInstant>()
     let scheduler = self.scheduler
     let first = scheduler.schedule(after: .milliseconds(10)) { seen.append(scheduler.now) }
     let second = scheduler.schedule(after: .milliseconds(25)) { seen.append(scheduler.now) }
     scheduler.advance(by: .milliseconds(100))
-    #expect(seen.all == [.zero + .milliseconds(10), .zero + .milliseconds(25)])
+    #expect(seen.values == [.zero + .milliseconds(10), .zero + .milliseconds(25)])
     #expect(scheduler.now == .zero + .milliseconds(100))
     withExtendedLifetime((first, second)) {}
   }
 
   @Test func nothingRunsUntilTheClockIsAdvanced() {
-    let ran = Recorder<Int>()
+    let ran = Recording<Int>()
     let token = scheduler.schedule(after: .zero) { ran.append(1) }
     #expect(ran.count == 0)
     #expect(scheduler.pendingCount == 1)
@@ -50,7 +51,7 @@ import Testing
   }
 
   @Test func workScheduledByRunningWorkRunsInTheSameAdvanceWhenDue() {
-    let order = Recorder<String>()
+    let order = Recording<String>()
     let scheduler = self.scheduler
     let inner = TokenBox()
     let outer = scheduler.schedule(after: .milliseconds(10)) {
@@ -63,27 +64,27 @@ import Testing
       late.token = scheduler.schedule(after: .milliseconds(50)) { order.append("late") }
     }
     scheduler.advance(by: .milliseconds(20))
-    #expect(order.all == ["outer", "other", "inner"])
+    #expect(order.values == ["outer", "other", "inner"])
     #expect(scheduler.pendingCount == 1)
     #expect(scheduler.nextDueInstant == .zero + .milliseconds(62))
     withExtendedLifetime((outer, other)) {}
   }
 
   @Test func runningWorkCanCancelLaterWork() {
-    let ran = Recorder<String>()
+    let ran = Recording<String>()
     let later = scheduler.schedule(after: .milliseconds(20)) { ran.append("later") }
     let canceller = scheduler.schedule(after: .milliseconds(10)) {
       ran.append("canceller")
       later.cancel()
     }
     scheduler.advance(by: .seconds(1))
-    #expect(ran.all == ["canceller"])
+    #expect(ran.values == ["canceller"])
     #expect(scheduler.pendingCount == 0)
     withExtendedLifetime(canceller) {}
   }
 
   @Test func workCancelledBeforeItStartsNeverRuns() {
-    let ran = Recorder<Int>()
+    let ran = Recording<Int>()
     let token = scheduler.schedule(after: .milliseconds(10)) { ran.append(1) }
     scheduler.advance(by: .milliseconds(9))
     token.cancel()
@@ -94,7 +95,7 @@ import Testing
   }
 
   @Test func cancellingTwiceOrAfterRunningIsHarmless() {
-    let ran = Recorder<Int>()
+    let ran = Recording<Int>()
     let done = scheduler.schedule(after: .milliseconds(1)) { ran.append(1) }
     let kept = scheduler.schedule(after: .milliseconds(5)) { ran.append(2) }
     scheduler.advance(by: .milliseconds(2))
@@ -102,12 +103,12 @@ import Testing
     done.cancel()
     #expect(scheduler.pendingCount == 1)
     scheduler.advance(by: .milliseconds(5))
-    #expect(ran.all == [1, 2])
+    #expect(ran.values == [1, 2])
     withExtendedLifetime(kept) {}
   }
 
   @Test func cancellingFromOtherThreadsStopsEveryTask() {
-    let ran = Recorder<Int>()
+    let ran = Recording<Int>()
     let tokens = (0..<1_000).map { index in
       scheduler.schedule(after: .milliseconds(index % 7)) { ran.append(index) }
     }
@@ -122,7 +123,7 @@ import Testing
   }
 
   @Test func droppingTheTokenCancelsTheWork() {
-    let ran = Recorder<Int>()
+    let ran = Recording<Int>()
     do {
       let token = scheduler.schedule(after: .milliseconds(1)) { ran.append(1) }
       #expect(scheduler.pendingCount == 1)
@@ -134,7 +135,7 @@ import Testing
   }
 
   @Test func detachedWorkRunsAfterItsTokenIsDropped() {
-    let ran = Recorder<Int>()
+    let ran = Recording<Int>()
     do {
       let token = scheduler.schedule(after: .milliseconds(1)) { ran.append(1) }
       token.detach()
@@ -157,32 +158,32 @@ import Testing
   }
 
   @Test func repeatingTimerFiresAtExactInstants() throws {
-    let fired = Recorder<SchedulerInstant>()
+    let fired = Recording<SchedulerInstant>()
     let scheduler = self.scheduler
     let token = try scheduler.scheduleRepeating(
       every: .milliseconds(50), after: .milliseconds(20)
     ) { fired.append(scheduler.now) }
     scheduler.advance(by: .milliseconds(200))
     let expected = [20, 70, 120, 170].map { SchedulerInstant.zero + .milliseconds($0) }
-    #expect(fired.all == expected)
+    #expect(fired.values == expected)
     #expect(scheduler.pendingCount == 1)
     #expect(scheduler.nextDueInstant == .zero + .milliseconds(220))
     withExtendedLifetime(token) {}
   }
 
   @Test func repeatingTimerFirstFiresAfterOneIntervalByDefault() throws {
-    let fired = Recorder<SchedulerInstant>()
+    let fired = Recording<SchedulerInstant>()
     let scheduler = self.scheduler
     let token = try scheduler.scheduleRepeating(every: .milliseconds(50)) {
       fired.append(scheduler.now)
     }
     scheduler.advance(by: .milliseconds(150))
-    #expect(fired.all == [50, 100, 150].map { SchedulerInstant.zero + .milliseconds($0) })
+    #expect(fired.values == [50, 100, 150].map { SchedulerInstant.zero + .milliseconds($0) })
     withExtendedLifetime(token) {}
   }
 
   @Test func repeatingTimerStopsWhenCancelled() throws {
-    let fired = Recorder<Int>()
+    let fired = Recording<Int>()
     let token = try scheduler.scheduleRepeating(every: .milliseconds(10)) { fired.append(1) }
     scheduler.advance(by: .milliseconds(35))
     token.cancel()
@@ -192,7 +193,7 @@ import Testing
   }
 
   @Test func repeatingTimerCanCancelItselfFromItsAction() throws {
-    let fired = Recorder<Int>()
+    let fired = Recording<Int>()
     let box = TokenBox()
     box.token = try scheduler.scheduleRepeating(every: .milliseconds(10)) {
       fired.append(1)
@@ -204,14 +205,14 @@ import Testing
   }
 
   @Test func repeatingTimersInterleaveByTimeThenInsertion() throws {
-    let order = Recorder<String>()
+    let order = Recording<String>()
     let a = try scheduler.scheduleRepeating(every: .milliseconds(10)) { order.append("a") }
     let b = try scheduler.scheduleRepeating(every: .milliseconds(10)) { order.append("b") }
     let c = try scheduler.scheduleRepeating(every: .milliseconds(20)) { order.append("c") }
     scheduler.advance(by: .milliseconds(40))
     // A firing is queued again when it runs, so at 20 ms "c" (queued at 0) precedes "a" and "b"
     // (queued again at 10 ms).
-    #expect(order.all == ["a", "b", "c", "a", "b", "a", "b", "c", "a", "b"])
+    #expect(order.values == ["a", "b", "c", "a", "b", "a", "b", "c", "a", "b"])
     withExtendedLifetime((a, b, c)) {}
   }
 
@@ -219,13 +220,13 @@ import Testing
   func negativeOrZeroDelaysAreDueImmediately(delay: Duration) throws {
     let scheduler = self.scheduler
     scheduler.advance(by: .seconds(1))
-    let fired = Recorder<SchedulerInstant>()
+    let fired = Recording<SchedulerInstant>()
     let once = scheduler.schedule(after: delay) { fired.append(scheduler.now) }
     let repeating = try scheduler.scheduleRepeating(every: .seconds(1), after: delay) {
       fired.append(scheduler.now)
     }
     scheduler.advance(by: .zero)
-    #expect(fired.all == [.zero + .seconds(1), .zero + .seconds(1)])
+    #expect(fired.values == [.zero + .seconds(1), .zero + .seconds(1)])
     withExtendedLifetime((once, repeating)) {}
   }
 
@@ -238,7 +239,7 @@ import Testing
 
   @Test func timeNeverGoesBackButDueWorkStillRuns() {
     scheduler.advance(by: .seconds(1))
-    let ran = Recorder<Int>()
+    let ran = Recording<Int>()
     let token = scheduler.schedule(after: .zero) { ran.append(1) }
     scheduler.advance(to: .zero)
     scheduler.advance(by: .seconds(-1))
@@ -248,7 +249,7 @@ import Testing
   }
 
   @Test func runUntilIdleRunsEverythingAndCountsIt() {
-    let ran = Recorder<Int>()
+    let ran = Recording<Int>()
     let scheduler = self.scheduler
     let chained = TokenBox()
     let tokens = [
@@ -261,7 +262,7 @@ import Testing
     #expect(scheduler.pendingCount == 2)
     #expect(scheduler.nextDueInstant == .zero + .seconds(1))
     #expect(scheduler.runUntilIdle() == 3)
-    #expect(ran.all == [1, 3, 11])
+    #expect(ran.values == [1, 3, 11])
     #expect(scheduler.now == .zero + .seconds(11))
     #expect(scheduler.pendingCount == 0)
     #expect(scheduler.nextDueInstant == nil)

@@ -1,6 +1,6 @@
 import Affix
+import AffixTestSupport
 import AffixTesting
-import Synchronization
 import Testing
 
 // Counts are process-wide, so every test counts types of its own.
@@ -36,19 +36,6 @@ private final class WindowInspector {
 
 private enum WindowInspectorKey: AssociatedKey { typealias Value = WindowInspector? }
 
-private final class Collected: Sendable {
-  let diagnostics = Mutex<[Diagnostic]>([])
-}
-
-private func collectingDiagnostics(_ body: () -> Void) -> [Diagnostic] {
-  let collected = Collected()
-  let handler: @Sendable (Diagnostic) -> Void = { diagnostic in
-    collected.diagnostics.withLock { $0.append(diagnostic) }
-  }
-  Diagnostics.withHandler(handler, operation: body)
-  return collected.diagnostics.withLock { $0 }
-}
-
 @Suite struct LiveInstancesTests {
   @Test func goingOverTheMaximumNamesTheCycleThatKeepsAnInstanceAlive() {
     let kept = InspectedWindow()
@@ -57,7 +44,7 @@ private func collectingDiagnostics(_ body: () -> Void) -> [Diagnostic] {
     trackLifetime(of: kept, maximum: 1)
     let other = InspectedWindow()
 
-    let diagnostics = collectingDiagnostics { trackLifetime(of: other) }
+    let diagnostics = DiagnosticLog.capture { trackLifetime(of: other) }.all
 
     let cycle = "InspectedWindow -[WindowInspectorKey]-> WindowInspector.window -> InspectedWindow"
     #expect(
@@ -89,9 +76,9 @@ private func collectingDiagnostics(_ body: () -> Void) -> [Diagnostic] {
 
   @Test func goingOverTheMaximumReportsADiagnosticNamingTheType() {
     var pair: [Singleton] = []
-    let diagnostics = collectingDiagnostics {
+    let diagnostics = DiagnosticLog.capture {
       pair = [Singleton(), Singleton()]
-    }
+    }.all
     #expect(diagnostics.map(\.subsystem) == ["lifetime"])
     #expect(diagnostics.first?.message.contains("Singleton has 2 live instances") == true)
     #expect(LiveInstances.overMaximum.map(\.typeName).contains("Singleton"))
@@ -101,9 +88,9 @@ private func collectingDiagnostics(_ body: () -> Void) -> [Diagnostic] {
 
   @Test func aNegativeMaximumIsReportedAndIgnored() {
     var instance: Negative?
-    let diagnostics = collectingDiagnostics {
+    let diagnostics = DiagnosticLog.capture {
       instance = Negative()
-    }
+    }.all
     #expect(diagnostics.first?.message.contains("negative maximum") == true)
     #expect(LiveInstances.count(of: Negative.self) == 1)
     #expect(LiveInstances.counts.first { $0.typeName == "Negative" }?.maximum == nil)

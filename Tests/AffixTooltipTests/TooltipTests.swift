@@ -1,5 +1,6 @@
 import Affix
 import AffixScheduling
+import AffixTestSupport
 import AffixTooltip
 import Dispatch
 import Observation
@@ -40,14 +41,6 @@ extension MainActorButton: @MainActor Tooltipped {
 /// A type that does not conform, as one from another module.
 final class Label {
   var tooltipVisible = false
-}
-
-/// The diagnostics reported while `body` runs.
-func diagnostics(in body: () -> Void) -> [Diagnostic] {
-  let seen = Mutex<[Diagnostic]>([])
-  Diagnostics.withHandler(
-    { diagnostic in seen.withLock { $0.append(diagnostic) } }, operation: body)
-  return seen.withLock { $0 }
 }
 
 @MainActor @Suite struct MainActorTooltipTests {
@@ -117,11 +110,11 @@ func diagnostics(in body: () -> Void) -> [Diagnostic] {
   @Test func unbalancedPointerReportsNameTheCallersLine() {
     let button = Button()
     let line = #line + 2
-    let reports = diagnostics {
+    let reports = DiagnosticLog.capture {
       button.pointerExited()
       button.pointerEntered()
       button.pointerEntered()
-    }
+    }.all
     #expect(reports.count == 2)
     #expect(reports.allSatisfy { $0.subsystem == "tooltip" && $0.severity == .warning })
     #expect(reports.first?.line == line)
@@ -245,11 +238,4 @@ func diagnostics(in body: () -> Void) -> [Diagnostic] {
     #expect(weakTooltip == nil)
     #expect(changes?.value == 0)
   }
-}
-
-/// Counts calls from any thread.
-final class Counter: Sendable {
-  private let count = Atomic(0)
-  func increment() { count.add(1, ordering: .relaxed) }
-  var value: Int { count.load(ordering: .relaxed) }
 }

@@ -1,4 +1,5 @@
 import Affix
+import AffixTestSupport
 import AffixTesting
 import Observation
 import Synchronization
@@ -45,10 +46,6 @@ private final class Spinner: Capability {
   func didEnd(_ ending: CapabilityEnding) {
     detached.store(true, ordering: .relaxed)
   }
-}
-
-private final class Counter: Sendable {
-  let value = Atomic(0)
 }
 
 private enum PayloadKey: AssociatedKey { typealias Value = Payload? }
@@ -117,13 +114,13 @@ struct CoreLeakChecks {
       let host = kind.make()
       let weakHost = AnyWeakReference(host)
       let token = Associations(of: host).observe(CountKey.self) { _ in
-        if weakHost.object != nil { calls.value.add(1, ordering: .relaxed) }
+        if weakHost.object != nil { calls.increment() }
       }
       Associations(of: host)[CountKey.self] = 1
       tracker.track(host)
       return token
     }
-    let callCount = calls.value.load(ordering: .relaxed)
+    let callCount = calls.value
     #expect(callCount == 1)
     #expect(!token.isCancelled)
   }
@@ -140,12 +137,12 @@ struct CoreLeakChecks {
       withObservationTracking {
         _ = Associations(of: host)[TrackedPayloadKey.self]
       } onChange: {
-        changes.value.add(1, ordering: .relaxed)
+        changes.increment()
       }
       tracker.trackAttachments(of: host)
       tracker.track(payload, "tracked value")
     }
-    #expect(changes.value.load(ordering: .relaxed) == 1)
+    #expect(changes.value == 1)
   }
 
   @Test(arguments: HostKind.allCases)

@@ -1,16 +1,8 @@
 import Affix
 import AffixScheduling
+import AffixTestSupport
 import Foundation
-import Synchronization
 import Testing
-
-/// Collects what a block reports, on the reporting task only.
-private func reports(_ body: () -> Void) -> [Diagnostic] {
-  let seen = Mutex<[Diagnostic]>([])
-  Diagnostics.withHandler(
-    { diagnostic in seen.withLock { $0.append(diagnostic) } }, operation: body)
-  return seen.withLock { $0 }
-}
 
 @Suite struct DampedSpringTests {
   @Test("duration and bounce give SwiftUI's documented constants")
@@ -70,7 +62,7 @@ private func reports(_ body: () -> Void) -> [Diagnostic] {
       { _ = DampedSpring(stiffness: 100, damping: 10, initialVelocity: .nan) },
     ] as [@Sendable () -> Void])
   func badConstantsAreReported(make: @Sendable () -> Void) {
-    let seen = reports(make)
+    let seen = DiagnosticLog.capture(make).all
     #expect(seen.count == 1)
     #expect(seen.first?.subsystem == "motion")
   }
@@ -78,7 +70,7 @@ private func reports(_ body: () -> Void) -> [Diagnostic] {
   @Test("Replaced constants still make a spring that settles")
   func replacedConstantsSettle() {
     var spring = DampedSpring.bouncy
-    let seen = reports { spring = DampedSpring(duration: -3, bounce: .nan) }
+    let seen = DiagnosticLog.capture { spring = DampedSpring(duration: -3, bounce: .nan) }.all
     #expect(seen.count == 1)
     #expect(spring == DampedSpring(duration: 0.5, bounce: 0))
     #expect(spring.settlingDuration.isFinite)
@@ -86,11 +78,11 @@ private func reports(_ body: () -> Void) -> [Diagnostic] {
 
   @Test("Usable constants report nothing")
   func usableConstantsAreQuiet() {
-    let seen = reports {
+    let seen = DiagnosticLog.capture {
       _ = DampedSpring.snappy
       _ = DampedSpring(frequency: 3, dampingRatio: 0)
       _ = DampedSpring(stiffness: 100, damping: 0)
-    }
+    }.all
     #expect(seen.isEmpty)
   }
 

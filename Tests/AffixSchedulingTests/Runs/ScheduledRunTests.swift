@@ -1,16 +1,17 @@
 import Affix
 import AffixScheduling
+import AffixTestSupport
 import Testing
 
 @Suite struct ScheduledRunTests {
   @Test func aRunKeepsItsTokenUntilItFinishes() throws {
     let scheduler = VirtualTimeScheduler()
     let run = ScheduledRun()
-    let fired = Recorder<String>()
+    let fired = Recording<String>()
     let id = run.start { _ in scheduler.schedule(after: .seconds(1)) { fired.append("fired") } }
     #expect(run.isRunning)
     scheduler.advance(by: .seconds(1))
-    #expect(fired.all == ["fired"])
+    #expect(fired.values == ["fired"])
     #expect(run.finish(try #require(id)))
     #expect(!run.isRunning)
   }
@@ -18,11 +19,11 @@ import Testing
   @Test func restartingCancelsTheWorkOfThePreviousRunAndMakesItsIDStale() {
     let scheduler = VirtualTimeScheduler()
     let run = ScheduledRun()
-    let fired = Recorder<Int>()
+    let fired = Recording<Int>()
     let first = run.start { _ in scheduler.schedule(after: .seconds(1)) { fired.append(1) } }
     let second = run.start { _ in scheduler.schedule(after: .seconds(2)) { fired.append(2) } }
     scheduler.advance(by: .seconds(3))
-    #expect(fired.all == [2])
+    #expect(fired.values == [2])
     #expect(first.map(run.isCurrent) == false)
     #expect(first.map(run.finish) == false)
     #expect(run.isRunning)
@@ -32,7 +33,7 @@ import Testing
   @Test func cancellingStopsTheScheduledWork() {
     let scheduler = VirtualTimeScheduler()
     let run = ScheduledRun()
-    let fired = Recorder<Int>()
+    let fired = Recording<Int>()
     run.start { _ in scheduler.schedule(after: .seconds(1)) { fired.append(1) } }
     #expect(run.cancel())
     #expect(!run.cancel())
@@ -46,7 +47,7 @@ import Testing
     let run = ScheduledRun()
     run.start { _ in scheduler.schedule(after: .seconds(1)) {} }
     run.shutDown()
-    let called = Recorder<Int>()
+    let called = Recording<Int>()
     let id = run.start { _ in
       called.append(1)
       return nil
@@ -127,11 +128,11 @@ import Testing
   }
 
   @Test func aNonisolatedCallbackRunsAtOnceOnTheCallersThread() {
-    let ran = Recorder<Int>()
+    let ran = Recording<Int>()
     let callback = IsolatedCallback<Int>(isolation: nil) { ran.append($0) }
     #expect(callback.runsInline)
     callback(3)
-    #expect(ran.all == [3])
+    #expect(ran.values == [3])
   }
 
   @Test func aMainActorCallbackCalledFromAnotherThreadRunsOnTheMainActor() async {

@@ -1,4 +1,5 @@
 import Affix
+import AffixTestSupport
 import Testing
 
 /// A capability that records what it hears of its lifecycle, and whether its host read back

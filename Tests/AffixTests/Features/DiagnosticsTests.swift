@@ -1,4 +1,5 @@
 import Affix
+import AffixTestSupport
 import Testing
 
 @Suite struct DiagnosticsTests {

@@ -1,4 +1,5 @@
 import Affix
+import AffixTestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -93,30 +94,4 @@ import Testing
     #expect(await eventually { after.isSet })
     #expect(label.shown.isEmpty)
   }
-}
-
-/// Whether the caller runs on the main queue, the main actor's executor (under an `async` entry
-/// point on Linux, not the process's first thread).
-func isOnMainQueue() -> Bool {
-  DispatchQueue.getSpecific(key: mainQueueKey) == true
-}
-
-private let mainQueueKey: DispatchSpecificKey<Bool> = {
-  let key = DispatchSpecificKey<Bool>()
-  DispatchQueue.main.setSpecific(key: key, value: true)
-  return key
-}()
-
-/// Polls `condition` until it holds, sleeping a millisecond in between; false if it does not
-/// within ten seconds (a deadline for a hang, never a measure of speed). Runs in its caller's
-/// isolation, so that `condition` may read the caller's state.
-func eventually(
-  isolation: isolated (any Actor)? = #isolation, _ condition: () async -> Bool
-) async -> Bool {
-  let deadline = ContinuousClock.now + .seconds(10)
-  while ContinuousClock.now < deadline {
-    if await condition() { return true }
-    try? await Task.sleep(for: .milliseconds(1))
-  }
-  return await condition()
 }

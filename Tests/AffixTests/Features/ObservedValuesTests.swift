@@ -1,4 +1,5 @@
 import Affix
+import AffixTestSupport
 import Dispatch
 import Testing
 

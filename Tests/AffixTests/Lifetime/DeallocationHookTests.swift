@@ -1,3 +1,4 @@
+import AffixTestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -169,9 +170,8 @@ struct DeallocationHookTests {
     // table must ask before it forms the weak reference.
     let lifetimes = Lifetimes()
     let seen = Recording<Bool>()
-    let reports = Recording<Diagnostic>()
-    let record: @Sendable (Diagnostic) -> Void = { reports.append($0) }
-    Diagnostics.withHandler(record) {
+    let reports = DiagnosticLog()
+    reports.capture {
       do {
         _ = DeinitHookedHost { host in
           Associations(of: host)[TrackedValue.self] = lifetimes.make()
@@ -182,22 +182,21 @@ struct DeallocationHookTests {
     #expect(seen.values == [true])
     // Released with the write, not left for a sweep.
     #expect(lifetimes.alive == 0)
-    #expect(reports.values.count == 1)
-    #expect(reports.values.first?.message.contains("during its deinit") == true)
+    #expect(reports.all.count == 1)
+    #expect(reports.all.first?.message.contains("during its deinit") == true)
   }
 
   @Test func aClassThatRefusesWeakReferencesGetsADiagnosticNotACrash() {
     let lifetimes = Lifetimes()
-    let reports = Recording<Diagnostic>()
-    let record: @Sendable (Diagnostic) -> Void = { reports.append($0) }
+    let reports = DiagnosticLog()
     let host = WeakRefusingHost()
-    Diagnostics.withHandler(record) {
+    reports.capture {
       Associations(of: host)[value] = lifetimes.make()
       #expect(Associations(of: host)[value] == nil)
     }
     #expect(lifetimes.alive == 0)
-    #expect(reports.values.count == 1)
-    #expect(reports.values.first?.message.contains("refuses weak references") == true)
+    #expect(reports.all.count == 1)
+    #expect(reports.all.first?.message.contains("refuses weak references") == true)
     withExtendedLifetime(host) {}
   }
 }

@@ -1,4 +1,5 @@
 import Affix
+import AffixTestSupport
 import Dispatch
 import Foundation
 import Synchronization
@@ -274,9 +275,8 @@ enum ReadPhase {
     }
     let lifetimes = Lifetimes()
     let seen = Recording<Int?>()
-    let reports = Recording<Diagnostic>()
-    let record: @Sendable (Diagnostic) -> Void = { reports.append($0) }
-    Diagnostics.withHandler(record) {
+    let reports = DiagnosticLog()
+    reports.capture {
       do {
         // A host with values keeps them through its deinit, which may change them.
         let host = SelfReadingHost(seen: seen, lateValue: lifetimes.make())
@@ -295,12 +295,12 @@ enum ReadPhase {
       // On the weak path with no deallocation hook (Linux), a host in its deinit cannot tell
       // its own entry from a dead predecessor's: it sees no values, and cannot add one.
       #expect(seen.values == [nil, nil, nil, nil])
-      #expect(reports.values.count == 2)
+      #expect(reports.all.count == 2)
     } else {
       #expect(seen.values == [3, 1, nil, nil])
-      #expect(reports.values.count == 1)
+      #expect(reports.all.count == 1)
     }
-    #expect(reports.values.first?.message.contains("during its deinit") == true)
+    #expect(reports.all.first?.message.contains("during its deinit") == true)
   }
 
   @Test func aSweepReturnsOnlyAfterAConcurrentSweepHasReleasedWhatItTook() {

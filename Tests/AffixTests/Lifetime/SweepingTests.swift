@@ -1,3 +1,4 @@
+import AffixTestSupport
 import Dispatch
 import Foundation
 import Synchronization
@@ -206,16 +207,15 @@ import Testing
   @Test(arguments: IdentitylessHost.allCases)
   func hostsWithoutIdentityGetADiagnosticAndNoStorage(kind: IdentitylessHost) {
     let lifetimes = Lifetimes()
-    let reports = Recording<Diagnostic>()
-    let record: @Sendable (Diagnostic) -> Void = { reports.append($0) }
-    Diagnostics.withHandler(record) {
+    let reports = DiagnosticLog()
+    reports.capture {
       let host = kind.make()
       #expect(HostKind.of(host) != .pinned && HostKind.of(host) != .weak)
       Associations(of: host)[value] = lifetimes.make()
       #expect(Associations(of: host)[value] == nil)
     }
     #expect(lifetimes.alive == 0)
-    #expect(reports.values.contains { $0.message.contains("cannot carry associated values") })
+    #expect(reports.all.contains { $0.message.contains("cannot carry associated values") })
   }
 
   @Test func everyHostTakesThePathItsModeSays() {

@@ -1,4 +1,5 @@
 import Affix
+import AffixTestSupport
 import Testing
 
 /// `WeakReference` takes the path `HostKind` gives its object; `AFFIX_HOST_MODE=weak` sends

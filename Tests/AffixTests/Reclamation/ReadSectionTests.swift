@@ -1,3 +1,4 @@
+import AffixTestSupport
 import Dispatch
 import Foundation
 import Synchronization

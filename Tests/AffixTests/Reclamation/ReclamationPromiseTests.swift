@@ -1,3 +1,4 @@
+import AffixTestSupport
 import Dispatch
 import Foundation
 import Synchronization
@@ -346,12 +347,10 @@ import Testing
   }
 
   @Test func aNegativeGraceIsRefused() {
-    let reports = Recording<Diagnostic>()
     let before = AssociationTable.deinitGrace
-    Diagnostics.withHandler(
-      { reports.append($0) }, operation: { AssociationTable.deinitGrace = .seconds(-1) })
+    let reports = DiagnosticLog.capture { AssociationTable.deinitGrace = .seconds(-1) }
     #expect(AssociationTable.deinitGrace == before)
-    #expect(reports.values.map(\.message).contains { $0.contains("is negative") })
+    #expect(reports.messages.contains { $0.contains("is negative") })
   }
 
   @Test(.disabled(if: HostMode.isWeak, "the weak path on Linux has no deinit reads"))

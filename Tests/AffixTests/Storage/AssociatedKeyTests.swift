@@ -1,4 +1,5 @@
 import Affix
+import AffixTestSupport
 import Dispatch
 import Synchronization
 import Testing
@@ -260,9 +261,8 @@ private final class Badge: Capability, AssociatedKey {
     }
     let host = Host()
     let lifetimes = Lifetimes()
-    let reports = Recording<Diagnostic>()
-    let record: @Sendable (Diagnostic) -> Void = { reports.append($0) }
-    Diagnostics.withHandler(record) {
+    let reports = DiagnosticLog()
+    reports.capture {
       do {
         Associations(of: host)[Misdeclared.self] = Wrapper(tracked: lifetimes.make(4))
       }
@@ -272,8 +272,8 @@ private final class Badge: Capability, AssociatedKey {
       #expect(Associations(of: host).keys.first?.policy == .strong)
     }
     #expect(reports.count == 1)
-    #expect(reports.values.first?.subsystem == "associations")
-    #expect(reports.values.first?.message.contains("Misdeclared declares a weak policy") == true)
+    #expect(reports.all.first?.subsystem == "associations")
+    #expect(reports.all.first?.message.contains("Misdeclared declares a weak policy") == true)
     Associations(of: host)[Misdeclared.self] = nil
     // A removed value is released after a grace period, by the next sweep at the latest.
     AssociationTable.sweep()

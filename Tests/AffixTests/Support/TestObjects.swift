@@ -105,18 +105,6 @@ final class Locked<Value>: @unchecked Sendable {
   }
 }
 
-/// A thread-safe list that tests append to from callbacks.
-final class Recording<Element: Sendable>: Sendable {
-  private let elements = Locked<[Element]>([])
-
-  func append(_ element: Element) {
-    elements.withLock { $0.append(element) }
-  }
-
-  var values: [Element] { elements.withLock { $0 } }
-  var count: Int { elements.withLock { $0.count } }
-}
-
 /// SplitMix64: a tiny, fast generator whose sequence depends only on its seed.
 struct SplitMix64: RandomNumberGenerator {
   private var state: UInt64
@@ -141,33 +129,6 @@ func scaled(_ count: Int) -> Int {
     return count
   }
   return max(count / divisor, 1)
-}
-
-/// A flag that callbacks on any thread can raise and expectations can read.
-final class Flag: Sendable {
-  private let raised = Atomic<Bool>(false)
-
-  func set() {
-    raised.store(true, ordering: .relaxed)
-  }
-
-  /// Raises the flag; true only for the caller that raised it first.
-  func setFirst() -> Bool {
-    !raised.exchange(true, ordering: .acquiringAndReleasing)
-  }
-
-  var isSet: Bool { raised.load(ordering: .relaxed) }
-}
-
-/// A counter that callbacks on any thread can bump and expectations can read.
-final class Counter: Sendable {
-  private let count = Atomic<Int>(0)
-
-  func increment() {
-    count.add(1, ordering: .relaxed)
-  }
-
-  var value: Int { count.load(ordering: .relaxed) }
 }
 
 /// A set of ids that deinits on any thread remove themselves from.

@@ -1,23 +1,6 @@
 import Affix
 import Synchronization
 
-/// Collects values from `@Sendable` actions, in the order they arrive.
-final class Recorder<Value: Sendable>: Sendable {
-  private let values = Mutex<[Value]>([])
-
-  func append(_ value: Value) {
-    values.withLock { $0.append(value) }
-  }
-
-  var all: [Value] {
-    values.withLock { $0 }
-  }
-
-  var count: Int {
-    values.withLock { $0.count }
-  }
-}
-
 /// Holds a token where an action can reach it, so that the action can cancel its own work.
 final class TokenBox: Sendable {
   private let stored = Mutex<CancellationToken?>(nil)
