@@ -9,11 +9,6 @@ import Testing
   enum Number: AssociatedKey { typealias Value = Int? }
   let number = Number.self
 
-  /// Holds a token that its own callback cancels or drops.
-  final class TokenBox: Sendable {
-    let token = Locked<CancellationToken?>(nil)
-  }
-
   @Test func aCancelWaitsForTheCallbackRunningOnAnotherThread() {
     let host = Host()
     let entered = DispatchSemaphore(value: 0)
@@ -86,9 +81,9 @@ import Testing
     let calls = Atomic<Int>(0)
     let token = Associations(of: host).observe(number) { _ in
       calls.add(1, ordering: .relaxed)
-      box.token.withLock { $0 }?.cancel()
+      box.cancel()
     }
-    box.token.withLock { $0 = token }
+    box.token = token
     Associations(of: host)[number] = 1
     #expect(token.isCancelled)
     Associations(of: host)[number] = 2
@@ -99,16 +94,11 @@ import Testing
     let host = Host()
     let box = TokenBox()
     let calls = Atomic<Int>(0)
-    box.token.withLock {
-      $0 = Associations(of: host).observe(number) { _ in
-        calls.add(1, ordering: .relaxed)
-        // Taken out of the box under its lock, dropped after: the drop cancels.
-        let token = box.token.withLock { token in
-          defer { token = nil }
-          return token
-        }
-        withExtendedLifetime(token) {}
-      }
+    box.token = Associations(of: host).observe(number) { _ in
+      calls.add(1, ordering: .relaxed)
+      // Taken out of the box under its lock, dropped after: the drop cancels.
+      let token = box.take()
+      withExtendedLifetime(token) {}
     }
     Associations(of: host)[number] = 1
     Associations(of: host)[number] = 2
@@ -125,10 +115,10 @@ import Testing
       if value == 1 {
         Associations(of: host)[key] = 2
       } else {
-        box.token.withLock { $0 }?.cancel()
+        box.cancel()
       }
     }
-    box.token.withLock { $0 = token }
+    box.token = token
     Associations(of: host)[key] = 1
     Associations(of: host)[key] = 3
     #expect(values.values == [1, 2])
