@@ -1,11 +1,13 @@
 import Dispatch
+import Foundation
 
 /// Polls `condition` until it holds, sleeping a millisecond in between; false if it does not
 /// within `timeout` (a deadline for a hang, never a measure of speed: a slow machine only
 /// polls longer).
 ///
-/// The one place the tests poll real time. Runs in its caller's isolation, so that
-/// `condition` may read the caller's state.
+/// With `blockingEventually`, where the tests wait on real time, so that every such wait is
+/// bounded the same way. Runs in its caller's isolation, so that `condition` may read the
+/// caller's state.
 package func eventually(
   isolation: isolated (any Actor)? = #isolation, timeout: Duration = .seconds(10),
   _ condition: () async -> Bool
@@ -16,6 +18,25 @@ package func eventually(
     try? await Task.sleep(for: .milliseconds(1))
   }
   return await condition()
+}
+
+/// Polls `condition` on the caller's thread until it holds, sleeping the thread a millisecond
+/// in between; false if it does not within `timeout`.
+///
+/// The blocking twin of `eventually`, for a synchronous test that must stay on its thread
+/// while it waits (one that compares the thread things happen on with its own, say): an
+/// `await` could resume it on another. A name of its own, not an overload: in an `async`
+/// caller an overload would win over `eventually` for a closure without `await`, and block a
+/// thread of the cooperative pool.
+package func blockingEventually(
+  timeout: Duration = .seconds(10), _ condition: () -> Bool
+) -> Bool {
+  let deadline = ContinuousClock.now + timeout
+  while ContinuousClock.now < deadline {
+    if condition() { return true }
+    Thread.sleep(forTimeInterval: 0.001)
+  }
+  return condition()
 }
 
 /// Whether the caller runs on the main queue, the main actor's executor (which, under an

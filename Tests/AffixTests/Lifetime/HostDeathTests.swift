@@ -174,9 +174,9 @@ enum ReadPhase {
     // The inserts took the dead hosts off the table; a Dispatch thread releases their values,
     // which other tests' blocked deinits may keep waiting for a thread. Bounded real time is
     // the property here: no sweep is called.
-    let deadline = ContinuousClock.now + .seconds(30)
-    while lifetimes.alive > 0 && ContinuousClock.now < deadline { usleep(1_000) }
-    #expect(lifetimes.alive == 0, "after \(inserted) inserts")
+    #expect(
+      blockingEventually(timeout: .seconds(30)) { lifetimes.alive == 0 },
+      "after \(inserted) inserts, \(lifetimes.alive) values alive")
   }
 
   @Test func hostsThatOthersHoldWeakReferencesToAreSwept() {

@@ -13,16 +13,6 @@ import Testing
   enum Number: AssociatedKey { typealias Value = Int? }
   let number = Number.self
 
-  /// Polls `condition` until it holds or `seconds` pass: the property here is a bounded time.
-  private func within(seconds: Double, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-      if condition() { return true }
-      usleep(10_000)
-    }
-    return condition()
-  }
-
   /// A dead host whose value blocks in its deinit, until `proceed` is signalled, on whichever
   /// thread releases it. Returns once that release has begun.
   private func blockAReleaseInProgress(
@@ -47,7 +37,10 @@ import Testing
   /// time it doubles, so there the bound holds once that sweep has run.
   private func expectDeadHostsBounded(below bound: Int) {
     if HostMode.isWeak {
-      #expect(within(seconds: 30) { AssociationTable.statistics.staleHosts < bound })
+      #expect(
+        blockingEventually(timeout: .seconds(30)) {
+          AssociationTable.statistics.staleHosts < bound
+        })
     } else {
       let stale = AssociationTable.statistics.staleHosts
       #expect(stale <= HostTable.capacity / 2, "\(stale) dead hosts in \(HostTable.capacity) slots")
@@ -94,7 +87,7 @@ import Testing
     let writer = currentThreadID()
     // First writes to new hosts sweep the table along; what they sweep must go elsewhere.
     var newcomers: [Host] = []
-    let released = within(seconds: 30) {
+    let released = blockingEventually(timeout: .seconds(30)) {
       for _ in 0..<1_000 {
         let host = Host()
         Associations(of: host)[number] = 1
@@ -116,7 +109,7 @@ import Testing
     // Nothing here writes or sweeps: the background sweeper must come by, within its longest
     // wait and a pass, and after the releases it may be inside: other tests of this suite
     // block a release on purpose (for two seconds and more under a sanitizer).
-    #expect(within(seconds: 40) { lifetimes.alive == 0 })
+    #expect(blockingEventually(timeout: .seconds(40)) { lifetimes.alive == 0 })
   }
 
   @Test func aHeldBackgroundSweeperSweepsNothingUntilTheLastHoldEnds() {
@@ -186,7 +179,7 @@ import Testing
     if HostMode.isWeak {
       // On the weak path the host reads as gone at once and is swept as any other.
       #expect(
-        within(seconds: 30) {
+        blockingEventually(timeout: .seconds(30)) {
           AssociationTable.sweep()
           return released.isSet
         })
@@ -197,7 +190,7 @@ import Testing
     // leak, which the leak checker names), and sweeps say so once the host has been there a
     // second.
     #expect(
-      within(seconds: 30) {
+      blockingEventually(timeout: .seconds(30)) {
         AssociationTable.sweep()
         return reports.values.contains { $0.message.contains("Host has been in its deinit") }
       })

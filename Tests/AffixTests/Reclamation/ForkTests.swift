@@ -151,12 +151,8 @@ struct ForkTests {
     /// Waits up to ten seconds for `child`, killing it past that; says how it ended.
     static func waitForChild(_ child: pid_t) -> String {
       var status: Int32 = 0
-      let deadline = ContinuousClock.now + .seconds(10)
-      while ContinuousClock.now < deadline {
-        if waitpid(child, &status, WNOHANG) == child {
-          return status & 0x7f == 0 ? "exited \((status >> 8) & 0xff)" : "signal \(status & 0x7f)"
-        }
-        usleep(1_000)
+      if blockingEventually(timeout: .seconds(10), { waitpid(child, &status, WNOHANG) == child }) {
+        return status & 0x7f == 0 ? "exited \((status >> 8) & 0xff)" : "signal \(status & 0x7f)"
       }
       kill(child, SIGKILL)
       _ = waitpid(child, &status, 0)
