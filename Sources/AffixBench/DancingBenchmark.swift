@@ -80,6 +80,8 @@ enum DancingBenchmark {
     for round in 0..<rounds { two.measure(round: round) }
     print("dancing.ns_per_property_frame_two_groups: \(format(two.best)) ns")
     print("dancing.ns_per_host_frame_two_groups: \(format(two.best * 2)) ns")
+    // The second group's cost per property against the first's, measured in the same run.
+    print("dancing.two_groups_vs_one: \(format(two.best / one.best))x")
     print("dancing.idle_wakeups_per_s: \(format(idleWakeUpsPerSecond()))")
   }
 
