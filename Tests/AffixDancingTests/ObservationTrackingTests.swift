@@ -1,6 +1,7 @@
 import Affix
 import AffixDancing
 import AffixScheduling
+import AffixTestSupport
 import Foundation
 import Observation
 import Synchronization
@@ -29,29 +30,13 @@ private struct Floor {
   }
 }
 
-/// One tracked read, counting the `onChange` calls it gets (at most one: Observation ends a
-/// tracking at its first change).
-private final class Tracking: Sendable {
-  private let calls = Atomic(0)
-
-  init<Value>(_ read: () -> Value) {
-    withObservationTracking {
-      _ = read()
-    } onChange: { [self] in
-      calls.add(1, ordering: .relaxed)
-    }
-  }
-
-  var fired: Bool { calls.load(ordering: .relaxed) > 0 }
-}
-
 @Suite struct DanceObservationTests {
   @Test func aTrackedStateIsToldWhenTheAnimationStarts() {
     let floor = Floor()
     let dot = Dot(clock: floor.clock)
     let dance = dot.dance.animate(duration: 1) { $0.x = 100 }
-    let state = Tracking { dance.state }
-    let running = Tracking { dot.dance.isRunning }
+    let state = TrackedRead { dance.state }
+    let running = TrackedRead { dot.dance.isRunning }
     #expect(!state.fired && !running.fired)
     dance.start()
     #expect(state.fired && running.fired)
@@ -62,7 +47,7 @@ private final class Tracking: Sendable {
     let dot = Dot(clock: floor.clock)
     let dance = dot.dance.animate(duration: 1) { $0.x = 100 }.start()
     floor.advance(milliseconds: 100)
-    let running = Tracking { dance.isRunning }
+    let running = TrackedRead { dance.isRunning }
     floor.advance(milliseconds: 100)
     #expect(!running.fired)
     dance.pause()
@@ -75,9 +60,9 @@ private final class Tracking: Sendable {
     let dot = Dot(clock: floor.clock)
     dot.dance.animate(duration: 0.5, curve: .linear) { $0.x = 100 }.start()
     floor.advance(milliseconds: 100)
-    let state = Tracking { dot.dance.state }
-    let animation = Tracking { dot.dance.hasAnimation }
-    let groups = Tracking { dot.dance.groups.count }
+    let state = TrackedRead { dot.dance.state }
+    let animation = TrackedRead { dot.dance.hasAnimation }
+    let groups = TrackedRead { dot.dance.groups.count }
     floor.advance(milliseconds: 300)
     #expect(!state.fired && !animation.fired && !groups.fired)
     floor.advance(milliseconds: 200)
@@ -91,7 +76,7 @@ private final class Tracking: Sendable {
     let dance = dot.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }.start()
     floor.advance(milliseconds: 100)
     let before = dance.progress
-    let progress = Tracking { dance.progress }
+    let progress = TrackedRead { dance.progress }
     floor.advance(milliseconds: 10)
     #expect(progress.fired)
     #expect(dance.progress > before)
@@ -102,10 +87,10 @@ private final class Tracking: Sendable {
     let dot = Dot(clock: floor.clock)
     let dance = dot.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }.start()
     floor.advance(milliseconds: 100)
-    let state = Tracking { (dance.state, dance.isRunning, dance.hasAnimation, dance.tag) }
-    let groups = Tracking { dot.dance.groups.count }
+    let state = TrackedRead { (dance.state, dance.isRunning, dance.hasAnimation, dance.tag) }
+    let groups = TrackedRead { dot.dance.groups.count }
     // Read on the same host, so that the frame has a tracker to tell.
-    let progress = Tracking { dance.progress }
+    let progress = TrackedRead { dance.progress }
     floor.advance(milliseconds: 10)
     #expect(progress.fired)
     #expect(!state.fired && !groups.fired)
@@ -120,8 +105,8 @@ private final class Tracking: Sendable {
     let read = Dot(clock: floor.clock)
     let unread = Dot(clock: floor.clock)
     read.dance.animate(duration: 1) { $0.x = 100 }
-    let state = Tracking { read.dance.state }
-    let progress = Tracking { read.dance.progress }
+    let state = TrackedRead { read.dance.state }
+    let progress = TrackedRead { read.dance.progress }
     let other = unread.dance.animate(duration: 0.2) { $0.x = 100 }.start()
     floor.advance(milliseconds: 50)
     other.pause().start()
@@ -140,7 +125,7 @@ private final class Tracking: Sendable {
     guard let dance = dot.map({ $0.dance.animate(duration: 1) { $0.x = 100 }.start() }) else {
       return
     }
-    let state = Tracking { dance.hasAnimation }
+    let state = TrackedRead { dance.hasAnimation }
     dot = nil
     _ = AssociationTable.sweep()
     floor.advance(milliseconds: 10)
@@ -158,13 +143,13 @@ private final class Tracking: Sendable {
       weakHost = dot
       weakDancer = dance.dancer
       // The first tracking shows that the reads take part; the second stays installed.
-      let started = Tracking { dance.state }
+      let started = TrackedRead { dance.state }
       dance.start()
       #expect(started.fired)
-      _ = Tracking { (dance.state, dance.progress, dot.dance.groups.count) }
+      _ = TrackedRead { (dance.state, dance.progress, dot.dance.groups.count) }
       floor.advance(milliseconds: 10)
       dance.stop(withoutFinishing: true)
-      _ = Tracking { (dance.state, dance.progress) }
+      _ = TrackedRead { (dance.state, dance.progress) }
     }
     _ = AssociationTable.sweep()
     #expect(weakHost == nil)

@@ -1,36 +1,21 @@
 import Affix
 import AffixDraggable
 import AffixScheduling
+import AffixTestSupport
 import Foundation
 import Observation
 import Synchronization
 import Testing
-
-/// One tracked read, counting the `onChange` calls it gets (at most one: Observation ends a
-/// tracking at its first change).
-private final class Tracking: Sendable {
-  private let calls = Atomic(0)
-
-  init<Value>(_ read: () -> Value) {
-    withObservationTracking {
-      _ = read()
-    } onChange: { [self] in
-      calls.add(1, ordering: .relaxed)
-    }
-  }
-
-  var fired: Bool { calls.load(ordering: .relaxed) > 0 }
-}
 
 @Suite struct DragObservationTests {
   @Test func aTrackedIsDraggingIsToldAsADragBeginsAndEnds() {
     let virtual = VirtualWorld()
     let card = Card(at: .zero)
     let controller = card.makeDraggable(world: virtual.world)
-    let begun = Tracking { controller.isDragging }
+    let begun = TrackedRead { controller.isDragging }
     card.drag(.began(at: .zero))
     #expect(begun.fired && controller.isDragging)
-    let ended = Tracking { controller.isDragging }
+    let ended = TrackedRead { controller.isDragging }
     card.drag(.changed(to: CGPoint(x: 50, y: 0)))
     virtual.frames(3)
     #expect(!ended.fired)
@@ -43,13 +28,13 @@ private final class Tracking: Sendable {
     let card = Card(at: .zero)
     let controller = card.makeDraggable(world: virtual.world)
     #expect(controller.isResting)
-    let woken = Tracking { controller.isResting }
+    let woken = TrackedRead { controller.isResting }
     card.drag(.began(at: .zero))
     card.drag(.changed(to: CGPoint(x: 100, y: 0)))
     virtual.frames(3)
     #expect(woken.fired)
     card.drag(.ended(velocity: .zero))
-    let settled = Tracking { controller.isResting }
+    let settled = TrackedRead { controller.isResting }
     #expect(!controller.isResting)
     virtual.settle()
     #expect(settled.fired && controller.isResting)
@@ -62,8 +47,8 @@ private final class Tracking: Sendable {
     let away = CGPoint(x: 300, y: 0)
     let card = Card(at: home)
     let controller = card.makeDraggable(snapPoints: [home, away], world: virtual.world)
-    let snapPoint = Tracking { controller.snapPoint }
-    let release = Tracking { controller.lastRelease }
+    let snapPoint = TrackedRead { controller.snapPoint }
+    let release = TrackedRead { controller.lastRelease }
     card.drag(.began(at: home))
     card.drag(.changed(to: CGPoint(x: 280, y: 0)))
     virtual.frames(3)
@@ -79,8 +64,8 @@ private final class Tracking: Sendable {
     let unread = Card(at: CGPoint(x: 500, y: 0))
     let tracked = read.makeDraggable(world: virtual.world)
     unread.makeDraggable(world: virtual.world)
-    let dragging = Tracking { tracked.isDragging }
-    let resting = Tracking { tracked.isResting }
+    let dragging = TrackedRead { tracked.isDragging }
+    let resting = TrackedRead { tracked.isResting }
     unread.drag(.began(at: CGPoint(x: 500, y: 0)))
     unread.drag(.changed(to: CGPoint(x: 600, y: 0)))
     virtual.frames(3)
@@ -102,13 +87,13 @@ private final class Tracking: Sendable {
       weakHost = card
       weakController = controller
       // The first tracking shows that the reads take part; the second stays installed.
-      let begun = Tracking { controller.isDragging }
+      let begun = TrackedRead { controller.isDragging }
       card.drag(.began(at: .zero))
       #expect(begun.fired)
-      _ = Tracking { (controller.isDragging, controller.isResting, controller.snapPoint) }
+      _ = TrackedRead { (controller.isDragging, controller.isResting, controller.snapPoint) }
       card.drag(.ended(velocity: .zero))
       virtual.settle()
-      _ = Tracking { (controller.isDragging, controller.isResting, controller.snapPoint) }
+      _ = TrackedRead { (controller.isDragging, controller.isResting, controller.snapPoint) }
     }
     _ = AssociationTable.sweep()
     virtual.frames(1)

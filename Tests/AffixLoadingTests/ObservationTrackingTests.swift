@@ -16,58 +16,51 @@ import Testing
     controller = LoadingController(indicator: indicator, scheduler: scheduler)
   }
 
-  /// Tracks what `read` reads and counts the tracking's `onChange` calls.
-  private func tracking(_ read: () -> Void) -> Counter {
-    let changes = Counter()
-    withObservationTracking(read) { changes.increment() }
-    return changes
-  }
-
   @Test func eachPhaseOfTheIndicatorIsAChangeOfState() {
-    var changes = tracking { _ = controller.state }
+    var changes = TrackedRead { _ = controller.state }
     controller.start(message: "Saving")
-    #expect(changes.value == 1, "idle to pending")
-    changes = tracking { _ = controller.state }
+    #expect(changes.timesTold == 1, "idle to pending")
+    changes = TrackedRead { _ = controller.state }
     scheduler.advance(by: .milliseconds(299))
-    #expect(changes.value == 0, "the grace time passing is no change")
+    #expect(changes.timesTold == 0, "the grace time passing is no change")
     scheduler.advance(by: .milliseconds(1))
-    #expect(changes.value == 1, "pending to visible, on the scheduler's context")
-    changes = tracking { _ = controller.state.isVisible }
+    #expect(changes.timesTold == 1, "pending to visible, on the scheduler's context")
+    changes = TrackedRead { _ = controller.state.isVisible }
     scheduler.advance(by: .milliseconds(200))
-    #expect(changes.value == 0, "a tick is no change of state")
+    #expect(changes.timesTold == 0, "a tick is no change of state")
     controller.stop()
-    #expect(changes.value == 1, "visible to finishing")
-    changes = tracking { _ = controller.state }
+    #expect(changes.timesTold == 1, "visible to finishing")
+    changes = TrackedRead { _ = controller.state }
     scheduler.advance(by: .seconds(1))
-    #expect(changes.value == 1, "finishing to idle")
+    #expect(changes.timesTold == 1, "finishing to idle")
     #expect(controller.state == .idle)
   }
 
   @Test func aTrackingOfOnePropertyIsNotToldOfAnother() {
     controller.start(message: "Uploading")
     scheduler.advance(by: .seconds(1))
-    let message = tracking { _ = controller.message }
-    let progress = tracking { _ = controller.progress }
+    let message = TrackedRead { _ = controller.message }
+    let progress = TrackedRead { _ = controller.progress }
     controller.update(progress: 0.5)
-    #expect(message.value == 0)
-    #expect(progress.value == 1)
+    #expect(message.timesTold == 0)
+    #expect(progress.timesTold == 1)
     #expect(controller.progress == 0.5)
-    let again = tracking { _ = controller.progress }
+    let again = TrackedRead { _ = controller.progress }
     controller.update(progress: 0.5)
-    #expect(again.value == 0, "an update to the same fraction is no change")
+    #expect(again.timesTold == 0, "an update to the same fraction is no change")
     controller.update(message: "Almost there")
-    #expect(message.value == 1)
+    #expect(message.timesTold == 1)
     #expect(controller.message == "Almost there")
   }
 
   @Test func nestingAndTheOutcomeAreTracked() {
-    let loading = tracking { _ = controller.isLoading }
+    let loading = TrackedRead { _ = controller.isLoading }
     controller.start()
-    #expect(loading.value == 1)
+    #expect(loading.timesTold == 1)
     controller.start()
-    let outcome = tracking { _ = controller.outcome }
+    let outcome = TrackedRead { _ = controller.outcome }
     controller.stop(.cancelled)
-    #expect(outcome.value == 1)
+    #expect(outcome.timesTold == 1)
     #expect(controller.outcome == .cancelled)
     #expect(controller.nestingDepth == 1)
   }
@@ -91,29 +84,29 @@ import Testing
   }
 
   @Test func anUnbalancedStopIsNoChange() {
-    let changes = tracking {
+    let changes = TrackedRead {
       _ = controller.state
       _ = controller.nestingDepth
       _ = controller.outcome
     }
     DiagnosticLog().capture { controller.stop(.cancelled) }
-    #expect(changes.value == 0)
+    #expect(changes.timesTold == 0)
   }
 
   @Test func trackingKeepsNeitherTheDocumentNorItsController() {
     weak var weakDocument: Document?
     weak var weakController: LoadingController?
-    var changes: Counter?
+    var changes: TrackedRead?
     do {
       let document = Document(scheduler: scheduler)
       weakDocument = document
       let controller = document.loadingController()
       weakController = controller
-      changes = tracking { _ = controller.isLoading }
+      changes = TrackedRead { _ = controller.isLoading }
     }
     #expect(weakDocument == nil)
     AssociationTable.sweep()
     #expect(weakController == nil)
-    #expect(changes?.value == 0)
+    #expect(changes?.timesTold == 0)
   }
 }

@@ -171,30 +171,19 @@ final class Label {
 
 /// `TooltipController.isShown` takes part in Swift Observation.
 @Suite struct TooltipObservationTests {
-  /// Tracks a read of `button`'s `isShown` and counts the tracking's `onChange` calls.
-  private func trackingIsShown(of tooltip: TooltipController) -> Counter {
-    let changes = Counter()
-    withObservationTracking {
-      _ = tooltip.isShown
-    } onChange: {
-      changes.increment()
-    }
-    return changes
-  }
-
   @Test func aTrackedReadIsToldWhenTheTooltipShowsAndWhenItHides() throws {
     let button = Button()
     button.pointerEntered()
     let tooltip = try #require(button.tooltip)
-    let shows = trackingIsShown(of: tooltip)
+    let shows = TrackedRead { tooltip.isShown }
     button.scheduler.advance(by: .milliseconds(499))
-    #expect(shows.value == 0, "a pending show is no change of isShown")
+    #expect(shows.timesTold == 0, "a pending show is no change of isShown")
     button.scheduler.advance(by: .milliseconds(1))
-    #expect(shows.value == 1)
-    let hides = trackingIsShown(of: tooltip)
+    #expect(shows.timesTold == 1)
+    let hides = TrackedRead { tooltip.isShown }
     button.pointerExited()
     button.scheduler.advance(by: .seconds(1))
-    #expect(hides.value == 1)
+    #expect(hides.timesTold == 1)
   }
 
   @Test func onChangeRunsBeforeTheChange() throws {
@@ -216,26 +205,26 @@ final class Label {
     let button = Button()
     button.pointerEntered()
     let tooltip = try #require(button.tooltip)
-    let changes = trackingIsShown(of: tooltip)
+    let changes = TrackedRead { tooltip.isShown }
     tooltip.dismiss()
-    #expect(changes.value == 0)
+    #expect(changes.timesTold == 0)
   }
 
   @Test func trackingKeepsNeitherTheHostNorItsController() {
     weak var weakButton: Button?
     weak var weakTooltip: TooltipController?
-    var changes: Counter?
+    var changes: TrackedRead?
     do {
       let button = Button()
       button.pointerEntered()
       weakButton = button
       weakTooltip = button.tooltip
-      changes = button.tooltip.map(trackingIsShown)
+      changes = button.tooltip.map { tooltip in TrackedRead { tooltip.isShown } }
     }
     #expect(weakButton == nil)
     // The controller goes with its host's values, which a sweep releases before it returns.
     AssociationTable.sweep()
     #expect(weakTooltip == nil)
-    #expect(changes?.value == 0)
+    #expect(changes?.timesTold == 0)
   }
 }

@@ -14,28 +14,21 @@ import Testing
   enum Plain: AssociatedKey { static let defaultValue = 0 }
   enum Child: ObservableKey { typealias Value = Tracked? }
 
-  /// Runs `read` under `withObservationTracking`, and counts the tracking's `onChange` calls.
-  private func tracking(_ read: () -> Void) -> Counter {
-    let changes = Counter()
-    withObservationTracking(read) { changes.increment() }
-    return changes
-  }
-
   @Test func aTrackedReadIsToldOfTheNextWriteOnce() {
     let host = Host()
-    let changes = tracking { _ = Associations(of: host)[Caption.self] }
-    #expect(changes.value == 0)
+    let changes = TrackedRead { _ = Associations(of: host)[Caption.self] }
+    #expect(changes.timesTold == 0)
     Associations(of: host)[Caption.self] = "Sunset"
-    #expect(changes.value == 1)
+    #expect(changes.timesTold == 1)
     Associations(of: host)[Caption.self] = "Dawn"
-    #expect(changes.value == 1, "a tracking is told once, as Observation's are")
+    #expect(changes.timesTold == 1, "a tracking is told once, as Observation's are")
   }
 
   @Test func aReadBeforeAnyValueIsToldOfTheFirstOne() {
     let host = Host()
-    let changes = tracking { #expect(!Associations(of: host).hasValue(for: Caption.self)) }
+    let changes = TrackedRead { #expect(!Associations(of: host).hasValue(for: Caption.self)) }
     Associations(of: host)[Caption.self] = "First"
-    #expect(changes.value == 1)
+    #expect(changes.timesTold == 1)
   }
 
   @Test func onChangeRunsBeforeTheChangeIsStored() {
@@ -54,55 +47,57 @@ import Testing
   @Test func anotherKeyOrAnotherHostIsNoChange() {
     let host = Host()
     let other = Host()
-    let changes = tracking { _ = Associations(of: host)[Count.self] }
+    let changes = TrackedRead { _ = Associations(of: host)[Count.self] }
     Associations(of: host)[Other.self] = 1
     Associations(of: other)[Count.self] = 1
     Associations(of: host)[Plain.self] = 1
-    #expect(changes.value == 0)
+    #expect(changes.timesTold == 0)
     Associations(of: host)[Count.self] = 1
-    #expect(changes.value == 1)
+    #expect(changes.timesTold == 1)
   }
 
   @Test func aKeyThatIsNotObservableIsNeverTracked() {
     let host = Host()
-    let changes = tracking { _ = Associations(of: host)[Plain.self] }
+    let changes = TrackedRead { _ = Associations(of: host)[Plain.self] }
     Associations(of: host)[Plain.self] = 1
     Associations(of: host).update(Plain.self) { $0 += 1 }
-    #expect(changes.value == 0)
+    #expect(changes.timesTold == 0)
     #expect(Associations(of: host).keys.map(\.name) == ["Plain"])
   }
 
   @Test func anUpdateThatLeavesAnEquatableValueEqualIsNoChange() {
     let host = Host()
     Associations(of: host)[Count.self] = 3
-    let changes = tracking { _ = Associations(of: host)[Count.self] }
+    let changes = TrackedRead { _ = Associations(of: host)[Count.self] }
     Associations(of: host).update(Count.self) { $0 = min($0, 5) }
-    #expect(changes.value == 0)
+    #expect(changes.timesTold == 0)
     Associations(of: host).update(Count.self) { $0 += 1 }
-    #expect(changes.value == 1)
+    #expect(changes.timesTold == 1)
     #expect(Associations(of: host)[Count.self] == 4)
   }
 
   @Test func aRemovalIsAChangeOnlyWhenAValueWasThere() {
     let host = Host()
-    let untouched = tracking { _ = Associations(of: host)[Caption.self] }
+    let untouched = TrackedRead { _ = Associations(of: host)[Caption.self] }
     Associations(of: host).removeValue(for: Caption.self)
-    #expect(untouched.value == 0)
+    #expect(untouched.timesTold == 0)
     Associations(of: host)[Caption.self] = "Gone soon"
-    let changes = tracking { _ = Associations(of: host)[Caption.self] }
+    let changes = TrackedRead { _ = Associations(of: host)[Caption.self] }
     Associations(of: host).removeValue(for: Caption.self)
-    #expect(changes.value == 1)
+    #expect(changes.timesTold == 1)
   }
 
   @Test func aValueMadeOnFirstUseIsAChangeAndAFoundOneIsARead() {
     let host = Host()
     let lifetimes = Lifetimes()
-    let changes = tracking { _ = Associations(of: host)[Child.self] }
+    let changes = TrackedRead { _ = Associations(of: host)[Child.self] }
     let made = Associations(of: host).value(for: Child.self) { lifetimes.make() }
-    #expect(changes.value == 1)
-    let found = tracking { _ = Associations(of: host).value(for: Child.self) { lifetimes.make() } }
+    #expect(changes.timesTold == 1)
+    let found = TrackedRead {
+      _ = Associations(of: host).value(for: Child.self) { lifetimes.make() }
+    }
     Associations(of: host)[Child.self] = nil
-    #expect(found.value == 1)
+    #expect(found.timesTold == 1)
     #expect(made.isAlive)
   }
 
@@ -118,15 +113,15 @@ import Testing
   func theHostsDeathIsAChangeAndTrackingKeepsNothingAlive(ownsItsStorage: Bool) {
     let lifetimes = Lifetimes()
     weak var weakHost: AnyObject?
-    let changes: Counter
+    let changes: TrackedRead
     do {
       let host: AnyObject = ownsItsStorage ? OwningHost() : Host()
       weakHost = host
       Associations(of: host)[Child.self] = lifetimes.make()
-      changes = tracking { _ = Associations(of: host)[Child.self] }
+      changes = TrackedRead { _ = Associations(of: host)[Child.self] }
     }
     #expect(weakHost == nil, "tracking holds no reference to the host")
-    #expect(sweepUntil { changes.value == 1 })
+    #expect(sweepUntil { changes.timesTold == 1 })
     #expect(sweepUntil { lifetimes.alive == 0 }, "nor to its values")
   }
 
