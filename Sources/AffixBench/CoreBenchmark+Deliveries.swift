@@ -16,6 +16,10 @@ extension CoreBenchmark {
     let observedSet = time(operations) {
       for value in 0..<operations { Associations(of: host)[Observed.self] = value }
     }
+    // The same change through `update`: its observer's cost alone should come on top.
+    let observedUpdate = time(operations) {
+      for _ in 0..<operations { Associations(of: host).update(Observed.self) { $0 &+= 1 } }
+    }
     token.cancel()
     blackHole(calls.load(ordering: .relaxed))
 
@@ -29,6 +33,8 @@ extension CoreBenchmark {
 
     report("core.observed_set", observedSet, "ns/op")
     reportRatio("core.observed_set_vs_set", observedSet / set)
+    report("core.observed_update", observedUpdate, "ns/op")
+    reportRatio("core.observed_update_vs_observed_set", observedUpdate / observedSet)
     report("core.isolated_call_nonisolated", call, "ns/op")
   }
 }
