@@ -18,6 +18,8 @@ import os, re, sys
 mode = sys.argv[1]
 # Each generated copy, and the article it comes from.
 GUIDES = {
+    "Docs/Dancing.md": "Sources/AffixDancing/AffixDancing.docc/DancingGuide.md",
+    "Docs/Draggable.md": "Sources/AffixDraggable/AffixDraggable.docc/DraggableGuide.md",
     "Docs/Loading.md": "Sources/AffixLoading/AffixLoading.docc/LoadingGuide.md",
     "Docs/Scheduling.md": "Sources/AffixScheduling/AffixScheduling.docc/Scheduling.md",
     "Docs/WritingAMixin.md": "Sources/Affix/Affix.docc/WritingAMixin.md",
@@ -53,10 +55,17 @@ def generate(copy, source):
     here = os.path.dirname(copy)
 
     def doc_link(match):
-        name = match.group(1)
+        name, anchor = match.group(1), match.group(2)
         target = articles.get(name)
         if target is None:
             sys.exit(f"{source}: <doc:{name}> names no article")
+        if anchor:
+            # A heading: DocC writes its words with hyphens, GitHub lowercases them.
+            fragment = "#" + anchor.lower()
+            text = anchor.replace("-", " ")
+            if target == source:
+                return f"[{text}]({fragment})"
+            return f"[{text}]({os.path.relpath(copies.get(target, target), here)}{fragment})"
         target = copies.get(target, target)
         return f"[{title(articles[name])}]({os.path.relpath(target, here)})"
 
@@ -71,11 +80,11 @@ def generate(copy, source):
         return f"![{alt}]({os.path.relpath(path, here)})"
 
     # Code blocks are copied as they are; only prose is rewritten.
-    parts = re.split(r"(^```.*?^```[ \t]*$)", text, flags=re.S | re.M)
+    parts = re.split(r"(^[ \t]*```.*?^[ \t]*```[ \t]*$)", text, flags=re.S | re.M)
     for index in range(0, len(parts), 2):
         prose = parts[index]
         prose = re.sub(r"``([^`]+)``", symbol, prose)
-        prose = re.sub(r"<doc:([A-Za-z0-9_-]+)>", doc_link, prose)
+        prose = re.sub(r"<doc:([A-Za-z0-9_-]+)(?:#([A-Za-z0-9_-]+))?>", doc_link, prose)
         prose = re.sub(r"!\[([^\]]*)\]\(([^)]+)\)", image, prose)
         parts[index] = prose
     body = "".join(parts)

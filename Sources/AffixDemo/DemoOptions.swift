@@ -3,7 +3,8 @@ struct DemoOptions: Equatable, Sendable {
   /// One thing to show, in the order given.
   enum Command: Equatable, Sendable {
     case scene(SceneName)
-    case plot(directory: String)
+    /// Writes the pictures into `directory`, or each into its home in the repository if nil.
+    case plot(directory: String?)
   }
 
   /// A usage mistake, described for the user.
@@ -15,8 +16,6 @@ struct DemoOptions: Equatable, Sendable {
   var speed = 1.0
   var plain = false
   var showHelp = false
-
-  static let defaultPlotDirectory = "Docs/images"
 
   static let usage = """
     usage: affix-demo [loading] [dancing] [draggable] [tooltip] [leaks] [--speed <factor>] [--plain]
@@ -33,7 +32,7 @@ struct DemoOptions: Equatable, Sendable {
       tooltip      a tooltip shown when the pointer rests and kept while it comes back
       leaks        short-lived hosts with values and capabilities: live counts back to zero,
                    and the leak checker's report, with a deliberate retain cycle
-      plot [dir]   writes SVG pictures of the timing curves and of a drag (default: Docs/images)
+      plot [dir]   writes SVG pictures of the timing curves and of a drag (default: each where its guide shows it)
 
     options:
       --speed <factor>   plays scene time <factor> times as fast (default 1; 0.5 is slower)
@@ -71,7 +70,7 @@ struct DemoOptions: Equatable, Sendable {
         case .failure(let error): return .failure(error)
         }
       case "plot":
-        var directory = defaultPlotDirectory
+        var directory: String?
         if index < arguments.count, !arguments[index].hasPrefix("-"),
           SceneName(rawValue: arguments[index]) == nil, arguments[index] != "plot"
         {

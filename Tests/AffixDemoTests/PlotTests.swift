@@ -32,10 +32,19 @@ struct PlotTests {
     }
   }
 
+  /// Where each picture lives, as `PlotCommand.home(of:)` says: a guide's in its catalog.
+  static func home(of name: String) -> String {
+    switch name {
+    case "benchmark-ratios.svg", "draggable-distance.svg": "Docs/images"
+    case "draggable-trajectory.svg", "draggable-rubber-band.svg":
+      "Sources/AffixDraggable/AffixDraggable.docc/Resources"
+    default: "Sources/AffixDancing/AffixDancing.docc/Resources"
+    }
+  }
+
   @Test func thePicturesInTheRepositoryAreTheOnesPlotWrites() throws {
     let repository = URL(fileURLWithPath: #filePath)
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("Docs/images")
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("affix-plot-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -43,10 +52,22 @@ struct PlotTests {
     #expect(run.status == 0, "\(run.summary)")
     for name in Self.pictures {
       let written = try Data(contentsOf: directory.appendingPathComponent(name))
-      let committed = try? Data(contentsOf: repository.appendingPathComponent(name))
+      let home = Self.home(of: name)
+      let committed = try? Data(
+        contentsOf: repository.appendingPathComponent(home).appendingPathComponent(name))
       #expect(
         committed == written,
-        "Docs/images/\(name) is stale: regenerate it with `swift run affix-demo plot`")
+        "\(home)/\(name) is stale: regenerate it with `swift run affix-demo plot`")
+      let elsewhere = [
+        "Docs/images", "Sources/AffixDancing/AffixDancing.docc/Resources",
+        "Sources/AffixDraggable/AffixDraggable.docc/Resources",
+      ].filter { $0 != home }
+      for folder in elsewhere {
+        let copy = repository.appendingPathComponent(folder).appendingPathComponent(name)
+        #expect(
+          !FileManager.default.fileExists(atPath: copy.path),
+          "\(folder)/\(name) is a second copy of \(home)/\(name)")
+      }
     }
   }
 }

@@ -22,21 +22,38 @@ enum PlotCommand {
       + retargetingPictures() + decayPictures() + independentGroupsPictures()
   }
 
-  /// Writes every picture into `directory`, creating it if needed; returns whether all were
-  /// written.
-  static func run(directory: String, screen: Screen) -> Bool {
-    screen.title("plot: pictures of the timing curves and of a drag")
-    let folder = URL(fileURLWithPath: directory, isDirectory: true)
-    do {
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    } catch {
-      screen.step(screen.paint("could not create \(directory): \(error)", .red))
-      return false
+  /// Where each picture lives in the repository: a guide's pictures in its DocC catalog's
+  /// resources, which the copy under Docs/ links to as well, so that none exists twice; the
+  /// others in Docs/images.
+  static func home(of fileName: String) -> String {
+    switch fileName {
+    case "timing-curves.svg", "springs.svg", "retargeting.svg", "retargeting-velocity.svg",
+      "independent-groups.svg", "decay.svg":
+      "Sources/AffixDancing/AffixDancing.docc/Resources"
+    case "draggable-trajectory.svg", "draggable-rubber-band.svg":
+      "Sources/AffixDraggable/AffixDraggable.docc/Resources"
+    default:
+      "Docs/images"
     }
+  }
+
+  /// Writes every picture into `directory`, or into its home in the repository when
+  /// `directory` is nil, creating folders as needed; returns whether all were written.
+  static func run(directory: String?, screen: Screen) -> Bool {
+    screen.title("plot: pictures of the timing curves and of a drag")
     var allWritten = true
     for picture in pictures() {
+      let folderPath = directory ?? home(of: picture.fileName)
+      let folder = URL(fileURLWithPath: folderPath, isDirectory: true)
+      do {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      } catch {
+        screen.step(screen.paint("could not create \(folderPath): \(error)", .red))
+        allWritten = false
+        continue
+      }
       let file = folder.appendingPathComponent(picture.fileName)
-      let path = (directory as NSString).appendingPathComponent(picture.fileName)
+      let path = (folderPath as NSString).appendingPathComponent(picture.fileName)
       do {
         try Data(picture.chart.svg().utf8).write(to: file, options: .atomic)
         screen.step("wrote \(path): \(picture.caption)")
