@@ -291,16 +291,18 @@ enum ReadPhase {
       }
       #expect(lifetimes.alive == 0)
     }
+    // Only the reports of a host attaching in its deinit: a sweep on a slow machine (the
+    // thread sanitizer's) may also report a release it stopped waiting for.
+    let deinitReports = reports.all.filter { $0.message.contains("during its deinit") }
     if HostMode.isWeak {
       // On the weak path with no deallocation hook (Linux), a host in its deinit cannot tell
       // its own entry from a dead predecessor's: it sees no values, and cannot add one.
       #expect(seen.values == [nil, nil, nil, nil])
-      #expect(reports.all.count == 2)
+      #expect(deinitReports.count == 2)
     } else {
       #expect(seen.values == [3, 1, nil, nil])
-      #expect(reports.all.count == 1)
+      #expect(deinitReports.count == 1)
     }
-    #expect(reports.all.first?.message.contains("during its deinit") == true)
   }
 
   @Test func aSweepReturnsOnlyAfterAConcurrentSweepHasReleasedWhatItTook() {
