@@ -22,8 +22,18 @@ let package = Package(
     .executable(name: "affix-bench", targets: ["AffixBench"]),
     .plugin(name: "LeakCheck", targets: ["LeakCheck"]),
   ],
+  // What the tests switch at run time (every host on the weak path, deallocation hooks, full
+  // read fences), compiled in only with this trait: the library a package depends on reads no
+  // environment variable and carries no type of the tests'. `.ci/run` enables it.
+  traits: [
+    .trait(
+      name: "TestSeams",
+      description: "Test switches: AFFIX_HOST_MODE, AFFIX_READ_FENCE, the deallocation-hook twin")
+  ],
   targets: [
-    .target(name: "AffixRuntimeShims"),
+    .target(
+      name: "AffixRuntimeShims",
+      cSettings: [.define("AFFIX_TEST_SEAMS", .when(traits: ["TestSeams"]))]),
     .target(name: "AffixBenchSupport"),
     .target(name: "Affix", dependencies: ["AffixRuntimeShims"], swiftSettings: strict),
     .target(name: "AffixScheduling", dependencies: ["Affix"], swiftSettings: strict),

@@ -63,8 +63,13 @@ static bool affix_set_up(void) {
   (void)pthread_key_create(&affix_reader_key, affix_reader_release);
   bool asymmetric = false;
 #if defined(__linux__) && defined(SYS_membarrier)
+#ifdef AFFIX_TEST_SEAMS
+  // A test switch (the TestSeams trait): forces the full fence, so that its path runs here.
   const char *fence = getenv("AFFIX_READ_FENCE");
   bool forced_full = fence != NULL && strcmp(fence, "full") == 0;
+#else
+  bool forced_full = false;
+#endif
   // Registration fails on kernels before 4.14 and where a container's seccomp profile denies
   // the call; readers then fence fully.
   if (!forced_full &&

@@ -29,13 +29,16 @@ final class DeallocationHook: Sendable {
 /// root `deinit` calls ``DeallocationHooks/hostDeallocates(_:)`` last, as objc4's
 /// `objc_destructInstance` releases an object's associations once its `deinit` bodies have run.
 ///
-/// Tests only. Outside the hooked mode a conforming host is a host like any other.
-package protocol DeallocationHookHost: AnyObject {
-  /// Whether the class accepts weak references at all: the twin of a class that overrides
-  /// `-allowsWeakReference` to return `NO` (as some AppKit classes do). A deallocating host
-  /// refuses them whatever this says, as `NSObject`'s `-allowsWeakReference` does.
-  var allowsWeakReference: Bool { get }
-}
+/// Tests only, with the `TestSeams` trait. Outside the hooked mode a conforming host is a host
+/// like any other.
+#if TestSeams
+  package protocol DeallocationHookHost: AnyObject {
+    /// Whether the class accepts weak references at all: the twin of a class that overrides
+    /// `-allowsWeakReference` to return `NO` (as some AppKit classes do). A deallocating host
+    /// refuses them whatever this says, as `NSObject`'s `-allowsWeakReference` does.
+    var allowsWeakReference: Bool { get }
+  }
+#endif
 
 /// Where the deallocation hooks are kept, and when a host gets one.
 package enum DeallocationHooks {
@@ -64,7 +67,9 @@ package enum DeallocationHooks {
     #if canImport(ObjectiveC)
       if !HostKind.isCountedNatively(host) { return .associatedObject }
     #endif
-    if HostKind.mode == .hooked, host is any DeallocationHookHost { return .sideTable }
+    #if TestSeams
+      if HostKind.mode == .hooked, host is any DeallocationHookHost { return .sideTable }
+    #endif
     return nil
   }
 
@@ -92,13 +97,15 @@ package enum DeallocationHooks {
   /// objc4's `objc_destructInstance` does for an Objective-C object's associations, for the
   /// twin: call it last in the root class's `deinit`. Does nothing outside the hooked mode,
   /// or for a host without values.
-  package static func hostDeallocates(_ host: any DeallocationHookHost) {
-    guard HostKind.mode == .hooked else { return }
-    let address = UInt(bitPattern: ObjectIdentifier(host))
-    // Released when this returns, outside the lock: the release runs the values' deinits.
-    let hook = sideTable.withLock { $0.removeValue(forKey: address) }
-    _ = hook
-  }
+  #if TestSeams
+    package static func hostDeallocates(_ host: any DeallocationHookHost) {
+      guard HostKind.mode == .hooked else { return }
+      let address = UInt(bitPattern: ObjectIdentifier(host))
+      // Released when this returns, outside the lock: the release runs the values' deinits.
+      let hook = sideTable.withLock { $0.removeValue(forKey: address) }
+      _ = hook
+    }
+  #endif
 
   /// Why no weak reference to `host` can be formed now, or nil if one can.
   ///
@@ -114,11 +121,13 @@ package enum DeallocationHooks {
       }
     #endif
     if affix_is_deallocating(Unmanaged.passUnretained(host).toOpaque()) { return .deallocating }
-    if HostKind.mode == .hooked, let twin = host as? any DeallocationHookHost,
-      !twin.allowsWeakReference
-    {
-      return .refusedByClass
-    }
+    #if TestSeams
+      if HostKind.mode == .hooked, let twin = host as? any DeallocationHookHost,
+        !twin.allowsWeakReference
+      {
+        return .refusedByClass
+      }
+    #endif
     return nil
   }
 
@@ -127,12 +136,14 @@ package enum DeallocationHooks {
   /// that a path forming one without asking ``weakReferenceRefusal(of:)`` first fails here
   /// as it would on Apple platforms.
   static func checkTwinAllowsWeakReference(to host: AnyObject) {
-    guard HostKind.mode == .hooked, host is any DeallocationHookHost,
-      let refusal = weakReferenceRefusal(of: host)
-    else { return }
-    fatalError(
-      "Cannot form weak reference to instance of class \(type(of: host)) (\(refusal)): "
-        + "the twin of objc_initWeak, which stops the process here")
+    #if TestSeams
+      guard HostKind.mode == .hooked, host is any DeallocationHookHost,
+        let refusal = weakReferenceRefusal(of: host)
+      else { return }
+      fatalError(
+        "Cannot form weak reference to instance of class \(type(of: host)) (\(refusal)): "
+          + "the twin of objc_initWeak, which stops the process here")
+    #endif
   }
 }
 

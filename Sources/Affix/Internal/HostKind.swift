@@ -46,19 +46,30 @@ package enum HostKind: Equatable, Sendable {
     case hooked
   }
 
-  /// The mode this process runs in (`AFFIX_HOST_MODE`), read once.
+  /// The mode this process runs in (`AFFIX_HOST_MODE`, read once, with the `TestSeams`
+  /// trait; always pinned without it).
   package static let mode: Mode = {
-    guard let text = getenv("AFFIX_HOST_MODE") else { return .pinned }
-    let name = String(cString: text)
-    if name.isEmpty { return .pinned }
-    guard let mode = Mode(rawValue: name) else {
-      Diagnostics.report(
-        "associations",
-        "AFFIX_HOST_MODE=\(name) is not a host mode (pinned, weak or hooked); using pinned")
+    #if !TestSeams
       return .pinned
-    }
-    return mode
+    #else
+      return modeFromEnvironment()
+    #endif
   }()
+
+  #if TestSeams
+    private static func modeFromEnvironment() -> Mode {
+      guard let text = getenv("AFFIX_HOST_MODE") else { return .pinned }
+      let name = String(cString: text)
+      if name.isEmpty { return .pinned }
+      guard let mode = Mode(rawValue: name) else {
+        Diagnostics.report(
+          "associations",
+          "AFFIX_HOST_MODE=\(name) is not a host mode (pinned, weak or hooked); using pinned")
+        return .pinned
+      }
+      return mode
+    }
+  #endif
 
   /// Whether every host takes the weak path (`AFFIX_HOST_MODE=weak` or `hooked`).
   package static let everyHostIsWeak: Bool = mode != .pinned

@@ -94,7 +94,7 @@ struct ForkTests {
       Diagnostics.setHandler(nil)
       _ = Associations(of: host)[WeakPolicyOnAValue.self]
       do {
-        let hooked = HookedHost()
+        let hooked = hookableHost()
         Associations(of: hooked)[ForkCanaryKey.self] = ForkCanary()
       }
       AssociationTable.sweep()
@@ -122,7 +122,7 @@ struct ForkTests {
               _ = Associations(of: host).detach(ForkMarker.self)
             case 1:
               _ = Associations(of: host)[WeakPolicyOnAValue.self]
-              let hooked = HookedHost()
+              let hooked = hookableHost()
               Associations(of: hooked)[ForkCanaryKey.self] = ForkCanary()
             default:
               // Sits inside every process-wide lock in turn, the global handler's included.
@@ -183,3 +183,13 @@ final class ForkCanary: Sendable {
 }
 
 enum ForkCanaryKey: AssociatedKey { typealias Value = ForkCanary? }
+
+/// A host that takes the deallocation hooks' lock in the hooked mode: the twin, which exists
+/// with the TestSeams trait alone; any host without it.
+private func hookableHost() -> AnyObject {
+  #if TestSeams
+    HookedHost()
+  #else
+    Host()
+  #endif
+}

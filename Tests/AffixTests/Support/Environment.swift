@@ -1,3 +1,5 @@
+import Affix
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -16,14 +18,15 @@ func yieldThread() {
   sched_yield()
 }
 
-/// The host mode this run was started in (`AFFIX_HOST_MODE`), for the few behaviours that
-/// differ between the pinned and the weak path.
+/// The host mode the library runs in (`AFFIX_HOST_MODE`, heard only with the `TestSeams`
+/// trait), for the few behaviours that differ between the pinned and the weak path. Asked of
+/// the library, not of the environment: built without the trait, it ignores the variable.
 enum HostMode {
   /// Every host takes the weak path: `weak`, or `hooked`, where only ``HookedHost``s also get
   /// a deallocation hook.
-  static let isWeak = ["weak", "hooked"].contains(getenvString("AFFIX_HOST_MODE"))
+  static let isWeak = HostKind.mode != .pinned
   /// ``HookedHost``s get a deallocation hook, the twin of an `NSObject`'s on Apple platforms.
-  static let isHooked = getenvString("AFFIX_HOST_MODE") == "hooked"
+  static let isHooked = HostKind.mode == .hooked
 }
 
 /// Whether the thread sanitizer's runtime is in this process. Its child of a multithreaded
