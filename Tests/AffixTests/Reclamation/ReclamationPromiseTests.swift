@@ -153,7 +153,12 @@ import Testing
     stop.set()
     writer.wait()
     #expect(!stoppedByItsCap.isSet, "sweep() returned only once the writer stopped")
-    #expect(reports.values.isEmpty, "\(reports.values)")
+    // Under the thread sanitizer a batch of the writer's releases, begun before a sweep, can
+    // outlast the sweep's two-second wait for it: the sweep then returns and says so, which
+    // is the promise kept, slowly. Elsewhere no sweep needs that long.
+    if !threadSanitizerIsActive {
+      #expect(reports.values.isEmpty, "\(reports.values)")
+    }
     Associations(of: host)[SlowKey.self] = nil
     #expect(sweepUntil { count.current == 0 })
   }
