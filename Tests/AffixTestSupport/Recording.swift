@@ -21,16 +21,16 @@ package final class Recording<Element: Sendable>: Sendable {
 /// `Synchronization.Mutex` is invisible to the thread sanitizer on Linux (6.3.1: its futex is
 /// not intercepted), and CI runs the tests under it; `NSLock` it sees, so a recording shared
 /// between test threads reports no false race. `@unchecked Sendable` because every access to
-/// `value` happens under `lock`. Internal, so that it cannot clash with Affix's own `Locked`.
-final class SanitizerVisibleLock<Value>: @unchecked Sendable {
+/// `value` happens under `lock`. Not named `Locked`, which Affix's own package type is.
+package final class SanitizerVisibleLock<Value>: @unchecked Sendable {
   private let lock = NSLock()
   private var value: Value
 
-  init(_ value: Value) {
+  package init(_ value: Value) {
     self.value = value
   }
 
-  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+  package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     lock.lock()
     defer { lock.unlock() }
     return try body(&value)

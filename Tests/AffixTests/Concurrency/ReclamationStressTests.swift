@@ -57,7 +57,7 @@ import Testing
     write: (_ index: Int) -> Void,
     read: @escaping @Sendable () -> String?
   ) -> [String] {
-    let failures = Locked<[String]>([])
+    let failures = SanitizerVisibleLock<[String]>([])
     let done = Flag()
     let finished = DispatchSemaphore(value: 0)
     let started = DispatchSemaphore(value: 0)
@@ -126,7 +126,7 @@ import Testing
   @Test func weakReadsRacingReplacementsNeverSeeAReleasedBox() {
     let host = Host()
     let key = WeakCanaryKey.self
-    let keep = Locked<Canary?>(nil)
+    let keep = SanitizerVisibleLock<Canary?>(nil)
     let failures = hammer(readers: 2, operations: scaled(100_000)) { index in
       let canary = Canary(index)
       Associations(of: host)[key] = canary
@@ -160,7 +160,7 @@ import Testing
   @Test func setsInPlaceRacingRemovalsHandEachValueOutOnce() {
     let host = Host()
     let key = CounterKey.self
-    let removed = Locked<[Int]>([])
+    let removed = SanitizerVisibleLock<[Int]>([])
     let done = Flag()
     let finished = DispatchSemaphore(value: 0)
     Associations(of: host)[key] = 0

@@ -9,7 +9,7 @@ import Testing
 @Suite struct StressTests {
   /// What one thread checks as it goes and leaves behind for the final checks.
   final class ThreadLog: Sendable {
-    private let messages = Locked<[String]>([])
+    private let messages = SanitizerVisibleLock<[String]>([])
 
     func fail(_ message: String) {
       messages.withLock { if $0.count < 10 { $0.append(message) } }
@@ -31,7 +31,7 @@ import Testing
     let sharedText = SharedText.self
     let lifetimes = Lifetimes()
     let logs = (0..<threadCount).map { _ in ThreadLog() }
-    let finalExpectations = Locked<[[Int?]]>(Array(repeating: [], count: threadCount))
+    let finalExpectations = SanitizerVisibleLock<[[Int?]]>(Array(repeating: [], count: threadCount))
 
     DispatchQueue.concurrentPerform(iterations: threadCount) { thread in
       var rng = SplitMix64(seed: 0xA55E_0000 + UInt64(thread))
@@ -160,7 +160,7 @@ import Testing
     for _ in 0..<scaled(20) {
       // Doomed hosts enter the table first, so that live hosts whose home slots they hold are
       // placed after them, and move back when they go.
-      let doomed = Locked((0..<4_096).map { _ in Host() })
+      let doomed = SanitizerVisibleLock((0..<4_096).map { _ in Host() })
       for host in doomed.withLock({ $0 }) { Associations(of: host)[identity] = -1 }
       let live = (0..<512).map { _ in Host() }
       for (index, host) in live.enumerated() { Associations(of: host)[identity] = index }

@@ -29,7 +29,7 @@ import Testing
   /// then dropped. Returns the last value observed, the value stored, and the sequence.
   private func writeFromFourThreads(round: Int) -> (Int?, Int?, AsyncStream<Int?>) {
     let host = OwningHost()
-    let last = Locked<Int?>(nil)
+    let last = SanitizerVisibleLock<Int?>(nil)
     let token = Associations(of: host).observe(Number.self) { value in
       last.withLock { $0 = value }
     }
@@ -86,7 +86,7 @@ import Testing
     let callback = await recorder.callback()
     let calls = scaled(10_000)
     // Two threads call in turns that a lock orders: the order the calls were made.
-    let next = Locked(0)
+    let next = SanitizerVisibleLock(0)
     DispatchQueue.concurrentPerform(iterations: 2) { _ in
       while next.withLock({ number in
         guard number < calls else { return false }
@@ -102,8 +102,8 @@ import Testing
   }
 
   @Test func aNonisolatedCallbackNeverRunsConcurrentlyWithItself() {
-    let inside = Locked(0)
-    let overlaps = Locked(0)
+    let inside = SanitizerVisibleLock(0)
+    let overlaps = SanitizerVisibleLock(0)
     let callback = IsolatedCallback<Int>(isolation: nil) { _ in
       let count = inside.withLock { count in
         count += 1

@@ -58,7 +58,7 @@ import Testing
   @Test func aNonisolatedObserverRunsOnTheWritersThreadInsideTheWrite() {
     let host = Host()
     let threads = Recording<Bool>()
-    let writer = Locked<Thread?>(nil)
+    let writer = SanitizerVisibleLock<Thread?>(nil)
     let token = Associations(of: host).observe(Number.self) { _ in
       threads.append(Thread.current == writer.withLock { $0 })
     }

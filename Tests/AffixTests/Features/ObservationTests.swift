@@ -135,7 +135,7 @@ import Testing
   @Test func anObserverMayCancelItself() {
     let host = Host()
     let seen = Recording<Int?>()
-    let holder = Locked<CancellationToken?>(nil)
+    let holder = SanitizerVisibleLock<CancellationToken?>(nil)
     let token = Associations(of: host).observe(number) { newValue in
       seen.append(newValue)
       holder.withLock { $0 }?.cancel()

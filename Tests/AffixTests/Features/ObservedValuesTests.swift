@@ -57,7 +57,7 @@ import Testing
   @Test(arguments: 0..<20)
   func theLastValueWrittenOnAnotherThreadBeforeTheHostDiesIsNeverMissed(_ round: Int) async {
     let ended = Flag()
-    let last = Locked<Int?>(nil)
+    let last = SanitizerVisibleLock<Int?>(nil)
     let host = Host()
     let values = Associations(of: host).values(for: Number.self)
     let reader = Task {
@@ -65,7 +65,7 @@ import Testing
       ended.set()
     }
     // The writer holds the last reference: the host dies on its thread right after the write.
-    let box = Locked<Host?>(host)
+    let box = SanitizerVisibleLock<Host?>(host)
     startThread {
       let host = box.withLock { $0 }!
       box.withLock { $0 = nil }

@@ -61,7 +61,7 @@ import Testing
 
     @Test func aHookedHostsValuesGoAsItDeallocatesOnItsOwnThread() {
       let lifetimes = Lifetimes()
-      let releasingThread = Locked<Thread?>(nil)
+      let releasingThread = SanitizerVisibleLock<Thread?>(nil)
       do {
         let host = HookedHost()
         Associations(of: host)[number] = 5

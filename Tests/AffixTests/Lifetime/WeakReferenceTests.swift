@@ -8,7 +8,7 @@ import Testing
   /// An object that reads a reference to itself, made before, from its deinit.
   final class ReadsItselfInDeinit: Sendable {
     let seen: Recording<Bool>
-    let reference = Locked<WeakReference<ReadsItselfInDeinit>?>(nil)
+    let reference = SanitizerVisibleLock<WeakReference<ReadsItselfInDeinit>?>(nil)
     init(seen: Recording<Bool>) { self.seen = seen }
     deinit { seen.append(reference.withLock { $0 }?.object == nil) }
   }

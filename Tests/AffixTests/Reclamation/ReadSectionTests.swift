@@ -31,7 +31,7 @@ import Testing
   @Test func aFirstReadDuringTheSetUpNeitherWaitsNorSkipsTheFence() {
     let host = Host()
     Associations(of: host)[SignalCanaryKey.self] = SignalCanary()
-    let fencesFully = Locked<Bool?>(nil)
+    let fencesFully = SanitizerVisibleLock<Bool?>(nil)
     ReadSections.withSetUpUnderWay {
       // A new thread takes a record now, as a handler interrupting the set-up would.
       ReclamationPromiseTests.onThread {
@@ -62,7 +62,7 @@ import Testing
       stop: Flag, setUp: @escaping @Sendable () -> Void = {},
       loop: @escaping @Sendable () -> Void
     ) -> (thread: pthread_t, done: DispatchSemaphore) {
-      let started = Locked<pthread_t?>(nil)
+      let started = SanitizerVisibleLock<pthread_t?>(nil)
       let done = ReclamationPromiseTests.onThread {
         var signals = sigset_t()
         sigemptyset(&signals)
@@ -193,7 +193,7 @@ import Testing
 final class SignalCanary: Sendable {
   private static let generations = Atomic<Int>(0)
   /// The generation last released in each slot; slot `g % count` holds `g` once `g` is released.
-  private static let released = Locked<[Int]>(Array(repeating: -1, count: 1 << 16))
+  private static let released = SanitizerVisibleLock<[Int]>(Array(repeating: -1, count: 1 << 16))
 
   let generation = SignalCanary.generations.add(1, ordering: .relaxed).newValue
 

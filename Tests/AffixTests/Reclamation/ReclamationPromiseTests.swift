@@ -91,8 +91,8 @@ import Testing
     // release and keep it under way: a release that began after the sweep took its work.
     final class StartsARelease: Sendable {
       let sweeper: UInt
-      let ticket: Locked<Int?>
-      init(sweeper: UInt, ticket: Locked<Int?>) {
+      let ticket: SanitizerVisibleLock<Int?>
+      init(sweeper: UInt, ticket: SanitizerVisibleLock<Int?>) {
         self.sweeper = sweeper
         self.ticket = ticket
       }
@@ -105,7 +105,7 @@ import Testing
     }
     enum Key: AssociatedKey { typealias Value = StartsARelease? }
     let host = Host()
-    let ticket = Locked<Int?>(nil)
+    let ticket = SanitizerVisibleLock<Int?>(nil)
     var bound = 0
     // The Dispatch drain may take the value first (a millisecond later); then try again.
     for _ in 0..<100 where ticket.withLock({ $0 }) == nil {
@@ -169,11 +169,11 @@ import Testing
   }
 
   /// The thread inside a write now, if any.
-  static let writing = Locked<String?>(nil)
+  static let writing = SanitizerVisibleLock<String?>(nil)
 
   final class ThreadRecordingValue: Capability {
     /// Whether the deinit ran on a thread while that thread was inside the write.
-    let releasedInsideTheWrite = Locked<Bool?>(nil)
+    let releasedInsideTheWrite = SanitizerVisibleLock<Bool?>(nil)
     let released = DispatchSemaphore(value: 0)
     let detachTakes: Double
 
@@ -195,7 +195,7 @@ import Testing
   func aReplacedValueIsNeverReleasedInsideTheWriteThatReplacedIt(write: SlowWrite) {
     let host = Host()
     let released: DispatchSemaphore
-    let releasedInsideTheWrite: Locked<Bool?>
+    let releasedInsideTheWrite: SanitizerVisibleLock<Bool?>
     do {
       // The test keeps no reference of its own: the storage's is the value's last.
       let old = ThreadRecordingValue(detachTakes: 0.1)
@@ -254,7 +254,7 @@ import Testing
   // No hook: Swift Testing runs the main actor on a Dispatch thread on Linux, not on the
   // process's first thread, as every `async` program there does.
   @MainActor @Test func aValueReplacedOnTheMainActorIsReleasedOnTheMainQueue() async {
-    let writesOnTheMainQueue = Locked<Bool?>(nil)
+    let writesOnTheMainQueue = SanitizerVisibleLock<Bool?>(nil)
     let released = await Self.releasedOnTheMainQueue { writes in
       writesOnTheMainQueue.withLock { $0 = MainQueue.isCurrent }
       writes()

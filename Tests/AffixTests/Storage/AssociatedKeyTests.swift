@@ -436,7 +436,7 @@ private final class Badge: Capability, AssociatedKey {
     let host = Host()
     let perThread = 10_000
     let updatersDone = Atomic<Int>(0)
-    let results = Locked<[Tally]>([])
+    let results = SanitizerVisibleLock<[Tally]>([])
     let generations = Atomic<Int>(0)
     DispatchQueue.concurrentPerform(iterations: 3) { thread in
       if thread == 0 {

@@ -1,4 +1,5 @@
 import Affix
+import AffixTestSupport
 import Synchronization
 import Testing
 
@@ -67,7 +68,7 @@ private enum Object: AssociatedKey {
 
   @Test func getOrCreateStoresOnce() {
     let host = Host()
-    let calls = Locked(0)
+    let calls = SanitizerVisibleLock(0)
     let first = Associations(of: host).value(for: Number.self) {
       calls.withLock { $0 += 1 }
       return 5
@@ -82,7 +83,7 @@ private enum Object: AssociatedKey {
   }
 
   @Test func hostDeathReleasesValuesAtTheSweep() {
-    let released = Locked(false)
+    let released = SanitizerVisibleLock(false)
     weak var weakHost: Host?
     do {
       let host = Host()

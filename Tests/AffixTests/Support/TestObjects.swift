@@ -1,4 +1,5 @@
 import Affix
+import AffixTestSupport
 import Foundation
 import Synchronization
 
@@ -85,26 +86,6 @@ final class Marker: Capability {
   func didEnd(_ ending: CapabilityEnding) {}
 }
 
-/// State behind a lock the thread sanitizer can see.
-///
-/// `Synchronization.Mutex` is invisible to TSan on Linux (6.3.1: its futex is not intercepted),
-/// so state shared between test threads sits behind `NSLock`, which is.
-/// `@unchecked Sendable` because every access to `value` happens under `lock`.
-final class Locked<Value>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value: Value
-
-  init(_ value: Value) {
-    self.value = value
-  }
-
-  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    lock.lock()
-    defer { lock.unlock() }
-    return try body(&value)
-  }
-}
-
 /// SplitMix64: a tiny, fast generator whose sequence depends only on its seed.
 struct SplitMix64: RandomNumberGenerator {
   private var state: UInt64
@@ -133,7 +114,7 @@ func scaled(_ count: Int) -> Int {
 
 /// A set of ids that deinits on any thread remove themselves from.
 final class IDSet: Sendable {
-  private let ids = Locked<Set<Int>>([])
+  private let ids = SanitizerVisibleLock<Set<Int>>([])
 
   func insert(_ id: Int) {
     _ = ids.withLock { $0.insert(id) }
