@@ -152,8 +152,8 @@ private struct Floor {
       _ = TrackedRead { (dance.state, dance.progress) }
     }
     _ = AssociationTable.sweep()
-    #expect(weakHost == nil)
-    #expect(weakDancer == nil)
+    #expect(isDeallocated { weakHost })
+    #expect(isDeallocated { weakDancer })
   }
 
   // Without a change told, the wait for the next value would never end.

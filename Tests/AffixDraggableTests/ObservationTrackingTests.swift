@@ -97,8 +97,8 @@ import Testing
     }
     _ = AssociationTable.sweep()
     virtual.frames(1)
-    #expect(weakHost == nil)
-    #expect(weakController == nil)
+    #expect(isDeallocated { weakHost })
+    #expect(isDeallocated { weakController })
   }
 
   // Without a change told, the wait for the next value would never end.

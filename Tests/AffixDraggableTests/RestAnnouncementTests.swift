@@ -84,7 +84,7 @@ func removalReleasesHandlers() {
   }
   #expect(weakCaptured != nil)
   body.remove()
-  #expect(weakCaptured == nil)
+  #expect(isDeallocated { weakCaptured })
   token?.cancel()
 }
 

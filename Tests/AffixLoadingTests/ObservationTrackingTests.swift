@@ -104,9 +104,9 @@ import Testing
       weakController = controller
       changes = TrackedRead { _ = controller.isLoading }
     }
-    #expect(weakDocument == nil)
+    #expect(isDeallocated { weakDocument })
     AssociationTable.sweep()
-    #expect(weakController == nil)
+    #expect(isDeallocated { weakController })
     #expect(changes?.timesTold == 0)
   }
 }

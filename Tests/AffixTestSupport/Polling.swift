@@ -1,3 +1,4 @@
+import Affix
 import Dispatch
 import Foundation
 
@@ -52,3 +53,19 @@ private let mainQueueKey: DispatchSpecificKey<Bool> = {
   DispatchQueue.main.setSpecific(key: key, value: true)
   return key
 }()
+
+/// Whether the object `read` returns is gone, as a test expects once the object's last owner
+/// has let go: asked at once on the pinned path.
+///
+/// On the weak path (`AFFIX_HOST_MODE=weak` or `hooked`), a sweep tells a dead host by loading
+/// its weak reference, which holds a live host for the instant of the load; a host whose owner
+/// lets go in that instant goes a moment later, on the sweeping thread, and its values with the
+/// sweep after. There this sweeps until the object is gone, within `blockingEventually`'s
+/// deadline.
+package func isDeallocated(_ read: () -> AnyObject?) -> Bool {
+  guard HostKind.everyHostIsWeak else { return read() == nil }
+  return blockingEventually {
+    _ = AssociationTable.sweep()
+    return read() == nil
+  }
+}

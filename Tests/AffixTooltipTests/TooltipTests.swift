@@ -221,10 +221,10 @@ final class Label {
       weakTooltip = button.tooltip
       changes = button.tooltip.map { tooltip in TrackedRead { tooltip.isShown } }
     }
-    #expect(weakButton == nil)
+    #expect(isDeallocated { weakButton })
     // The controller goes with its host's values, which a sweep releases before it returns.
     AssociationTable.sweep()
-    #expect(weakTooltip == nil)
+    #expect(isDeallocated { weakTooltip })
     #expect(changes?.timesTold == 0)
   }
 }

@@ -260,8 +260,8 @@ struct CoreLeakChecks {
       weakSpinner = spinner
     }
     // No sweep here: an owner's storage goes with it.
-    #expect(weakPayload == nil)
-    #expect(weakSpinner == nil)
+    #expect(isDeallocated { weakPayload })
+    #expect(isDeallocated { weakSpinner })
   }
 
   @Test(arguments: HostKind.allCases)

@@ -64,8 +64,11 @@ enum WeakHostTable {
     }
 
     /// Whether the host is gone. The weak load takes a strong reference to a live host, so
-    /// call this outside every lock.
-    var hostIsGone: Bool { host == nil }
+    /// call this outside every lock. If the host's owner lets go during the load, the load's
+    /// reference is the last, and the host's `deinit` runs on the caller's thread: so a hooked
+    /// entry, which is in the table exactly while its host lives, is never loaded, and only
+    /// `AFFIX_HOST_MODE=weak` makes entries this can happen to.
+    var hostIsGone: Bool { !isRemovedAtDeallocation && host == nil }
   }
 
   fileprivate static let entries = Locked<[UInt: Entry]>([:], processWide: .weakHostTable)
@@ -190,7 +193,7 @@ enum WeakHostTable {
     // Weak references are loaded outside the lock: a load takes a strong reference whose
     // release could be the host's last.
     let snapshot = entries.withLock { Array($0) }
-    let gone = snapshot.filter { !$0.value.isRemovedAtDeallocation && $0.value.hostIsGone }
+    let gone = snapshot.filter { $0.value.hostIsGone }
     guard !gone.isEmpty else { return [] }
     return entries.withLock { entries in
       var swept: [Unmanaged<AssociationStorage>] = []
@@ -213,7 +216,8 @@ enum WeakHostTable {
   }
 
   /// Live and dead hosts with their entry counts. Entries are counted under the lock, which
-  /// keeps their storages in the table; weak loads happen after it.
+  /// keeps their storages in the table; weak loads happen after it, and never of a hooked
+  /// entry (see ``Entry/hostIsGone``).
   static func statistics(into statistics: inout AssociationTable.Statistics) {
     guard !isEmpty else { return }
     let counted = entries.withLock { entries in
@@ -229,7 +233,4 @@ enum WeakHostTable {
       }
     }
   }
-}
-
-extension WeakHostTable {
 }

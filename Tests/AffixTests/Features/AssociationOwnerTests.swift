@@ -40,7 +40,7 @@ private func attachTracked<T: AnyObject, Key: AssociatedKey>(
       Associations(of: owner).attach(Recorder { capabilityReleased.set() })
       #expect(lifetimes.alive == 1)
     }
-    #expect(weakOwner == nil)
+    #expect(isDeallocated { weakOwner })
     // No sweep: the storage died with its owner.
     #expect(lifetimes.alive == 0)
     #expect(capabilityReleased.isSet)

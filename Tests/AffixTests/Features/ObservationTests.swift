@@ -94,7 +94,7 @@ import Testing
       token = Associations(of: host).observe(number) { _ in _ = captured }
       Associations(of: host)[number] = 1
     }
-    #expect(weakHost == nil)
+    #expect(isDeallocated { weakHost })
     // The observation ended with its host, token or not.
     #expect(sweepUntil { lifetimes.alive == 0 })
     #expect(!token.isCancelled)

@@ -117,7 +117,7 @@ import Testing
       weakHost = host
       values = Associations(of: host).values(for: Number.self)
     }
-    #expect(weakHost == nil)
+    #expect(isDeallocated { weakHost })
     let seen = Recording<Int>()
     let ended = Flag()
     Task {

@@ -28,7 +28,7 @@ enum ReadPhase {
       enum Made: AssociatedKey { typealias Value = String? }
       _ = Associations(of: host).value(for: Made.self) { "made" }
     }
-    #expect(weakHost == nil)
+    #expect(isDeallocated { weakHost })
   }
 
   @Test func aNewObjectAtADeadHostsAddressSeesNoneOfItsValues() {
@@ -229,7 +229,7 @@ enum ReadPhase {
     if let host = weakHost { Associations(of: host)[key] = nil }
     // The removed value, and with it the host, goes by the next sweep.
     AssociationTable.sweep()
-    #expect(weakHost == nil)
+    #expect(isDeallocated { weakHost })
   }
 
   @Test func aWeakBackReferenceLetsTheHostDieAndItsValueGo() {
@@ -251,7 +251,7 @@ enum ReadPhase {
       weakHost = host
       Associations(of: host)[key] = BackReference(host) { released.set() }
     }
-    #expect(weakHost == nil)
+    #expect(isDeallocated { weakHost })
     #expect(sweepUntil { released.isSet })
   }
 

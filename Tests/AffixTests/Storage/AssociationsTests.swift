@@ -90,7 +90,7 @@ private enum Object: AssociatedKey {
       weakHost = host
       Associations(of: host)[Object.self] = Tracked { released.withLock { $0 = true } }
     }
-    #expect(weakHost == nil)
+    #expect(isDeallocated { weakHost })
     #expect(sweepUntil { released.withLock { $0 } })
   }
 
