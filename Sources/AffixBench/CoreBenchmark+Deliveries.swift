@@ -10,9 +10,11 @@ extension CoreBenchmark {
     let operations = quick ? 20_000 : 1_000_000
     let host = Host()
     let calls = Atomic<Int>(0)
-    let token = Associations(of: host).observe(Observed.self) { value in
-      calls.add(value & 1, ordering: .relaxed)
-    }
+    let token = Associations(of: host).observe(
+      Observed.self,
+      nonisolated: { value in
+        calls.add(value & 1, ordering: .relaxed)
+      })
     let observedSet = time(operations) {
       for value in 0..<operations { Associations(of: host)[Observed.self] = value }
     }
@@ -23,9 +25,9 @@ extension CoreBenchmark {
     token.cancel()
     blackHole(calls.load(ordering: .relaxed))
 
-    let callback = IsolatedCallback<Int>(isolation: nil) { value in
+    let callback = IsolatedCallback<Int>(nonisolated: { value in
       calls.add(value & 1, ordering: .relaxed)
-    }
+    })
     let call = time(operations) {
       for value in 0..<operations { callback(value) }
     }

@@ -69,7 +69,7 @@ public final class TooltipController: Capability, CustomStringConvertible, Obser
   ) -> TooltipController {
     let controller = TooltipController(timing: timing, scheduler: scheduler)
     controller.present(
-      IsolatedCallback(isolation: isolation) { [weak host] shown in
+      IsolatedCallback(unchecked: isolation) { [weak host] shown in
         if let host { show(host, shown) }
       })
     return Associations(of: host).attach(controller)

@@ -94,7 +94,7 @@ extension Tooltipped {
       TooltipController(timing: tooltipTiming, scheduler: tooltipScheduler)
     }
     controller.present(
-      IsolatedCallback(isolation: isolation) { [weak self] shown in
+      IsolatedCallback(unchecked: isolation) { [weak self] shown in
         self?.isTooltipShown = shown
       })
     return controller

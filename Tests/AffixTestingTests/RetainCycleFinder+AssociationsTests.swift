@@ -188,7 +188,7 @@ private func release(_ document: AnyObject) {
 
   @Test func anObserverOfAKeyIsListedAsAClosure() {
     let document = Document()
-    let token = Associations(of: document).observe(SelectionKey.self) { _ in }
+    let token = Associations(of: document).observe(SelectionKey.self, nonisolated: { _ in })
     defer { token.cancel() }
 
     #expect(RetainCycleFinder.closureProperties(of: document) == ["-[SelectionKey observer]"])
@@ -214,7 +214,7 @@ private func release(_ document: AnyObject) {
 
   @Test func aSurvivorWithAnObserverPointsAtItsClosure() {
     let document = Document()
-    let token = Associations(of: document).observe(SelectionKey.self) { _ in }
+    let token = Associations(of: document).observe(SelectionKey.self, nonisolated: { _ in })
     defer { token.cancel() }
     let tracker = LeakTracker()
     tracker.track(document)

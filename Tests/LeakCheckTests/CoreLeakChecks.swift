@@ -95,9 +95,11 @@ struct CoreLeakChecks {
     let token = expectNoLeaks { tracker in
       let host = kind.make()
       let observed = Payload()
-      let token = Associations(of: host).observe(CountKey.self) { [observed] _ in
-        _ = observed
-      }
+      let token = Associations(of: host).observe(
+        CountKey.self,
+        nonisolated: { [observed] _ in
+          _ = observed
+        })
       tracker.track(host)
       tracker.track(observed, "captured by the observer")
       return token
@@ -113,9 +115,11 @@ struct CoreLeakChecks {
     let token = expectNoLeaks { tracker in
       let host = kind.make()
       let weakHost = AnyWeakReference(host)
-      let token = Associations(of: host).observe(CountKey.self) { _ in
-        if weakHost.object != nil { calls.increment() }
-      }
+      let token = Associations(of: host).observe(
+        CountKey.self,
+        nonisolated: { _ in
+          if weakHost.object != nil { calls.increment() }
+        })
       Associations(of: host)[CountKey.self] = 1
       tracker.track(host)
       return token

@@ -5,19 +5,24 @@ import Synchronization
 /// there: a completion added from the main actor may touch main-actor state.
 ///
 /// `Associations.observe(_:isolation:_:)` calls its observers through this type, and so does
-/// every mixin's callback. A public API takes a callback as
-/// `isolation: isolated (any Actor)? = #isolation` plus a closure that is not `@Sendable`. A
-/// closure that is not `@Sendable` is isolated to the context that writes it, so the compiler
-/// lets it touch that context's state; the `isolation` argument names that context, and this
-/// type calls the closure there and nowhere else. It is `Sendable` itself, so a `Sendable`
-/// capability can keep it and call it from a scheduler's thread:
+/// every mixin's callback. Three spellings make one, and the compiler checks two of them:
+/// - ``init(isolation:_:)``, from code isolated to an actor (the main actor included): the
+///   closure is not `@Sendable`, so it may touch that actor's state, and the compiler checks
+///   that the caller is on the actor it names;
+/// - ``init(nonisolated:)``, from anywhere: the closure is `@Sendable` and runs on whichever
+///   thread calls the callback;
+/// - ``init(unchecked:_:)``, for a method that takes `isolation: isolated (any Actor)? =
+///   #isolation` and a closure and hands both on: the method vouches for a nonisolated caller.
+///
+/// It is `Sendable` itself, so a `Sendable` capability can keep it and call it from a
+/// scheduler's thread:
 ///
 /// ```swift
-/// public func onBlink(
-///   isolation: isolated (any Actor)? = #isolation, _ body: @escaping () -> Void
-/// ) {
-///   let callback = IsolatedCallback<Void>(isolation: isolation) { body() }
-///   state.withLock { $0.callbacks.append(callback) }  // later, from the clock: callback(())
+/// @MainActor final class Status {
+///   var text = ""
+///   func saved() -> IsolatedCallback<String> {
+///     IsolatedCallback { [weak self] in self?.text = $0 }  // later, from any thread: ("Saved")
+///   }
 /// }
 /// ```
 ///
@@ -47,17 +52,58 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
   /// The calls made and not yet run, in order, shared by every copy.
   private let calls: OrderedCalls<Argument>
 
-  /// Wraps `body`, written in `isolation`, to be called there. Pass the isolation `body` was
-  /// written in and no other: `#isolation`, or the `isolated` parameter of the public method
-  /// that took `body`, kept as long as needed.
+  /// Wraps `body`, written in `isolation`, to be called there: the caller's own isolation
+  /// unless given, or the `isolated` parameter of the method that took `body`. The compiler
+  /// checks that the caller runs there; nonisolated code, which has no isolation to name,
+  /// uses ``init(nonisolated:)``.
   ///
   /// ```swift
   /// @MainActor func remember(_ label: Label) {
-  ///   let show = IsolatedCallback<String>(isolation: #isolation) { label.text = $0 }
+  ///   let show = IsolatedCallback<String> { label.text = $0 }
   ///   show("Saved")  // on the main actor
   /// }
   /// ```
-  public init(isolation: (any Actor)?, _ body: @escaping (Argument) -> Void) {
+  public init(
+    isolation: isolated (any Actor) = #isolation, _ body: @escaping (Argument) -> Void
+  ) {
+    self.init(unchecked: isolation, body)
+  }
+
+  /// Wraps `body`, which asks for no isolation, to be called on whichever thread calls the
+  /// callback: the scheduler's, the writer's. `@Sendable`, as it runs away from the code that
+  /// wrote it; the compiler refuses one that mutates that code's local state.
+  ///
+  /// ```swift
+  /// let count = Counter()  // Sendable
+  /// let tick = IsolatedCallback<Int>(nonisolated: { count.add($0) })
+  /// tick(1)  // here, on this thread
+  /// ```
+  @_disfavoredOverload
+  public init(nonisolated body: @escaping @Sendable (Argument) -> Void) {
+    self.init(unchecked: nil, body)
+  }
+
+  /// Wraps `body` for `isolation` without the compiler's check that `body` was written there:
+  /// for a method that takes `isolation: isolated (any Actor)? = #isolation` and a closure,
+  /// and hands both on.
+  ///
+  /// The checked spellings, ``init(isolation:_:)`` and ``init(nonisolated:)``, cannot serve
+  /// such a method when its caller is nonisolated: `isolation` is then `nil`, and the closure,
+  /// not `@Sendable`, will run on whichever thread calls the callback. The method vouches that
+  /// this is sound: that its nonisolated caller handed it the closure, and everything the
+  /// closure touches, for that thread (a host given to a scheduler that runs on it, say).
+  /// Prefer a checked spelling wherever the method can require an isolation or a `@Sendable`
+  /// closure.
+  ///
+  /// ```swift
+  /// public func onBlink(
+  ///   isolation: isolated (any Actor)? = #isolation, _ body: @escaping () -> Void
+  /// ) {
+  ///   let callback = IsolatedCallback<Void>(unchecked: isolation) { body() }
+  ///   state.withLock { $0.callbacks.append(callback) }
+  /// }
+  /// ```
+  public init(unchecked isolation: (any Actor)?, _ body: @escaping (Argument) -> Void) {
     self.isolation = isolation
     self.body = body
     self.calls = OrderedCalls()

@@ -8,10 +8,10 @@ extension Associations {
   ///   when the write is made on the main actor and no earlier change waits to be delivered
   ///   there; otherwise enqueued there, after the write returns. It may touch main-actor state.
   /// - called on another actor, `onChange` runs on that actor, enqueued after the write.
-  /// - called from nonisolated code, `onChange` asked for no isolation and runs on a thread
-  ///   that writes the key, after the storage is unlocked: inside the write, or inside a write
-  ///   of another thread that was delivering an earlier change when this one was made. Capture
-  ///   only `Sendable` state there.
+  ///
+  /// Nonisolated code has no isolation to hand over, and the compiler refuses this method
+  /// there: it observes with ``observe(_:nonisolated:)``, whose `@Sendable` closure runs on a
+  /// thread that writes.
   ///
   /// The observer sees the key's values in the order they were stored, whichever threads
   /// stored them, one call at a time: a change is never delivered before one stored earlier,
@@ -47,7 +47,39 @@ extension Associations {
   ///
   /// To read the values in a loop instead, use ``values(for:)``.
   public func observe<Key: AssociatedKey>(
-    _ key: Key.Type, isolation: isolated (any Actor)? = #isolation,
+    _ key: Key.Type, isolation: isolated (any Actor) = #isolation,
+    _ onChange: @escaping (Key.Value) -> Void
+  ) -> CancellationToken where Key.Value: Sendable {
+    observe(key, unchecked: isolation, onChange)
+  }
+
+  /// Calls `onChange`, which asks for no isolation, after each change to the value stored
+  /// under `key` on this host, on a thread that writes the key.
+  ///
+  /// The spelling for code that has no isolation to hand over (see
+  /// ``observe(_:isolation:_:)`` for the rest, which is the same). `onChange` runs after the
+  /// storage is unlocked: inside the write, or inside a write of another thread that was
+  /// delivering an earlier change when this one was made, never concurrently with itself.
+  /// It is `@Sendable`, as it runs away from the code that wrote it: the compiler refuses one
+  /// that mutates that code's local state.
+  ///
+  /// ```swift
+  /// let changes = Counter()  // Sendable
+  /// let token = Associations(of: model).observe(Selection.self, nonisolated: { _ in
+  ///   changes.add(1)
+  /// })
+  /// ```
+  @_disfavoredOverload
+  public func observe<Key: AssociatedKey>(
+    _ key: Key.Type, nonisolated onChange: @escaping @Sendable (Key.Value) -> Void
+  ) -> CancellationToken where Key.Value: Sendable {
+    observe(key, unchecked: nil, onChange)
+  }
+
+  /// The two spellings' common body: `onChange` runs in `isolation`, which the caller vouches
+  /// for.
+  private func observe<Key: AssociatedKey>(
+    _ key: Key.Type, unchecked isolation: (any Actor)?,
     _ onChange: @escaping (Key.Value) -> Void
   ) -> CancellationToken where Key.Value: Sendable {
     // Read here, in the caller's isolation, where the key's conformance may be used.

@@ -41,7 +41,7 @@ final class ObserverRegistration: Sendable {
     let gate = ObserverGate()
     self.keyID = keyID
     self.gate = gate
-    self.notify = IsolatedCallback(isolation: isolation) { payload in
+    self.notify = IsolatedCallback(unchecked: isolation) { payload in
       gate.run { onChange(payload) }
     }
   }

@@ -69,7 +69,7 @@ extension Dance {
       duration = 0
     }
     let begin = IsolatedCallback<(Dancer, Int, Dancer.ChainLink.Settings)>(
-      isolation: isolation
+      unchecked: isolation
     ) { dancer, group, settings in
       guard let host = dancer.host.object as? Host else { return dancer.hostDied() }
       dancer.install(

@@ -236,7 +236,7 @@ public struct Dance<Host: AnyObject>: Sendable {
     isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line,
     _ completion: @escaping (AnimatingPosition) -> Void
   ) -> Dance<Host> {
-    let callback = IsolatedCallback(isolation: isolation, completion)
+    let callback = IsolatedCallback(unchecked: isolation, completion)
     let completion: AnimationCompletion = { callback($0) }
     dancer.changeLatest(
       "addCompletion", group: group, at: CallSite(fileID: fileID, line: line)

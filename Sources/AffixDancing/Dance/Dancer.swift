@@ -544,7 +544,7 @@ public final class Dancer: Capability, Observable {
       return
     }
     guard state.frames?.isolation !== actor else { return }
-    state.frames = IsolatedCallback<Double>(isolation: actor) { [weak self] now in
+    state.frames = IsolatedCallback<Double>(unchecked: actor) { [weak self] now in
       self?.tickHere(at: now)
     }
   }

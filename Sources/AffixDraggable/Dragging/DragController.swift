@@ -157,7 +157,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   ) -> DragController {
     let reference = AnyWeakReference(host)
     let start = center.read(from: host)
-    let moves = IsolatedCallback<CGPoint>(isolation: isolation) { point in
+    let moves = IsolatedCallback<CGPoint>(unchecked: isolation) { point in
       guard let host = reference.object else { return }
       center.write(point, to: host)
     }
@@ -611,7 +611,7 @@ private final class ReleaseHandler: @unchecked Sendable {
   func later(
     _ release: DragRelease, _ act: @escaping @Sendable (DragRelease.Decision) -> Void
   ) {
-    IsolatedCallback<DragRelease>(isolation: isolation) { [body] release in
+    IsolatedCallback<DragRelease>(unchecked: isolation) { [body] release in
       act(body(release))
     }(release)
   }

@@ -28,7 +28,7 @@ extension DynamicBody {
   public func onRest(
     isolation: isolated (any Actor)? = #isolation, _ handler: @escaping () -> Void
   ) -> CancellationToken {
-    observe(.rest, IsolatedCallback(isolation: isolation) { handler() })
+    observe(.rest, IsolatedCallback(unchecked: isolation) { handler() })
   }
 
   /// Calls `handler` each time the body leaves rest: a fling, a snap, a grab or a move of the
@@ -50,7 +50,7 @@ extension DynamicBody {
   public func onWake(
     isolation: isolated (any Actor)? = #isolation, _ handler: @escaping () -> Void
   ) -> CancellationToken {
-    observe(.wake, IsolatedCallback(isolation: isolation) { handler() })
+    observe(.wake, IsolatedCallback(unchecked: isolation) { handler() })
   }
 
   private func observe(_ change: RestObserver.Change, _ handler: IsolatedCallback<Void>)

@@ -307,7 +307,7 @@ private final class MoveHandler: @unchecked Sendable {
   @Sendable func call(_ position: CGPoint) -> Bool {
     // Nonisolated handlers are the common case and the benchmark's: no detour for them.
     guard isolation != nil else { return onMove(position) }
-    IsolatedCallback<CGPoint>(isolation: isolation) { [onMove, kept] position in
+    IsolatedCallback<CGPoint>(unchecked: isolation) { [onMove, kept] position in
       if !onMove(position) { kept.withLock { $0 = false } }
     }(position)
     return kept.withLock { $0 }

@@ -660,7 +660,7 @@ private final class IndicatorChannel: @unchecked Sendable {
   init(indicator: any LoadingIndicator, isolation: (any Actor)?) {
     self.indicator = indicator
     wantsTicks = indicator.wantsTicks
-    calls = IsolatedCallback(isolation: isolation) { call in call.body(indicator) }
+    calls = IsolatedCallback(unchecked: isolation) { call in call.body(indicator) }
   }
 
   func call(_ body: @escaping (any LoadingIndicator) -> Void) {

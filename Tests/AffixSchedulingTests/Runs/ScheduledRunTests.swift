@@ -129,7 +129,7 @@ import Testing
 
   @Test func aNonisolatedCallbackRunsAtOnceOnTheCallersThread() {
     let ran = Recording<Int>()
-    let callback = IsolatedCallback<Int>(isolation: nil) { ran.append($0) }
+    let callback = IsolatedCallback<Int>(nonisolated: { ran.append($0) })
     #expect(callback.runsInline)
     callback(3)
     #expect(ran.values == [3])

@@ -112,7 +112,8 @@ import Testing
             active.cancel()
             token = nil
           } else {
-            token = Associations(of: observed).observe(ownKey) { _ in notifications.increment() }
+            token = Associations(of: observed).observe(
+              ownKey, nonisolated: { _ in notifications.increment() })
           }
         case 87:
           AssociationTable.sweep()

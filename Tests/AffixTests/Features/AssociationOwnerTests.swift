@@ -87,7 +87,7 @@ private func attachTracked<T: AnyObject, Key: AssociatedKey>(
   @Test func ownersSupportTheWholeAPI() {
     let owner = OwningHost()
     let seen = Recording<Int?>()
-    let token = Associations(of: owner).observe(number) { seen.append($0) }
+    let token = Associations(of: owner).observe(number, nonisolated: { seen.append($0) })
     #expect(Associations(of: owner).value(for: number) { 4 } == 4)
     #expect(Associations(of: owner).removeValue(for: number) == 4)
     Associations(of: owner).attach(Marker())

@@ -30,9 +30,11 @@ import Testing
   private func writeFromFourThreads(round: Int) -> (Int?, Int?, AsyncStream<Int?>) {
     let host = OwningHost()
     let last = SanitizerVisibleLock<Int?>(nil)
-    let token = Associations(of: host).observe(Number.self) { value in
-      last.withLock { $0 = value }
-    }
+    let token = Associations(of: host).observe(
+      Number.self,
+      nonisolated: { value in
+        last.withLock { $0 = value }
+      })
     let values = Associations(of: host).values(for: Number.self)
     DispatchQueue.concurrentPerform(iterations: 4) { writer in
       for step in 1...3 { Associations(of: host)[Number.self] = round * 100 + writer * 10 + step }
@@ -44,7 +46,7 @@ import Testing
   @Test func anObserverSeesTheValuesInTheOrderTheyWereStored() {
     let host = Host()
     let seen = Recording<Int?>()
-    let token = Associations(of: host).observe(Number.self) { seen.append($0) }
+    let token = Associations(of: host).observe(Number.self, nonisolated: { seen.append($0) })
     let perWriter = scaled(5_000)
     // Each update stores one more than the value before it: the values stored are 1, 2, 3...
     // in the order they were stored, whichever thread stored each.
@@ -104,14 +106,14 @@ import Testing
   @Test func aNonisolatedCallbackNeverRunsConcurrentlyWithItself() {
     let inside = SanitizerVisibleLock(0)
     let overlaps = SanitizerVisibleLock(0)
-    let callback = IsolatedCallback<Int>(isolation: nil) { _ in
+    let callback = IsolatedCallback<Int>(nonisolated: { _ in
       let count = inside.withLock { count in
         count += 1
         return count
       }
       if count > 1 { overlaps.withLock { $0 += 1 } }
       inside.withLock { $0 -= 1 }
-    }
+    })
     DispatchQueue.concurrentPerform(iterations: 4) { thread in
       for call in 0..<scaled(20_000) { callback(thread + call) }
     }
@@ -122,7 +124,7 @@ import Testing
     let host = Host()
     Associations(of: host)[Number.self] = 3
     let seen = Recording<Int?>()
-    let token = Associations(of: host).observe(Number.self) { seen.append($0) }
+    let token = Associations(of: host).observe(Number.self, nonisolated: { seen.append($0) })
     Associations(of: host).update(Number.self) { $0 = min($0 ?? 0, 5) }
     Associations(of: host).update(Number.self) { $0 = min($0 ?? 0, 2) }
     token.cancel()
@@ -134,7 +136,8 @@ import Testing
     enum OpaqueKey: AssociatedKey { static let defaultValue = Opaque() }
     let host = Host()
     let seen = Recording<Int>()
-    let token = Associations(of: host).observe(OpaqueKey.self) { seen.append($0.count) }
+    let token = Associations(of: host).observe(
+      OpaqueKey.self, nonisolated: { seen.append($0.count) })
     Associations(of: host).update(OpaqueKey.self) { _ in }
     token.cancel()
     #expect(seen.values == [0])

@@ -15,12 +15,14 @@ import Testing
     let proceed = DispatchSemaphore(value: 0)
     let callbackEnded = Flag()
     let calls = Atomic<Int>(0)
-    let token = Associations(of: host).observe(number) { _ in
-      calls.add(1, ordering: .relaxed)
-      entered.signal()
-      proceed.wait()
-      callbackEnded.set()
-    }
+    let token = Associations(of: host).observe(
+      number,
+      nonisolated: { _ in
+        calls.add(1, ordering: .relaxed)
+        entered.signal()
+        proceed.wait()
+        callbackEnded.set()
+      })
     let notified = DispatchSemaphore(value: 0)
     startThread {
       Associations(of: host)[number] = 1
@@ -54,14 +56,18 @@ import Testing
     let proceed = DispatchSemaphore(value: 0)
     // Observers are called in the order they were added: `first` blocks the notifying thread
     // after it has taken its list of observers, and before it calls `second`.
-    let first = Associations(of: host).observe(number) { _ in
-      entered.signal()
-      proceed.wait()
-    }
+    let first = Associations(of: host).observe(
+      number,
+      nonisolated: { _ in
+        entered.signal()
+        proceed.wait()
+      })
     let secondCalls = Atomic<Int>(0)
-    let second = Associations(of: host).observe(number) { _ in
-      secondCalls.add(1, ordering: .relaxed)
-    }
+    let second = Associations(of: host).observe(
+      number,
+      nonisolated: { _ in
+        secondCalls.add(1, ordering: .relaxed)
+      })
     let notified = DispatchSemaphore(value: 0)
     startThread {
       Associations(of: host)[number] = 1
@@ -79,10 +85,12 @@ import Testing
     let host = Host()
     let box = TokenBox()
     let calls = Atomic<Int>(0)
-    let token = Associations(of: host).observe(number) { _ in
-      calls.add(1, ordering: .relaxed)
-      box.cancel()
-    }
+    let token = Associations(of: host).observe(
+      number,
+      nonisolated: { _ in
+        calls.add(1, ordering: .relaxed)
+        box.cancel()
+      })
     box.token = token
     Associations(of: host)[number] = 1
     #expect(token.isCancelled)
@@ -94,12 +102,14 @@ import Testing
     let host = Host()
     let box = TokenBox()
     let calls = Atomic<Int>(0)
-    box.token = Associations(of: host).observe(number) { _ in
-      calls.add(1, ordering: .relaxed)
-      // Taken out of the box under its lock, dropped after: the drop cancels.
-      let token = box.take()
-      withExtendedLifetime(token) {}
-    }
+    box.token = Associations(of: host).observe(
+      number,
+      nonisolated: { _ in
+        calls.add(1, ordering: .relaxed)
+        // Taken out of the box under its lock, dropped after: the drop cancels.
+        let token = box.take()
+        withExtendedLifetime(token) {}
+      })
     Associations(of: host)[number] = 1
     Associations(of: host)[number] = 2
     #expect(calls.load(ordering: .relaxed) == 1)
@@ -110,14 +120,16 @@ import Testing
     let box = TokenBox()
     let values = Recording<Int?>()
     let key = number
-    let token = Associations(of: host).observe(key) { value in
-      values.append(value)
-      if value == 1 {
-        Associations(of: host)[key] = 2
-      } else {
-        box.cancel()
-      }
-    }
+    let token = Associations(of: host).observe(
+      key,
+      nonisolated: { value in
+        values.append(value)
+        if value == 1 {
+          Associations(of: host)[key] = 2
+        } else {
+          box.cancel()
+        }
+      })
     box.token = token
     Associations(of: host)[key] = 1
     Associations(of: host)[key] = 3

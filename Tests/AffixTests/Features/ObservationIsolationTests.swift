@@ -59,9 +59,11 @@ import Testing
     let host = Host()
     let threads = Recording<Bool>()
     let writer = SanitizerVisibleLock<Thread?>(nil)
-    let token = Associations(of: host).observe(Number.self) { _ in
-      threads.append(Thread.current == writer.withLock { $0 })
-    }
+    let token = Associations(of: host).observe(
+      Number.self,
+      nonisolated: { _ in
+        threads.append(Thread.current == writer.withLock { $0 })
+      })
     let done = DispatchSemaphore(value: 0)
     startThread {
       writer.withLock { $0 = Thread.current }

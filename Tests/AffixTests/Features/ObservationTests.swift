@@ -13,7 +13,7 @@ import Testing
   @Test func theObserverGetsEachNewValueInOrder() {
     let host = Host()
     let seen = Recording<Int?>()
-    let token = Associations(of: host).observe(number) { seen.append($0) }
+    let token = Associations(of: host).observe(number, nonisolated: { seen.append($0) })
     Associations(of: host)[number] = 1
     Associations(of: host)[number] = 2
     Associations(of: host)[number] = nil
@@ -29,7 +29,7 @@ import Testing
     let host = Host()
     let other = Host()
     let seen = Recording<String?>()
-    let token = Associations(of: host).observe(text) { seen.append($0) }
+    let token = Associations(of: host).observe(text, nonisolated: { seen.append($0) })
     Associations(of: host)[number] = 1
     Associations(of: other)[text] = "other host"
     enum OtherText: AssociatedKey { typealias Value = String? }
@@ -42,7 +42,7 @@ import Testing
   @Test func removingAnAbsentValueNotifiesNothing() {
     let host = Host()
     let seen = Recording<Int?>()
-    let token = Associations(of: host).observe(number) { seen.append($0) }
+    let token = Associations(of: host).observe(number, nonisolated: { seen.append($0) })
     Associations(of: host)[number] = nil
     _ = Associations(of: host).removeValue(for: number)
     #expect(seen.values.isEmpty)
@@ -52,7 +52,7 @@ import Testing
   @Test func cancellingStopsNotificationsAndIsIdempotent() {
     let host = Host()
     let seen = Recording<Int?>()
-    let token = Associations(of: host).observe(number) { seen.append($0) }
+    let token = Associations(of: host).observe(number, nonisolated: { seen.append($0) })
     Associations(of: host)[number] = 1
     token.cancel()
     token.cancel()
@@ -64,7 +64,7 @@ import Testing
   @Test func cancellingFromOtherThreadsAtOnceStopsNotifications() {
     let host = Host()
     let seen = Recording<Int?>()
-    let token = Associations(of: host).observe(number) { seen.append($0) }
+    let token = Associations(of: host).observe(number, nonisolated: { seen.append($0) })
     DispatchQueue.concurrentPerform(iterations: 8) { _ in token.cancel() }
     #expect(token.isCancelled)
     Associations(of: host)[number] = 1
@@ -75,7 +75,7 @@ import Testing
     let host = Host()
     let seen = Recording<Int?>()
     do {
-      let token = Associations(of: host).observe(number) { seen.append($0) }
+      let token = Associations(of: host).observe(number, nonisolated: { seen.append($0) })
       Associations(of: host)[number] = 1
       withExtendedLifetime(token) {}
     }
@@ -91,7 +91,7 @@ import Testing
       let host = Host()
       weakHost = host
       let captured = lifetimes.make()
-      token = Associations(of: host).observe(number) { _ in _ = captured }
+      token = Associations(of: host).observe(number, nonisolated: { _ in _ = captured })
       Associations(of: host)[number] = 1
     }
     #expect(isDeallocated { weakHost })
@@ -108,7 +108,7 @@ import Testing
     let token: CancellationToken
     do {
       let captured = lifetimes.make()
-      token = Associations(of: host).observe(number) { _ in _ = captured }
+      token = Associations(of: host).observe(number, nonisolated: { _ in _ = captured })
     }
     #expect(lifetimes.alive == 1)
     token.cancel()
@@ -120,12 +120,14 @@ import Testing
     let number = self.number
     let text = self.text
     let seen = Recording<String>()
-    let token = Associations(of: host).observe(number) { newValue in
-      let read = Associations(of: host)[number]
-      Associations(of: host)[text] = "saw \(newValue ?? -1), read \(read ?? -1)"
-      seen.append(Associations(of: host)[text] ?? "")
-      _ = Associations(of: host).keys
-    }
+    let token = Associations(of: host).observe(
+      number,
+      nonisolated: { newValue in
+        let read = Associations(of: host)[number]
+        Associations(of: host)[text] = "saw \(newValue ?? -1), read \(read ?? -1)"
+        seen.append(Associations(of: host)[text] ?? "")
+        _ = Associations(of: host).keys
+      })
     Associations(of: host)[number] = 1
     Associations(of: host)[number] = nil
     #expect(seen.values == ["saw 1, read 1", "saw -1, read -1"])
@@ -136,10 +138,12 @@ import Testing
     let host = Host()
     let seen = Recording<Int?>()
     let holder = SanitizerVisibleLock<CancellationToken?>(nil)
-    let token = Associations(of: host).observe(number) { newValue in
-      seen.append(newValue)
-      holder.withLock { $0 }?.cancel()
-    }
+    let token = Associations(of: host).observe(
+      number,
+      nonisolated: { newValue in
+        seen.append(newValue)
+        holder.withLock { $0 }?.cancel()
+      })
     holder.withLock { $0 = token }
     Associations(of: host)[number] = 1
     Associations(of: host)[number] = 2
@@ -150,8 +154,10 @@ import Testing
   @Test func severalObserversOfOneKeyAllRun() {
     let host = Host()
     let seen = Recording<String>()
-    let first = Associations(of: host).observe(number) { seen.append("first \($0 ?? 0)") }
-    let second = Associations(of: host).observe(number) { seen.append("second \($0 ?? 0)") }
+    let first = Associations(of: host).observe(
+      number, nonisolated: { seen.append("first \($0 ?? 0)") })
+    let second = Associations(of: host).observe(
+      number, nonisolated: { seen.append("second \($0 ?? 0)") })
     Associations(of: host)[number] = 1
     first.cancel()
     Associations(of: host)[number] = 2
@@ -167,7 +173,7 @@ import Testing
     }
     let key = TheKey.self
     let seen = Recording<Int?>()
-    let token = Associations(of: host).observe(key) { seen.append($0?.id) }
+    let token = Associations(of: host).observe(key, nonisolated: { seen.append($0?.id) })
     let tracked = Tracked(8)
     Associations(of: host)[key] = tracked
     Associations(of: host)[key] = nil

@@ -208,9 +208,11 @@ import Testing
       }
     }
     // Longer than a grace period: the release queue drains meanwhile.
-    let token = Associations(of: host).observe(RecordingKey.self) { _ in
-      Thread.sleep(forTimeInterval: 0.1)
-    }
+    let token = Associations(of: host).observe(
+      RecordingKey.self,
+      nonisolated: { _ in
+        Thread.sleep(forTimeInterval: 0.1)
+      })
     defer { token.cancel() }
     Self.writing.withLock { $0 = currentThread() }
     switch write {
@@ -320,9 +322,11 @@ import Testing
         UnownedHeldHost.BackReference(host, count: values)
       guard index == 0 else { continue }
       Associations(of: host).attach(GraceWitness(ending))
-      token = Associations(of: host).observe(UnownedHeldHost.BackReference.Key.self) {
-        observed.append($0 == nil)
-      }
+      token = Associations(of: host).observe(
+        UnownedHeldHost.BackReference.Key.self,
+        nonisolated: {
+          observed.append($0 == nil)
+        })
     }
     // Bounded real time is the property: the grace, then a sweep.
     let deadline = ContinuousClock.now + .seconds(30)

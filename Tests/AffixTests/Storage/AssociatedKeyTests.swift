@@ -154,7 +154,7 @@ private final class Badge: Capability, AssociatedKey {
   @Test func anObserverSeesItsKeysChangesAndTheDefaultOnRemoval() {
     let host = Host()
     let seen = Recording<Int>()
-    let token = Associations(of: host).observe(TapCount.self) { seen.append($0) }
+    let token = Associations(of: host).observe(TapCount.self, nonisolated: { seen.append($0) })
     Associations(of: host)[TapCount.self] = 1
     Associations(of: host)[ClickCount.self] = 5
     Associations(of: host).removeValue(for: TapCount.self)
@@ -329,7 +329,8 @@ private final class Badge: Capability, AssociatedKey {
     let host = Host()
     Associations(of: host)[Increments.self] = 0
     let notified = Counter()
-    let token = Associations(of: host).observe(Increments.self) { _ in notified.increment() }
+    let token = Associations(of: host).observe(
+      Increments.self, nonisolated: { _ in notified.increment() })
     DispatchQueue.concurrentPerform(iterations: 4) { _ in
       for _ in 0..<5_000 { Associations(of: host).update(Increments.self) { $0 += 1 } }
     }
@@ -348,7 +349,7 @@ private final class Badge: Capability, AssociatedKey {
     }
     #expect(runs == 1)
     // With an observer, the write takes the storage's lock: still one run.
-    let token = Associations(of: host).observe(Increments.self) { _ in }
+    let token = Associations(of: host).observe(Increments.self, nonisolated: { _ in })
     Associations(of: host).update(Increments.self) { value in
       runs += 1
       value += 1
@@ -414,8 +415,10 @@ private final class Badge: Capability, AssociatedKey {
     let host = Host()
     let counts = Recording<Int>()
     let captions = Recording<String?>()
-    let countToken = Associations(of: host).observe(Increments.self) { counts.append($0) }
-    let captionToken = Associations(of: host).observe(Caption.self) { captions.append($0) }
+    let countToken = Associations(of: host).observe(
+      Increments.self, nonisolated: { counts.append($0) })
+    let captionToken = Associations(of: host).observe(
+      Caption.self, nonisolated: { captions.append($0) })
     Associations(of: host).update(Increments.self) { $0 += 1 }
     Associations(of: host).update(Increments.self) { $0 += 2 }
     Associations(of: host).update(Caption.self) { $0 = "first" }

@@ -17,7 +17,7 @@ import Testing
         Associations(of: host)[number] = index
         Associations(of: host)[value] = lifetimes.make(index)
       }
-      let token = Associations(of: hosts[0]).observe(number) { seen.append($0) }
+      let token = Associations(of: hosts[0]).observe(number, nonisolated: { seen.append($0) })
       Associations(of: hosts[0])[number] = 100
       #expect(Associations(of: hosts[1]).removeValue(for: number) == 1)
       #expect(Associations(of: hosts[2]).value(for: number) { -1 } == 2)

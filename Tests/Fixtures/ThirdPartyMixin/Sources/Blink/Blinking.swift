@@ -27,7 +27,7 @@ extension Blinking {
   /// Hides and shows the object `times` times, one toggle every `interval`; a blink in
   /// progress is replaced. A count or interval that is not positive is reported and ignored.
   public func blink(
-    times: Int, every interval: Duration, isolation: isolated (any Actor)? = #isolation,
+    times: Int, every interval: Duration, isolation: isolated (any Actor) = #isolation,
     fileID: String = #fileID, line: Int = #line
   ) {
     guard times > 0, interval > .zero else {
