@@ -14,7 +14,7 @@ private struct Harness {
     engine = AnimationEngine(
       tracks: [AnimationTrack(\Box.x, from: 0, to: 100)], timing: timing, duration: duration)
     let ended = ended
-    engine.addCompletion { ended.append($0) }
+    engine.addCompletion(AnimationCompletion { ended.append($0) })
   }
 
   func apply(_ effects: AnimationEffects) {
@@ -264,7 +264,7 @@ struct AnimationEngineBehaviourTests {
   @Test func completionsRunExactlyOnce() throws {
     var h = Harness()
     let extra = Recording<AnimatingPosition>()
-    h.engine.addCompletion { extra.append($0) }
+    h.engine.addCompletion(AnimationCompletion { extra.append($0) })
     try h.run { engine throws(AnimatorMisuse) in try engine.start(at: 0) }
     for step in 1...30 { h.advance(to: Double(step) / 10) }
     #expect(throws: AnimatorMisuse.self) { try h.engine.finish(at: .end) }

@@ -107,3 +107,37 @@ import Testing
     card.removeDraggable()
   }
 }
+
+/// A sprite on `CardActor`.
+@CardActor final class ActorSprite: @CardActor Dancing {
+  let clock: FrameClock
+  var alpha = 1.0
+
+  init(clock: FrameClock) {
+    self.clock = clock
+  }
+
+  nonisolated var danceClock: FrameClock { clock }
+}
+
+@Suite struct DanceWaitTests {
+  @CardActor @Test func endedReturnsOnceTheCompletionsHaveRunOnTheHostsActor() async {
+    let scheduler = VirtualTimeScheduler()
+    let sprite = ActorSprite(clock: FrameClock(scheduler: scheduler))
+    let completed = Flag()
+    let dance = sprite.dance.animate(duration: 0.5) { $0.alpha = 0 }
+      .addCompletion { _ in completed.set() }
+      .start()
+    // The frames run on another queue while this test keeps the actor busy: the frames, then
+    // the completion they call, wait on the actor, behind a waiter of higher priority that the
+    // actor runs first.
+    DispatchQueue.global().sync { _ = scheduler.runUntilIdle(maxSteps: 60 * 30) }
+    let waiter = Task(priority: .high) { @CardActor in
+      let position = await dance.ended()
+      return (position, completed.isSet)
+    }
+    let (position, ranFirst) = await waiter.value
+    #expect(position == .end)
+    #expect(ranFirst, "ended() returned before the completion ran on the host's actor")
+  }
+}

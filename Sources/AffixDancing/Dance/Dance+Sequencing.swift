@@ -85,7 +85,8 @@ extension Dance {
   /// Waits until the current animation (and those chained after it) has ended, and returns
   /// where: `nil` if there was no animation, it was stopped without finishing, the host died
   /// (noticed at the latest when its values are released, even while the animation is paused,
-  /// stopped or not started), or the waiting task was cancelled.
+  /// stopped or not started), or the waiting task was cancelled. After an end, it returns once
+  /// the animation's completions have run where they were written, on the host's actor too.
   ///
   /// It waits in the caller's isolation, so that on the main actor nothing ends between
   /// ``start(fileID:line:)`` and the wait: `start().ended()` never misses the end of a short animation.

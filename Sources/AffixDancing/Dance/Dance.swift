@@ -237,7 +237,8 @@ public struct Dance<Host: AnyObject>: Sendable {
     _ completion: @escaping (AnimatingPosition) -> Void
   ) -> Dance<Host> {
     let callback = IsolatedCallback(unchecked: isolation, completion)
-    let completion: AnimationCompletion = { callback($0) }
+    let completion = AnimationCompletion(
+      delivered: { await callback.delivered() }, { callback($0) })
     dancer.changeLatest(
       "addCompletion", group: group, at: CallSite(fileID: fileID, line: line)
     ) { engine throws(AnimatorMisuse) in

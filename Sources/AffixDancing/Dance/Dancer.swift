@@ -448,15 +448,34 @@ public final class Dancer: Capability, Observable {
       for values in aftermath.values { values.apply(to: host) }
     }
     reportForgotten(aftermath.forgotten, why: reason)
+    var called: [AnimationCompletion] = []
     for (position, completions) in aftermath.completed {
       for completion in completions { completion(position) }
+      called += completions
     }
-    for (waiters, result) in aftermath.resumed { waiters.resumeAll(returning: result) }
+    Self.resume(aftermath.resumed, after: called)
     if host != nil {
       for (group, link) in aftermath.next { begin(link, group: group) }
     }
     subscribeIfRunning()
     adviseIfRepeatingForever(at: site)
+  }
+
+  /// Resumes the waiters of `ended()` once the completions just called have run where they
+  /// were written (on another actor, they are only enqueued there): a wait returns after them.
+  private static func resume(
+    _ resumed: [(Waiters<AnimatingPosition?>, AnimatingPosition?)],
+    after completions: [AnimationCompletion]
+  ) {
+    // Nobody waiting, nothing to wait for: the completions are not kept a moment longer.
+    guard !completions.isEmpty, resumed.contains(where: { $0.0.count > 0 }) else {
+      for (waiters, result) in resumed { waiters.resumeAll(returning: result) }
+      return
+    }
+    Task {
+      for completion in completions { await completion.delivered() }
+      for (waiters, result) in resumed { waiters.resumeAll(returning: result) }
+    }
   }
 
   /// Reports, once per animation, an active animation that repeats forever and holds closures

@@ -1,5 +1,27 @@
-/// A handler told where an animation ended.
-package typealias AnimationCompletion = @Sendable (AnimatingPosition) -> Void
+/// A handler told where an animation ended, with the wait for the call to have run where the
+/// handler was written: `ended()` returns only after it.
+package struct AnimationCompletion: Sendable {
+  private let call: @Sendable (AnimatingPosition) -> Void
+  private let wait: @Sendable () async -> Void
+
+  /// A handler that runs `call`; `delivered` returns once the calls made so far have run.
+  package init(
+    delivered: @escaping @Sendable () async -> Void = {},
+    _ call: @escaping @Sendable (AnimatingPosition) -> Void
+  ) {
+    self.call = call
+    self.wait = delivered
+  }
+
+  package func callAsFunction(_ position: AnimatingPosition) {
+    call(position)
+  }
+
+  /// Returns once the calls made so far have run where the handler was written.
+  package func delivered() async {
+    await wait()
+  }
+}
 
 /// A call the engine refused because it made no sense in the current state or with the given
 /// argument; the engine is left exactly as it was.
@@ -477,7 +499,7 @@ package struct AnimationEngine: Sendable {
   package var hasCompletions: Bool { !completions.isEmpty }
 
   /// Adds a completion; it runs once, with the final position, when the animation ends.
-  package mutating func addCompletion(_ completion: @escaping AnimationCompletion) {
+  package mutating func addCompletion(_ completion: AnimationCompletion) {
     completions.append(completion)
   }
 
