@@ -6,21 +6,19 @@ import Testing
 
 /// Many hosts on one virtual-time clock at 100 frames a second.
 private struct Crowd {
-  let scheduler = VirtualTimeScheduler()
-  let clock: FrameClock
+  let frames = VirtualFrames()
   let boxes: [Box]
 
   init(count: Int) {
-    clock = FrameClock(scheduler: scheduler, framesPerSecond: 100)
     boxes = (0..<count).map { _ in Box() }
   }
 
+  var scheduler: VirtualTimeScheduler { frames.scheduler }
+  var clock: FrameClock { frames.clock }
+  func advance(_ seconds: Double) { frames.advance(seconds) }
+
   func dance(_ index: Int) -> Dance<Box> {
     Dance.of(boxes[index], clock: clock)
-  }
-
-  func advance(_ seconds: Double) {
-    scheduler.advance(by: .milliseconds(Int((seconds * 1000).rounded())))
   }
 }
 

@@ -16,25 +16,12 @@ private final class Puppet: Dancing {
   }
 }
 
-private struct Theatre {
-  let scheduler = VirtualTimeScheduler()
-  let clock: FrameClock
-
-  init() {
-    clock = FrameClock(scheduler: scheduler, framesPerSecond: 100)
-  }
-
-  func advance(_ seconds: Double) {
-    scheduler.advance(by: .milliseconds(Int((seconds * 1000).rounded())))
-  }
-}
-
 @Suite struct EndedTests {
   enum Phase: String, CaseIterable { case inactive, paused, stopped }
 
   @Test(arguments: Phase.allCases)
   func endedReturnsNilWhenTheHostDiesWithNoFrameComing(phase: Phase) async {
-    let theatre = Theatre()
+    let theatre = VirtualFrames()
     var puppet: Puppet? = Puppet(clock: theatre.clock)
     guard let dance = puppet.map({ $0.dance.animate(duration: 1) { $0.x = 100 } }) else { return }
     switch phase {
@@ -52,7 +39,7 @@ private struct Theatre {
   }
 
   @Test func endedReturnsPromptlyWhenItsTaskIsCancelled() async {
-    let theatre = Theatre()
+    let theatre = VirtualFrames()
     let puppet = Puppet(clock: theatre.clock)
     let dance = puppet.dance.animate(duration: 1) { $0.x = 100 }.start().pause()
     let waiting = Task { await dance.ended() }
@@ -64,7 +51,7 @@ private struct Theatre {
   }
 
   @Test func aCancelledTaskDoesNotWaitAtAll() async {
-    let theatre = Theatre()
+    let theatre = VirtualFrames()
     let puppet = Puppet(clock: theatre.clock)
     let dance = puppet.dance.animate(duration: 1) { $0.x = 100 }.start()
     let waiting = Task {
@@ -78,7 +65,7 @@ private struct Theatre {
 
 @Suite struct CompletionLifecycleTests {
   @Test func aCompletionThatDeclaresAnAnimationWhileAChainedOneStartsRunsBesideIt() {
-    let theatre = Theatre()
+    let theatre = VirtualFrames()
     let puppet = Puppet(clock: theatre.clock)
     let ended = Recording<String>()
     puppet.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }
@@ -100,7 +87,7 @@ private struct Theatre {
   }
 
   @Test func aCompletionThatDeclaresAnAnimationWhenReplacedKeepsItWaiting() {
-    let theatre = Theatre()
+    let theatre = VirtualFrames()
     let puppet = Puppet(clock: theatre.clock)
     let ended = Recording<String>()
     puppet.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }
@@ -128,7 +115,7 @@ private struct Theatre {
 
 @Suite struct RepeatingForeverTests {
   @Test func startingAnAnimationThatRepeatsForeverWithACompletionSaysToCaptureTheHostWeakly() {
-    let theatre = Theatre()
+    let theatre = VirtualFrames()
     let puppet = Puppet(clock: theatre.clock)
     let reported = DiagnosticLog.capture {
       puppet.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }
@@ -146,7 +133,7 @@ private struct Theatre {
   }
 
   @Test func aCompletionAddedToARunningAnimationThatRepeatsForeverIsReportedToo() {
-    let theatre = Theatre()
+    let theatre = VirtualFrames()
     let puppet = Puppet(clock: theatre.clock)
     let reported = DiagnosticLog.capture {
       puppet.dance.animate(duration: 1) { $0.x = 100 }.start().repeatingForever()
@@ -159,7 +146,7 @@ private struct Theatre {
   }
 
   @Test func animationsChainedAfterOneThatRepeatsForeverAreReportedAsNeverStarting() {
-    let theatre = Theatre()
+    let theatre = VirtualFrames()
     let puppet = Puppet(clock: theatre.clock)
     let reported = DiagnosticLog.capture {
       puppet.dance.animate(duration: 1) { $0.x = 100 }.repeatingForever()
@@ -173,7 +160,7 @@ private struct Theatre {
   }
 
   @Test func animationsThatEndOrHoldNothingForTheirEndAreNotReported() {
-    let theatre = Theatre()
+    let theatre = VirtualFrames()
     let puppet = Puppet(clock: theatre.clock)
     let reported = DiagnosticLog.capture {
       puppet.dance.animate(duration: 1) { $0.x = 100 }.repeating(count: 3)
@@ -192,7 +179,7 @@ private struct Theatre {
 
 @Suite struct ContinuationTests {
   @Test func continuingWithNoNewTimingMovesExactlyAsStartDoes() {
-    let theatre = Theatre()
+    let theatre = VirtualFrames()
     let started = Puppet(clock: theatre.clock)
     let continued = Puppet(clock: theatre.clock)
     for puppet in [started, continued] {
@@ -211,7 +198,7 @@ private struct Theatre {
   }
 
   @Test func theDurationFactorScalesTheRemainingTimeAlongTheSameCurve() {
-    let theatre = Theatre()
+    let theatre = VirtualFrames()
     let puppet = Puppet(clock: theatre.clock)
     puppet.dance.animate(duration: 1, curve: .easeInOut) { $0.x = 100 }.start()
     theatre.advance(0.5)
@@ -228,7 +215,7 @@ private struct Theatre {
 
 @Suite struct ChainedSettingsTests {
   @Test func pausesOnCompletionAfterThenAppliesToTheChainedAnimation() {
-    let theatre = Theatre()
+    let theatre = VirtualFrames()
     let puppet = Puppet(clock: theatre.clock)
     let ended = Recording<AnimatingPosition>()
     let dance = puppet.dance.animate(duration: 1) { $0.x = 100 }
@@ -243,7 +230,7 @@ private struct Theatre {
   }
 
   @Test func scrubsLinearlyAfterThenAppliesToTheChainedAnimation() {
-    let theatre = Theatre()
+    let theatre = VirtualFrames()
     let puppet = Puppet(clock: theatre.clock)
     let dance = puppet.dance.animate(duration: 1) { $0.x = 100 }
       .then(duration: 1, curve: .easeIn) { $0.y = 100 }
@@ -260,7 +247,7 @@ private struct Theatre {
     final class Plain {
       var value = 0.0
     }
-    let theatre = Theatre()
+    let theatre = VirtualFrames()
     let plain = Plain()
     let diagnostics = DiagnosticLog.capture {
       _ = Dance.of(plain, clock: theatre.clock)
@@ -275,7 +262,7 @@ private struct Theatre {
 
 @Suite struct AddedAnimationTests {
   @Test func animationsAddedWhileReversedMoveAsTheAnimationRunsBack() {
-    let theatre = Theatre()
+    let theatre = VirtualFrames()
     let puppet = Puppet(clock: theatre.clock)
     let dance = puppet.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }.start()
     theatre.advance(0.5)
@@ -291,7 +278,7 @@ private struct Theatre {
 
 @Suite struct StartValueTests {
   @Test func startValuesAreReadWhenTheAnimationStarts() {
-    let theatre = Theatre()
+    let theatre = VirtualFrames()
     let puppet = Puppet(clock: theatre.clock)
     let dance = puppet.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }
     puppet.x = 50  // moved between animate and start
@@ -304,7 +291,7 @@ private struct Theatre {
   }
 
   @Test func scrubbingAnAnimationThatHasNotStartedReadsItsStartValuesToo() {
-    let theatre = Theatre()
+    let theatre = VirtualFrames()
     let puppet = Puppet(clock: theatre.clock)
     let dance = puppet.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }
     puppet.x = 60

@@ -21,19 +21,17 @@ private final class Sprite: Dancing {
 }
 
 private struct Stage {
-  let scheduler = VirtualTimeScheduler()
-  let clock: FrameClock
+  let frames = VirtualFrames()
   let sprite: Sprite
   let diagnostics = Recording<String>()
 
   init() {
-    clock = FrameClock(scheduler: scheduler, framesPerSecond: 100)
-    sprite = Sprite(clock: clock)
+    sprite = Sprite(clock: frames.clock)
   }
 
-  func advance(_ seconds: Double) {
-    scheduler.advance(by: .milliseconds(Int((seconds * 1000).rounded())))
-  }
+  var scheduler: VirtualTimeScheduler { frames.scheduler }
+  var clock: FrameClock { frames.clock }
+  func advance(_ seconds: Double) { frames.advance(seconds) }
 
   /// Runs `body` with the diagnostics it reports collected.
   func withDiagnostics<T>(_ body: () throws -> T) rethrows -> T {

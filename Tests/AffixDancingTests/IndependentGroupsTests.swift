@@ -18,18 +18,16 @@ private final class Card: Dancing {
 }
 
 private struct Table {
-  let scheduler = VirtualTimeScheduler()
-  let clock: FrameClock
+  let frames = VirtualFrames()
   let card: Card
 
   init() {
-    clock = FrameClock(scheduler: scheduler, framesPerSecond: 100)
-    card = Card(clock: clock)
+    card = Card(clock: frames.clock)
   }
 
-  func advance(_ seconds: Double) {
-    scheduler.advance(by: .milliseconds(Int((seconds * 1000).rounded())))
-  }
+  var scheduler: VirtualTimeScheduler { frames.scheduler }
+  var clock: FrameClock { frames.clock }
+  func advance(_ seconds: Double) { frames.advance(seconds) }
 }
 
 /// The dance diagnostics `body` reports, on this task only: other subsystems' are not what

@@ -17,22 +17,9 @@ private final class Dot: Dancing {
   }
 }
 
-private struct Floor {
-  let scheduler = VirtualTimeScheduler()
-  let clock: FrameClock
-
-  init() {
-    clock = FrameClock(scheduler: scheduler, framesPerSecond: 100)
-  }
-
-  func advance(milliseconds: Int) {
-    scheduler.advance(by: .milliseconds(milliseconds))
-  }
-}
-
 @Suite struct DanceObservationTests {
   @Test func aTrackedStateIsToldWhenTheAnimationStarts() {
-    let floor = Floor()
+    let floor = VirtualFrames()
     let dot = Dot(clock: floor.clock)
     let dance = dot.dance.animate(duration: 1) { $0.x = 100 }
     let state = TrackedRead { dance.state }
@@ -43,7 +30,7 @@ private struct Floor {
   }
 
   @Test func aTrackedStateIsToldWhenTheAnimationPauses() {
-    let floor = Floor()
+    let floor = VirtualFrames()
     let dot = Dot(clock: floor.clock)
     let dance = dot.dance.animate(duration: 1) { $0.x = 100 }.start()
     floor.advance(milliseconds: 100)
@@ -56,7 +43,7 @@ private struct Floor {
   }
 
   @Test func aTrackedStateIsToldByTheFrameThatEndsTheAnimation() {
-    let floor = Floor()
+    let floor = VirtualFrames()
     let dot = Dot(clock: floor.clock)
     dot.dance.animate(duration: 0.5, curve: .linear) { $0.x = 100 }.start()
     floor.advance(milliseconds: 100)
@@ -71,7 +58,7 @@ private struct Floor {
   }
 
   @Test func aTrackedProgressIsToldByAFrame() {
-    let floor = Floor()
+    let floor = VirtualFrames()
     let dot = Dot(clock: floor.clock)
     let dance = dot.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }.start()
     floor.advance(milliseconds: 100)
@@ -83,7 +70,7 @@ private struct Floor {
   }
 
   @Test func aFrameThatOnlyMovesTheProgressLeavesATrackedStateAsleep() {
-    let floor = Floor()
+    let floor = VirtualFrames()
     let dot = Dot(clock: floor.clock)
     let dance = dot.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }.start()
     floor.advance(milliseconds: 100)
@@ -101,7 +88,7 @@ private struct Floor {
   }
 
   @Test func aHostWhoseStateWasNotReadTellsNothing() {
-    let floor = Floor()
+    let floor = VirtualFrames()
     let read = Dot(clock: floor.clock)
     let unread = Dot(clock: floor.clock)
     read.dance.animate(duration: 1) { $0.x = 100 }
@@ -120,7 +107,7 @@ private struct Floor {
   }
 
   @Test func aTrackedStateIsToldWhenTheHostDies() {
-    let floor = Floor()
+    let floor = VirtualFrames()
     var dot: Dot? = Dot(clock: floor.clock)
     guard let dance = dot.map({ $0.dance.animate(duration: 1) { $0.x = 100 }.start() }) else {
       return
@@ -134,7 +121,7 @@ private struct Floor {
   }
 
   @Test func trackingKeepsNeitherTheHostNorItsDancerAlive() {
-    let floor = Floor()
+    let floor = VirtualFrames()
     weak var weakHost: Dot?
     weak var weakDancer: Dancer?
     do {
@@ -160,7 +147,7 @@ private struct Floor {
   @Test(.timeLimit(.minutes(1)))
   func observationsFollowTheStateAcrossControlCalls() async {
     guard #available(macOS 26, iOS 26, tvOS 26, visionOS 26, *) else { return }
-    let floor = Floor()
+    let floor = VirtualFrames()
     let dot = Dot(clock: floor.clock)
     let dance = dot.dance.animate(duration: 1) { $0.x = 100 }.start()
     var running = Observations { dance.isRunning }.makeAsyncIterator()

@@ -35,23 +35,9 @@ private final class Circle: Shape {
   }
 }
 
-/// A frame clock at 100 frames a second on virtual time.
-private struct Stage {
-  let scheduler = VirtualTimeScheduler()
-  let clock: FrameClock
-
-  init() {
-    clock = FrameClock(scheduler: scheduler, framesPerSecond: 100)
-  }
-
-  func advance(milliseconds: Int) {
-    scheduler.advance(by: .milliseconds(milliseconds))
-  }
-}
-
 struct PropertyWriteTests {
   @Test func computedPropertyIsWrittenThroughItsSetterEveryFrame() {
-    let stage = Stage()
+    let stage = VirtualFrames()
     let gauge = Gauge()
     Dance.of(gauge, clock: stage.clock).animate(duration: 1, curve: .linear) {
       $0.computed = 100
@@ -66,7 +52,7 @@ struct PropertyWriteTests {
   }
 
   @Test func observedPropertyRunsItsObserverOnEveryWrite() {
-    let stage = Stage()
+    let stage = VirtualFrames()
     let gauge = Gauge()
     Dance.of(gauge, clock: stage.clock).animate(duration: 1, curve: .linear) {
       $0.observed = 10
@@ -77,7 +63,7 @@ struct PropertyWriteTests {
   }
 
   @Test func recordingDoesNotWriteTheHost() {
-    let stage = Stage()
+    let stage = VirtualFrames()
     let gauge = Gauge()
     Dance.of(gauge, clock: stage.clock).animate(duration: 1) {
       $0.computed = 100
@@ -88,7 +74,7 @@ struct PropertyWriteTests {
   }
 
   @Test func subclassHostAnimatesInheritedAndOverriddenProperties() {
-    let stage = Stage()
+    let stage = VirtualFrames()
     let circle = Circle()
     Dance.of(circle, clock: stage.clock).animate(duration: 1, curve: .linear) {
       $0.x = 40
@@ -102,7 +88,7 @@ struct PropertyWriteTests {
   }
 
   @Test func subclassSeenAsItsBaseClassWritesThroughTheOverride() {
-    let stage = Stage()
+    let stage = VirtualFrames()
     let circle = Circle()
     let shape: Shape = circle
     Dance.of(shape, clock: stage.clock).animate(duration: 1, curve: .linear) {
@@ -114,7 +100,7 @@ struct PropertyWriteTests {
   }
 
   @Test func writingAPropertyTwiceKeepsOneTrackFromTheFirstStart() {
-    let stage = Stage()
+    let stage = VirtualFrames()
     let gauge = Gauge()
     Dance.of(gauge, clock: stage.clock).animate(duration: 1, curve: .linear) {
       $0.observed = 50
