@@ -35,10 +35,12 @@ extension Blinking {
         "blink", "blink(times: \(times), every: \(interval)) needs positive values; ignored.",
         fileID: fileID, line: line)
     }
-    let toggle = IsolatedCallback<Bool>(isolation: isolation) { [weak self] visible in
+    let blinker = Associations(of: self).capability(Blinker.self) { Blinker() }
+    let toggle = IsolatedCallback<Blinker.Toggle>(isolation: isolation) {
+      [weak self, weak blinker] toggle in
+      guard let visible = blinker?.visibility(after: toggle) else { return }
       self?.isVisible = visible
     }
-    let blinker = Associations(of: self).capability(Blinker.self) { Blinker() }
     blinker.start(toggles: times * 2, every: interval, on: blinkScheduler, toggle: toggle)
   }
 
@@ -58,7 +60,7 @@ extension Blinking {
 /// ``togglesLeft``.
 public final class Blinker: Capability, Observable {
   let run = ScheduledRun()
-  private let state = LockedState((remaining: 0, toggle: IsolatedCallback<Bool>?.none))
+  private let state = LockedState((remaining: 0, toggle: IsolatedCallback<Toggle>?.none))
   private let observation = LazyObservationRegistrar()
 
   /// The toggles left in the blink in progress: 0 when it is not blinking.
@@ -69,14 +71,23 @@ public final class Blinker: Capability, Observable {
 
   /// Changes the toggles left, telling Observation first, outside the lock.
   private func changeTogglesLeft<Result>(
-    _ body: (inout sending (remaining: Int, toggle: IsolatedCallback<Bool>?)) -> sending Result
+    _ body: (inout sending (remaining: Int, toggle: IsolatedCallback<Toggle>?)) -> sending Result
   ) -> sending Result {
     observation.withMutation(of: self, keyPath: \.togglesLeft) { state.withLock(body) }
   }
 
+  /// A toggle the clock asks for, decided where it runs: on the host's isolation, after the
+  /// toggles asked for before it, so that a stop made meanwhile wins over a tick.
+  enum Toggle: Sendable {
+    /// The run's next toggle.
+    case step(ScheduledRun.ID)
+    /// The stop's: show the host.
+    case show
+  }
+
   func start(
     toggles: Int, every interval: Duration, on scheduler: any SchedulingClock,
-    toggle: IsolatedCallback<Bool>
+    toggle: IsolatedCallback<Toggle>
   ) {
     changeTogglesLeft { $0 = (toggles, toggle) }
     run.start { id in
@@ -100,16 +111,25 @@ public final class Blinker: Capability, Observable {
 
   private func step(_ id: ScheduledRun.ID) {
     guard run.isCurrent(id) else { return }
-    let (remaining, toggle) = changeTogglesLeft { state in
-      state.remaining -= 1
-      return state
-    }
-    toggle?(remaining % 2 == 0)
-    if remaining == 0 { run.finish(id) }
+    state.withLock { $0.toggle }?(.step(id))
   }
 
   private func show() {
-    state.withLock { $0.toggle }?(true)
+    state.withLock { $0.toggle }?(.show)
+  }
+
+  /// What `toggle` writes to the host as it runs there; nil for nothing: a tick of a run that
+  /// was stopped or replaced since.
+  func visibility(after toggle: Toggle) -> Bool? {
+    guard case .step(let id) = toggle else { return true }
+    let remaining = changeTogglesLeft { state -> Int? in
+      guard state.remaining > 0, run.isCurrent(id) else { return nil }
+      state.remaining -= 1
+      return state.remaining
+    }
+    guard let remaining else { return nil }
+    if remaining == 0 { run.finish(id) }
+    return remaining % 2 == 0
   }
 
   /// Stops blinking; a live host is left visible.

@@ -91,13 +91,33 @@ extension Lamp: @MainActor Blinking {
     let lamp = Lamp()
     lamp.blink(times: 5, every: .milliseconds(100))
     let scheduler = lamp.scheduler
-    // A tick on the clock's thread while the main actor is busy here: its "off" waits to run
-    // on the main actor, and the stop's "on" must not overtake it.
+    // A tick on the clock's thread while the main actor is busy here: its toggle waits to run
+    // on the main actor, behind nothing, and the stop comes first. The toggle, decided as it
+    // runs, after the stop, writes nothing: the lamp is only shown.
     DispatchQueue.global().sync { scheduler.advance(by: .milliseconds(100)) }
     lamp.stopBlinking()
     await lamp.blinkFinished()
     #expect(lamp.isVisible)
-    #expect(lamp.toggles == [false, true])
+    #expect(lamp.toggles == [true])
+  }
+
+  @Test func aStopMadeWhileTheClocksThreadTicksLeavesTheLampVisible() async throws {
+    for round in 0..<300 {
+      let lamp = Lamp()
+      lamp.blink(times: 100_000, every: .milliseconds(1))
+      let blinker = try #require(Associations(of: lamp).capability(Blinker.self))
+      let scheduler = lamp.scheduler
+      let ticking = Task.detached {
+        for _ in 0..<2_000 { scheduler.advance(by: .milliseconds(1)) }
+      }
+      // Stops while the clock's thread ticks: blocking here, so no toggle runs in between.
+      while blinker.togglesLeft == 100_000 { await Task.yield() }
+      lamp.stopBlinking()
+      await ticking.value
+      await lamp.blinkFinished()
+      #expect(lamp.isVisible, "round \(round): a tick made during the stop hid the lamp")
+      #expect(blinker.togglesLeft == 0)
+    }
   }
 
   @Test func badInputIsReportedWithTheCallersLine() {
