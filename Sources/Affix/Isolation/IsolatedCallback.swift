@@ -50,7 +50,7 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
   /// The closure, for the retain-path reflection; call it through `callAsFunction(_:)`.
   let body: (Argument) -> Void
   /// The calls made and not yet run, in order, shared by every copy.
-  private let calls: OrderedCalls<Argument>
+  private let calls: OrderedCalls
 
   /// Wraps `body`, written in `isolation`, to be called there: the caller's own isolation
   /// unless given, or the `isolated` parameter of the method that took `body`. The compiler
@@ -169,7 +169,7 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
   /// Makes the call that took `turn`: it runs once every earlier turn has run.
   package func deliver(_ argument: Argument, inTurn turn: UInt64) {
     let here = runsInline
-    switch calls.arrive(argument, turn: turn, runsHere: here) {
+    switch calls.arrive(turn: turn, runsHere: here, job: { { self.run(argument) } }) {
     case .leave: return
     case .runNow:
       // The common case: nothing waits and this is the place to run. The argument never
@@ -200,7 +200,7 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
   /// Runs the calls whose turn has come, in turn, until none is left; this thread holds the
   /// right to run them.
   private func runWaiting() {
-    while let argument = calls.next() { run(argument) }
+    while let job = calls.next() { job() }
   }
 
   /// Runs one call; this thread holds the right to run, on the callback's isolation.
@@ -220,9 +220,15 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
 /// ones when two threads race, and waits until every earlier turn has run. The thread that
 /// runs calls takes them while the next turn is there, and hands over (stops) at a gap: the
 /// missing call's thread finds no runner when it arrives and runs from there.
-private final class OrderedCalls<Argument>: @unchecked Sendable {
-  // `@unchecked Sendable`: `state` is only reached under its lock; the arguments are `Sendable`
-  // (the callback's constraint) and run only on the callback's isolation.
+///
+/// Not generic: a call that waits is kept as a job that runs the callback with its argument,
+/// so that this code, the whole of a call's bookkeeping, is compiled once for every callback
+/// rather than run unspecialized, through the argument type's metadata, at every call.
+private final class OrderedCalls: @unchecked Sendable {
+  // `@unchecked Sendable`: `state` is only reached under its lock; a job captures a `Sendable`
+  // argument (the callback's constraint) and runs only on the callback's isolation.
+  typealias Job = () -> Void
+
   private struct State {
     /// The turn that runs next.
     var next: UInt64 = 0
@@ -238,7 +244,7 @@ private final class OrderedCalls<Argument>: @unchecked Sendable {
 
   struct Waiting {
     let turn: UInt64
-    let argument: Argument
+    let job: Job
   }
 
   enum Arrival {
@@ -259,7 +265,9 @@ private final class OrderedCalls<Argument>: @unchecked Sendable {
     turns.wrappingAdd(1, ordering: .relaxed).oldValue
   }
 
-  func arrive(_ argument: Argument, turn: UInt64, runsHere: Bool) -> Arrival {
+  /// Where the call that took `turn` runs. `makeJob` makes what runs it later, and is called
+  /// only when the call has to wait: the common call, run at once, allocates nothing.
+  func arrive(turn: UInt64, runsHere: Bool, job makeJob: () -> Job) -> Arrival {
     state.withLock { state in
       if runsHere, !state.isRunning, !state.isScheduled, state.waiting.isEmpty,
         turn == state.next
@@ -270,7 +278,7 @@ private final class OrderedCalls<Argument>: @unchecked Sendable {
       }
       var index = state.waiting.endIndex
       while index > state.waiting.startIndex, state.waiting[index - 1].turn > turn { index -= 1 }
-      state.waiting.insert(Waiting(turn: turn, argument: argument), at: index)
+      state.waiting.insert(Waiting(turn: turn, job: makeJob()), at: index)
       guard !state.isRunning, !state.isScheduled, state.waiting.first?.turn == state.next else {
         return .leave
       }
@@ -295,19 +303,19 @@ private final class OrderedCalls<Argument>: @unchecked Sendable {
 
   /// The next call to run, or nil, giving up the right to run, when its turn has not arrived.
   /// Resumes, after unlocking, the waits that the calls run so far complete.
-  func next() -> Argument? {
+  func next() -> Job? {
     var done: [CheckedContinuation<Void, Never>] = []
-    let argument = state.withLock { state -> Argument? in
+    let job = state.withLock { state -> Job? in
       if !state.waits.isEmpty { done = Self.completedWaits(&state) }
       guard !state.waiting.isEmpty, state.waiting[0].turn == state.next else {
         state.isRunning = false
         return nil
       }
       state.next &+= 1
-      return state.waiting.removeFirst().argument
+      return state.waiting.removeFirst().job
     }
     for continuation in done { continuation.resume() }
-    return argument
+    return job
   }
 
   /// Returns once every turn taken before the call has run.
