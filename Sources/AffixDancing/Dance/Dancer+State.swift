@@ -50,6 +50,7 @@ extension Dancer {
 
   /// One animation and those chained after it with `then`: it animates its own properties,
   /// independently of the host's other groups, and ends on its own.
+  @dynamicMemberLookup
   struct Group {
     /// Names the group for the handles that address it: the tag of its first animation.
     let id: Int
@@ -65,49 +66,17 @@ extension Dancer {
       record = GroupRecord(tag: tag, declaredAt: declaredAt)
     }
 
-    /// The current animation's tag.
-    var tag: Int {
-      get { record.tag }
-      nonmutating set { record.tag = newValue }
+    /// The record's fields, read and written as the group's own: `group.tag`.
+    subscript<Value>(dynamicMember field: ReferenceWritableKeyPath<GroupRecord, Value>) -> Value
+    {
+      get { record[keyPath: field] }
+      nonmutating set { record[keyPath: field] = newValue }
     }
-    var chain: [ChainLink] {
-      get { record.chain }
-      nonmutating set { record.chain = newValue }
+
+    /// The record's constant fields: `group.waiters`, `group.declaredAt`.
+    subscript<Value>(dynamicMember field: KeyPath<GroupRecord, Value>) -> Value {
+      record[keyPath: field]
     }
-    /// A chained animation whose block runs later on its own isolation: the group stays for
-    /// `ended()` and for calls until it is installed.
-    var isBeginningLink: Bool {
-      get { record.isBeginningLink }
-      nonmutating set { record.isBeginningLink = newValue }
-    }
-    /// The tag of the last animation told that it repeats forever while holding completions
-    /// or chained animations, so that it is told once.
-    var advisedTag: Int {
-      get { record.advisedTag }
-      nonmutating set { record.advisedTag = newValue }
-    }
-    /// The velocities of the properties this group took from moving groups as it was declared,
-    /// for it to keep when it starts.
-    var carried: CarriedVelocities? {
-      get { record.carried }
-      nonmutating set { record.carried = newValue }
-    }
-    /// Whether the group's first animation ever became active: one that ends without it was
-    /// declared and forgotten.
-    var hasBeenActive: Bool {
-      get { record.hasBeenActive }
-      nonmutating set { record.hasBeenActive = newValue }
-    }
-    /// The reduced-motion switch as the group's first animation became active, which every
-    /// animation chained after it follows.
-    var reducesMotion: Bool? {
-      get { record.reducesMotion }
-      nonmutating set { record.reducesMotion = newValue }
-    }
-    /// Tasks waiting in `ended()` for this group.
-    var waiters: Waiters<AnimatingPosition?> { record.waiters }
-    /// Where the declaration was made, for the report of one never started.
-    var declaredAt: CallSite { record.declaredAt }
 
     var isRunning: Bool { engine?.isRunning == true }
 
@@ -120,14 +89,28 @@ extension Dancer {
   /// A group's fields that the frame never reads. Touched only under the dancer's lock (or,
   /// for a group that has left the state, by the one thread that took it out).
   final class GroupRecord {
+    /// The current animation's tag.
     var tag: Int
+    /// The animations chained after the current one with `then`.
     var chain: [ChainLink] = []
+    /// A chained animation whose block runs later on its own isolation: the group stays for
+    /// `ended()` and for calls until it is installed.
     var isBeginningLink = false
+    /// The tag of the last animation told that it repeats forever while holding completions
+    /// or chained animations, so that it is told once.
     var advisedTag = 0
+    /// The velocities of the properties this group took from moving groups as it was declared,
+    /// for it to keep when it starts.
     var carried: CarriedVelocities?
+    /// Whether the group's first animation ever became active: one that ends without it was
+    /// declared and forgotten.
     var hasBeenActive = false
+    /// The reduced-motion switch as the group's first animation became active, which every
+    /// animation chained after it follows.
     var reducesMotion: Bool?
+    /// Tasks waiting in `ended()` for this group.
     let waiters = Waiters<AnimatingPosition?>()
+    /// Where the declaration was made, for the report of one never started.
     let declaredAt: CallSite
 
     init(tag: Int, declaredAt: CallSite) {
