@@ -547,38 +547,45 @@ public final class LoadingController: Capability, Observable {
   }
 
   /// A public property that Observation tracks, and the key path it is tracked under.
-  private enum PublicProperty: CaseIterable {
+  private enum PublicProperty: Int, CaseIterable {
     case state, nestingDepth, message, progress, outcome
 
-    static func changes(from old: State, to new: State) -> [PublicProperty] {
-      allCases.filter { property in
-        switch property {
-        case .state: old.phase != new.phase
-        case .nestingDepth: old.depth != new.depth
-        case .message: old.message != new.message
-        case .progress: old.progress != new.progress
-        case .outcome: old.outcome != new.outcome
-        }
+    /// What each property is read from and named by: the one place that pairs them.
+    private static let fields: [Field] = allCases.map { property in
+      switch property {
+      case .state: Field(\.state, \.phase)
+      case .nestingDepth: Field(\.nestingDepth, \.depth)
+      case .message: Field(\.message, \.message)
+      case .progress: Field(\.progress, \.progress)
+      case .outcome: Field(\.outcome, \.outcome)
       }
+    }
+
+    static func changes(from old: State, to new: State) -> [PublicProperty] {
+      allCases.filter { fields[$0.rawValue].differs(old, new) }
     }
 
     func willSet(of controller: LoadingController) {
-      switch self {
-      case .state: controller.observation.willSet(controller, keyPath: \.state)
-      case .nestingDepth: controller.observation.willSet(controller, keyPath: \.nestingDepth)
-      case .message: controller.observation.willSet(controller, keyPath: \.message)
-      case .progress: controller.observation.willSet(controller, keyPath: \.progress)
-      case .outcome: controller.observation.willSet(controller, keyPath: \.outcome)
-      }
+      Self.fields[rawValue].willSet(controller)
     }
 
     func didSet(of controller: LoadingController) {
-      switch self {
-      case .state: controller.observation.didSet(controller, keyPath: \.state)
-      case .nestingDepth: controller.observation.didSet(controller, keyPath: \.nestingDepth)
-      case .message: controller.observation.didSet(controller, keyPath: \.message)
-      case .progress: controller.observation.didSet(controller, keyPath: \.progress)
-      case .outcome: controller.observation.didSet(controller, keyPath: \.outcome)
+      Self.fields[rawValue].didSet(controller)
+    }
+
+    /// A public property's key path with the state it reads, and the registrar's calls for it.
+    private struct Field: Sendable {
+      let differs: @Sendable (State, State) -> Bool
+      let willSet: @Sendable (LoadingController) -> Void
+      let didSet: @Sendable (LoadingController) -> Void
+
+      init<Member: Sendable, Value: Equatable & Sendable>(
+        _ property: any KeyPath<LoadingController, Member> & Sendable,
+        _ stored: any KeyPath<State, Value> & Sendable
+      ) {
+        differs = { $0[keyPath: stored] != $1[keyPath: stored] }
+        willSet = { $0.observation.willSet($0, keyPath: property) }
+        didSet = { $0.observation.didSet($0, keyPath: property) }
       }
     }
   }
