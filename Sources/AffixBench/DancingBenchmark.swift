@@ -5,7 +5,7 @@ import Foundation
 
 /// `affix-bench dancing`: the per-frame cost of animated properties, and an idle clock's
 /// wake-ups.
-enum DancingBenchmark {
+@MainActor enum DancingBenchmark {
   private final class Layer {
     var x = 0.0
     var y = 0.0
@@ -16,8 +16,8 @@ enum DancingBenchmark {
   static let animations = 10_000
   /// Rounds of `framesPerRound` frames of each workload, taken in turn: a change in the
   /// machine's speed during the run (this VM's swings by half) reaches every workload alike.
-  static let rounds = 24
-  static let framesPerRound = 5
+  nonisolated static let rounds = 24
+  nonisolated static let framesPerRound = 5
 
   /// One measured configuration: a frame of work over `operations` property writes.
   private struct Workload {
@@ -44,7 +44,7 @@ enum DancingBenchmark {
   }
 
   /// This thread's processor time: time spent preempted does not count at all.
-  private static func threadNanoseconds() -> UInt64 {
+  private nonisolated static func threadNanoseconds() -> UInt64 {
     var time = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
     return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)

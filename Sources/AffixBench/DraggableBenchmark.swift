@@ -5,7 +5,7 @@ import Foundation
 
 /// `affix-bench draggable`: the cost of a physics step per moving body, and the frame-clock
 /// wake-ups of a world at rest.
-enum DraggableBenchmark {
+@MainActor enum DraggableBenchmark {
   static let bodyCount = 1_000
   static let steps = 600
 

@@ -63,7 +63,7 @@ extension Loading {
 
   /// The controller that holds this object's loading state, attached on first use; its
   /// indicator is called in the isolation of the code that first uses it.
-  public func loadingController(isolation: isolated (any Actor)? = #isolation)
+  public func loadingController(isolation: isolated (any Actor) = #isolation)
     -> LoadingController
   {
     Associations(of: self).capability(LoadingController.self) {
@@ -76,7 +76,7 @@ extension Loading {
   /// Starts a piece of slow work: the indicator appears after the grace time unless the work
   /// ends first. Calls nest; see ``LoadingController/start(message:fileID:line:)``.
   public func startLoading(
-    message: String? = nil, isolation: isolated (any Actor)? = #isolation,
+    message: String? = nil, isolation: isolated (any Actor) = #isolation,
     fileID: String = #fileID, line: Int = #line
   ) {
     loadingController(isolation: isolation).start(message: message, fileID: fileID, line: line)
@@ -142,7 +142,7 @@ extension Loading {
   ///   - work: The slow work.
   public func withLoading<Result, Failure: Error>(
     message: String? = nil, progress: Progress? = nil,
-    isolation: isolated (any Actor)? = #isolation,
+    isolation: isolated (any Actor) = #isolation,
     _ work: () async throws(Failure) -> Result
   ) async throws(Failure) -> Result {
     startLoading(message: message, isolation: isolation)

@@ -64,12 +64,12 @@ public final class TooltipController: Capability, CustomStringConvertible, Obser
   public static func attach<Host: AnyObject>(
     to host: Host, timing: TooltipTiming = .standard,
     scheduler: any SchedulingClock = DispatchScheduler.main,
-    isolation: isolated (any Actor)? = #isolation,
+    isolation: isolated (any Actor) = #isolation,
     show: @escaping (Host, Bool) -> Void
   ) -> TooltipController {
     let controller = TooltipController(timing: timing, scheduler: scheduler)
     controller.present(
-      IsolatedCallback(unchecked: isolation) { [weak host] shown in
+      IsolatedCallback(isolation: isolation) { [weak host] shown in
         if let host { show(host, shown) }
       })
     return Associations(of: host).attach(controller)

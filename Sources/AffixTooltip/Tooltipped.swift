@@ -59,7 +59,7 @@ extension Tooltipped {
   ///   - fileID: The caller's file, for a misuse report.
   ///   - line: The caller's line, for a misuse report.
   public func pointerEntered(
-    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line
+    isolation: isolated (any Actor) = #isolation, fileID: String = #fileID, line: Int = #line
   ) {
     controller(isolation: isolation).pointerEntered(fileID: fileID, line: line)
   }
@@ -75,7 +75,7 @@ extension Tooltipped {
   ///   - fileID: The caller's file, for a misuse report.
   ///   - line: The caller's line, for a misuse report.
   public func pointerExited(
-    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line
+    isolation: isolated (any Actor) = #isolation, fileID: String = #fileID, line: Int = #line
   ) {
     controller(isolation: isolation).pointerExited(fileID: fileID, line: line)
   }
@@ -89,12 +89,12 @@ extension Tooltipped {
     await tooltip?.settled()
   }
 
-  private func controller(isolation: (any Actor)?) -> TooltipController {
+  private func controller(isolation: isolated (any Actor)) -> TooltipController {
     let controller = Associations(of: self).capability(TooltipController.self) {
       TooltipController(timing: tooltipTiming, scheduler: tooltipScheduler)
     }
     controller.present(
-      IsolatedCallback(unchecked: isolation) { [weak self] shown in
+      IsolatedCallback(isolation: isolation) { [weak self] shown in
         self?.isTooltipShown = shown
       })
     return controller

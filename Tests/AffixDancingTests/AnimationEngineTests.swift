@@ -37,7 +37,7 @@ private struct Harness {
   var x: Double { box.x }
 }
 
-struct AnimationStateTableTests {
+@MainActor struct AnimationStateTableTests {
   @Test func inactiveStartBecomesActiveAndRuns() throws {
     var h = Harness()
     #expect(h.engine.state == .inactive)
@@ -141,7 +141,7 @@ struct AnimationStateTableTests {
   }
 }
 
-struct AnimationEngineBehaviourTests {
+@MainActor struct AnimationEngineBehaviourTests {
   @Test func scrubbingARunningAnimationIsIllegal() throws {
     var h = Harness()
     try h.run { engine throws(AnimatorMisuse) in try engine.start(at: 0) }

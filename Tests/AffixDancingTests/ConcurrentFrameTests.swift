@@ -23,7 +23,8 @@ final class SharedBox: Sendable {
 }
 
 /// Frames racing calls from other threads. Run under the thread sanitizer in CI: the driver's
-/// per-member memos of track lists, which only frames touch, are what these pin.
+/// per-member memos of track lists, and the frames delivered to the hosts' actor while the
+/// clock is driven elsewhere, are what these pin.
 struct ConcurrentFrameTests {
   /// Hosts shared by the threads of one test.
   private struct Stage: Sendable {
@@ -42,36 +43,59 @@ struct ConcurrentFrameTests {
     func frame() {
       scheduler.advance(by: .milliseconds(10))
     }
+
+    /// Advances `count` frames on a thread of its own, while the caller goes on.
+    func framesElsewhere(_ count: Int) -> Task<Void, Never> {
+      Task.detached { for _ in 0..<count { frame() } }
+    }
+  }
+
+  /// The actor the boxes are animated from: every frame they get is delivered here.
+  private actor Animator {
+    func animate(_ stage: Stage, duration: Double, x: Double, y: (Int) -> Double?) {
+      for index in stage.boxes.indices {
+        stage.dance(index).animate(duration: duration) {
+          $0.x = x
+          if let y = y(index) { $0.y = y }
+        }.start()
+      }
+    }
+
+    /// Re-animates the boxes in turn, `rounds` times: one property or two, so that lists of
+    /// both shapes are replaced mid-flight.
+    func reanimate(_ stage: Stage, rounds: Int) {
+      for round in 0..<rounds {
+        let index = round % stage.boxes.count
+        if round % 3 == 1 {
+          stage.dance(index).addAnimations { $0.y = Double(round) }
+        } else {
+          stage.dance(index).animate(duration: 0.5) {
+            $0.x = Double(round)
+            if round % 2 == 0 { $0.y = Double(-round) }
+          }.start()
+        }
+      }
+    }
+
+    /// Waits until every box's animation has ended here, its last frame written.
+    func ended(_ stage: Stage) async {
+      for index in stage.boxes.indices { _ = await stage.dance(index).ended() }
+    }
   }
 
   /// Re-animating a host, or adding animations to it, replaces its track list while frames
   /// write through the old one; the last animation of each host, left to run out, lands on its
   /// own targets.
-  @Test func reanimatingWhileFramesRunEndsOnTheLastTargets() {
+  @Test func reanimatingWhileFramesRunEndsOnTheLastTargets() async {
     let stage = Stage()
-    for index in stage.boxes.indices {
-      stage.dance(index).animate(duration: 1) { $0.x = 1 }.start()
-    }
+    let animator = Animator()
+    await animator.animate(stage, duration: 1, x: 1) { _ in nil }
     let rounds = 400
-    DispatchQueue.concurrentPerform(iterations: 2) { worker in
-      for round in 0..<rounds {
-        if worker == 0 {
-          stage.frame()
-        } else {
-          // One property or two, so that lists of both shapes are replaced mid-flight.
-          let index = round % stage.boxes.count
-          if round % 3 == 1 {
-            stage.dance(index).addAnimations { $0.y = Double(round) }
-          } else {
-            stage.dance(index).animate(duration: 0.5) {
-              $0.x = Double(round)
-              if round % 2 == 0 { $0.y = Double(-round) }
-            }.start()
-          }
-        }
-      }
-    }
+    let frames = stage.framesElsewhere(rounds)
+    await animator.reanimate(stage, rounds: rounds)
+    await frames.value
     for _ in 0..<100 { stage.frame() }
+    await animator.ended(stage)
     for index in stage.boxes.indices {
       let last = Array(stride(from: index, to: rounds, by: stage.boxes.count)).last { $0 % 3 != 1 }
       #expect(stage.boxes[index].x == Double(last ?? -1))
@@ -83,18 +107,14 @@ struct ConcurrentFrameTests {
   /// Two threads driving one scheduler run the frames of one clock on either thread, one after
   /// another: what a frame leaves in the driver's memos is seen by the next on the other
   /// thread, and every animation ends on its targets.
-  @Test func framesDrivenFromTwoThreadsEndOnTheTargets() {
+  @Test func framesDrivenFromTwoThreadsEndOnTheTargets() async {
     let stage = Stage()
-    for index in stage.boxes.indices {
-      stage.dance(index).animate(duration: 2) {
-        $0.x = 100
-        $0.y = Double(index)
-      }.start()
-    }
-    DispatchQueue.concurrentPerform(iterations: 2) { _ in
-      for _ in 0..<150 { stage.frame() }
-    }
+    let animator = Animator()
+    await animator.animate(stage, duration: 2, x: 100) { Double($0) }
+    let drivers = [stage.framesElsewhere(150), stage.framesElsewhere(150)]
+    for driver in drivers { await driver.value }
     for _ in 0..<250 { stage.frame() }
+    await animator.ended(stage)
     #expect(stage.boxes.allSatisfy { $0.x == 100 })
     #expect(stage.boxes.indices.allSatisfy { stage.boxes[$0].y == Double($0) })
     #expect(Dancer.runningCount(on: stage.clock) == 0)

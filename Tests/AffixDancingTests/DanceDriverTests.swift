@@ -22,7 +22,7 @@ private struct Crowd {
   }
 }
 
-struct DanceDriverTests {
+@MainActor struct DanceDriverTests {
   @Test(arguments: [1, 2, 50])
   func allAnimationsOnOneClockShareOneSubscription(count: Int) {
     let crowd = Crowd(count: count)

@@ -16,7 +16,7 @@ private final class Puppet: Dancing {
   }
 }
 
-@Suite struct EndedTests {
+@MainActor @Suite struct EndedTests {
   enum Phase: String, CaseIterable { case inactive, paused, stopped }
 
   @Test(arguments: Phase.allCases)
@@ -63,7 +63,7 @@ private final class Puppet: Dancing {
   }
 }
 
-@Suite struct CompletionLifecycleTests {
+@MainActor @Suite struct CompletionLifecycleTests {
   @Test func aCompletionThatDeclaresAnAnimationWhileAChainedOneStartsRunsBesideIt() {
     let theatre = VirtualFrames()
     let puppet = Puppet(clock: theatre.clock)
@@ -113,7 +113,7 @@ private final class Puppet: Dancing {
   }
 }
 
-@Suite struct RepeatingForeverTests {
+@MainActor @Suite struct RepeatingForeverTests {
   @Test func startingAnAnimationThatRepeatsForeverWithACompletionSaysToCaptureTheHostWeakly() {
     let theatre = VirtualFrames()
     let puppet = Puppet(clock: theatre.clock)
@@ -177,7 +177,7 @@ private final class Puppet: Dancing {
   }
 }
 
-@Suite struct ContinuationTests {
+@MainActor @Suite struct ContinuationTests {
   @Test func continuingWithNoNewTimingMovesExactlyAsStartDoes() {
     let theatre = VirtualFrames()
     let started = Puppet(clock: theatre.clock)
@@ -213,7 +213,7 @@ private final class Puppet: Dancing {
   }
 }
 
-@Suite struct ChainedSettingsTests {
+@MainActor @Suite struct ChainedSettingsTests {
   @Test func pausesOnCompletionAfterThenAppliesToTheChainedAnimation() {
     let theatre = VirtualFrames()
     let puppet = Puppet(clock: theatre.clock)
@@ -242,7 +242,7 @@ private final class Puppet: Dancing {
   }
 }
 
-@Suite struct ClockTests {
+@MainActor @Suite struct ClockTests {
   @Test func danceOfWithoutAClockKeepsTheClockTheHostDancesOn() {
     final class Plain {
       var value = 0.0
@@ -260,7 +260,7 @@ private final class Puppet: Dancing {
   }
 }
 
-@Suite struct AddedAnimationTests {
+@MainActor @Suite struct AddedAnimationTests {
   @Test func animationsAddedWhileReversedMoveAsTheAnimationRunsBack() {
     let theatre = VirtualFrames()
     let puppet = Puppet(clock: theatre.clock)
@@ -276,7 +276,7 @@ private final class Puppet: Dancing {
   }
 }
 
-@Suite struct StartValueTests {
+@MainActor @Suite struct StartValueTests {
   @Test func startValuesAreReadWhenTheAnimationStarts() {
     let theatre = VirtualFrames()
     let puppet = Puppet(clock: theatre.clock)

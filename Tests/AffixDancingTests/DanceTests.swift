@@ -41,7 +41,7 @@ private struct Stage {
   }
 }
 
-struct DanceTests {
+@MainActor struct DanceTests {
   @Test func animatesAPropertyToItsTargetOnTheClock() {
     let stage = Stage()
     stage.sprite.dance.animate(duration: 1, curve: .linear) {

@@ -7,7 +7,7 @@ import Testing
 
 /// Every frame of a clock at 1000 frames a second falls on a whole millisecond, where the
 /// decay's closed form is the stepped sum.
-struct DecayTests {
+@MainActor struct DecayTests {
   @Test func theProjectionIsApplesFormula() {
     #expect(
       Decay(velocity: 1000, rate: .normal).projectedDistance == 1000.0 / 1000 * 0.998 / (1 - 0.998))

@@ -15,7 +15,7 @@ private final class Pendulum: Dancing {
 
 /// Motion is a function of time, not of frames: the same animation on a 60 Hz and on a 120 Hz
 /// display is at the same place at every instant both show, which is every 60 Hz frame.
-@Suite struct FrameRateIndependenceTests {
+@MainActor @Suite struct FrameRateIndependenceTests {
   /// Every 60 Hz frame, until the spring has settled, with both clocks started at once.
   private static func sixtyHertzFrames(of spring: DampedSpring) -> ClosedRange<Int> {
     1...Int((spring.settlingDuration * 60).rounded(.up)) + 1

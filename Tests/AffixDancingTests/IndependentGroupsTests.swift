@@ -32,11 +32,11 @@ private struct Table {
 
 /// The dance diagnostics `body` reports, on this task only: other subsystems' are not what
 /// these tests are about.
-private func danceDiagnostics(_ body: () -> Void) -> [Diagnostic] {
+@MainActor private func danceDiagnostics(_ body: () -> Void) -> [Diagnostic] {
   DiagnosticLog.capture(body).all.filter { $0.subsystem == "dance" }
 }
 
-@Suite struct IndependentGroupsTests {
+@MainActor @Suite struct IndependentGroupsTests {
   @Test func aFadeDeclaredMidFlightLeavesTheMoveRunning() {
     let table = Table()
     let ends = Recording<String>()
@@ -213,7 +213,7 @@ private func danceDiagnostics(_ body: () -> Void) -> [Diagnostic] {
   }
 }
 
-@Suite struct DanceSettingsTests {
+@MainActor @Suite struct DanceSettingsTests {
   @Test func settingsAfterThenReadBackWhatWasSet() {
     let table = Table()
     let dance = table.card.dance.animate(duration: 1) { $0.x = 100 }
@@ -242,7 +242,7 @@ private func danceDiagnostics(_ body: () -> Void) -> [Diagnostic] {
   }
 }
 
-@Suite struct ForgottenStartTests {
+@MainActor @Suite struct ForgottenStartTests {
   @Test func anAnimationNeverStartedIsReportedOnceWhenReplaced() {
     let table = Table()
     let line = #line + 2
@@ -281,7 +281,7 @@ private func danceDiagnostics(_ body: () -> Void) -> [Diagnostic] {
   }
 }
 
-@Suite struct CallSiteTests {
+@MainActor @Suite struct CallSiteTests {
   @Test func misuseIsReportedAtTheCallersLine() {
     let table = Table()
     let reports = danceDiagnostics {
@@ -294,7 +294,7 @@ private func danceDiagnostics(_ body: () -> Void) -> [Diagnostic] {
   }
 }
 
-@Suite struct ChainedReducedMotionTests {
+@MainActor @Suite struct ChainedReducedMotionTests {
   @Test func aChainStartedWithReducedMotionKeepsItForEveryLink() {
     let table = Table()
     ReducedMotion.$override.withValue(true) {

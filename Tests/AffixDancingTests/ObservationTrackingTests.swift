@@ -17,7 +17,7 @@ private final class Dot: Dancing {
   }
 }
 
-@Suite struct DanceObservationTests {
+@MainActor @Suite struct DanceObservationTests {
   @Test func aTrackedStateIsToldWhenTheAnimationStarts() {
     let floor = VirtualFrames()
     let dot = Dot(clock: floor.clock)

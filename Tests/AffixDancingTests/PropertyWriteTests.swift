@@ -35,7 +35,7 @@ private final class Circle: Shape {
   }
 }
 
-struct PropertyWriteTests {
+@MainActor struct PropertyWriteTests {
   @Test func computedPropertyIsWrittenThroughItsSetterEveryFrame() {
     let stage = VirtualFrames()
     let gauge = Gauge()

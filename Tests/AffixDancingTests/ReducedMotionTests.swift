@@ -6,7 +6,7 @@ import Testing
 
 /// Every test sets the switch for its own task only, with `ReducedMotion.$override`: tests run
 /// in parallel, and the process-wide switch would reach them all.
-struct ReducedMotionTests {
+@MainActor struct ReducedMotionTests {
   @Test func withReducedMotionAnAnimationAndItsChainEndAtOnceWithCompletionsInOrder() {
     let stage = ClockedBox(framesPerSecond: 100)
     let events = Recording<String>()

@@ -32,13 +32,13 @@ extension ClockedBox {
 /// at most two frames times the largest acceleration. A spring's acceleration is
 /// `-(w0^2 u + 2 zeta w0 u')`, with `u` the distance left and `u'` the velocity; both are
 /// bounded over the two frames by their values at the retarget with 10% to spare.
-private func secantTolerance(spring: DampedSpring, distance: Double, speed: Double) -> Double {
+@MainActor private func secantTolerance(spring: DampedSpring, distance: Double, speed: Double) -> Double {
   let w0 = spring.naturalFrequency
   let acceleration = w0 * w0 * abs(distance) * 1.1 + 2 * spring.dampingRatio * w0 * speed * 1.1
   return 2 * ClockedBox.frame * acceleration
 }
 
-struct RetargetingTests {
+@MainActor struct RetargetingTests {
   @Test func aRetargetedSpringKeepsItsVelocityWithNoKink() {
     let stage = ClockedBox.fine()
     stage.dance.animate(spring: .snappy) { $0.x = 100 }.start()

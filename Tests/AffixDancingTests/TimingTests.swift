@@ -234,7 +234,7 @@ struct TimingParametersTests {
   }
 }
 
-struct SwiftUISpringTests {
+@MainActor struct SwiftUISpringTests {
   /// SwiftUI's documentation: `Spring(duration: 0.5, bounce: 0.3)` has mass 1, stiffness 157.9
   /// and damping 17.6.
   @Test func durationAndBounceMatchSwiftUIsPublishedExample() {

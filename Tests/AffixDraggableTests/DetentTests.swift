@@ -10,7 +10,7 @@ private let middle = CGPoint(x: 300, y: 0)
 private let right = CGPoint(x: 600, y: 0)
 
 /// A card on three detents, grabbed at `left` and dragged to `x`.
-private func cardOnDetents(draggedTo x: Double, in virtual: VirtualWorld) -> Card {
+@MainActor private func cardOnDetents(draggedTo x: Double, in virtual: VirtualWorld) -> Card {
   let card = Card(at: left)
   card.makeDraggable(
     snapPoints: [left, middle, right], snap: .snap(damping: 1), world: virtual.world)
@@ -20,7 +20,7 @@ private func cardOnDetents(draggedTo x: Double, in virtual: VirtualWorld) -> Car
   return card
 }
 
-@Test("The projection is UIScrollView's: v / 1000 × r / (1 - r)")
+@MainActor @Test("The projection is UIScrollView's: v / 1000 × r / (1 - r)")
 func projectionMatchesTheClosedForm() {
   let normal = DecelerationRate.normal
   #expect(normal.rawValue == 0.998)
@@ -31,7 +31,7 @@ func projectionMatchesTheClosedForm() {
   #expect(abs(vector.x - 249.5) < 1e-9 && abs(vector.y - -998) < 1e-9)
 }
 
-@Test("Dropped slowly, the object snaps to the nearest detent")
+@MainActor @Test("Dropped slowly, the object snaps to the nearest detent")
 func slowDropSnapsToNearest() {
   let virtual = VirtualWorld()
   let card = cardOnDetents(draggedTo: 200, in: virtual)
@@ -41,7 +41,7 @@ func slowDropSnapsToNearest() {
   #expect(card.dragController?.snapPoint == middle)
 }
 
-@Test("A fling reaches the detent nearest its projected landing point, not the nearest one")
+@MainActor @Test("A fling reaches the detent nearest its projected landing point, not the nearest one")
 func flingSnapsToProjectedDetent() throws {
   let virtual = VirtualWorld()
   let card = cardOnDetents(draggedTo: 200, in: virtual)
@@ -58,7 +58,7 @@ func flingSnapsToProjectedDetent() throws {
   #expect(card.center == right)
 }
 
-@Test("The fling is carried into the snap: the first frame moves as fast as the throw")
+@MainActor @Test("The fling is carried into the snap: the first frame moves as fast as the throw")
 func flingVelocityCarriesIntoTheSnap() {
   func firstFrame(_ velocity: Double) -> Double {
     let virtual = VirtualWorld()
@@ -74,7 +74,7 @@ func flingVelocityCarriesIntoTheSnap() {
   #expect(abs((fast - slow) - 600.0 / 60) < 2)
 }
 
-@Test("A release handler chooses the target: thrown hard, the card is dismissed off screen")
+@MainActor @Test("A release handler chooses the target: thrown hard, the card is dismissed off screen")
 func handlerChoosesTarget() {
   let virtual = VirtualWorld()
   let card = cardOnDetents(draggedTo: 200, in: virtual)
@@ -91,7 +91,7 @@ func handlerChoosesTarget() {
   #expect(card.dragController?.snapPoint == offscreen)
 }
 
-@Test("A release handler can veto the move: the card snaps back to the detent it left")
+@MainActor @Test("A release handler can veto the move: the card snaps back to the detent it left")
 func handlerVetoes() {
   let virtual = VirtualWorld()
   let card = cardOnDetents(draggedTo: 280, in: virtual)
@@ -101,7 +101,7 @@ func handlerVetoes() {
   #expect(card.center == left)
 }
 
-@Test("Handed off, the body lets go where it was released and the world stops moving it")
+@MainActor @Test("Handed off, the body lets go where it was released and the world stops moving it")
 func handOffLeavesTheObjectToTheApp() throws {
   let virtual = VirtualWorld()
   let card = cardOnDetents(draggedTo: 200, in: virtual)
@@ -122,7 +122,7 @@ func handOffLeavesTheObjectToTheApp() throws {
   #expect(card.center == right)
 }
 
-@Test("Cancelled gestures snap back to the detent they left without asking the handler")
+@MainActor @Test("Cancelled gestures snap back to the detent they left without asking the handler")
 func cancelledSnapsBackWithoutHandler() {
   let virtual = VirtualWorld()
   let card = cardOnDetents(draggedTo: 290, in: virtual)
@@ -144,21 +144,21 @@ private actor Referee {
   }
 }
 
-@Test("A handler on another actor decides later; the body holds still until it has")
+@MainActor @Test("A handler on another actor decides later; the body holds still until it has")
 func handlerOnAnotherActorDecidesLater() async {
   let virtual = VirtualWorld()
   let card = cardOnDetents(draggedTo: 200, in: virtual)
   let controller = card.dragController!  // made just above
   let referee = Referee()
   await referee.install(on: controller)
-  card.drag(.ended(velocity: .zero), isolation: nil)
+  card.drag(.ended(velocity: .zero))
   while controller.snapPoint != right { await Task.yield() }
   virtual.settle()
   #expect(card.center == right)
   withExtendedLifetime(referee) {}
 }
 
-@Test("Snap points are validated; setting them while snapping retargets to the nearest")
+@MainActor @Test("Snap points are validated; setting them while snapping retargets to the nearest")
 func snapPointsAreValidated() {
   let virtual = VirtualWorld()
   let card = Card(at: .zero)
@@ -187,7 +187,7 @@ func snapPointsAreValidated() {
   #expect(card.center == right)
 }
 
-@Test("A non-finite target from a handler is reported and the nearest detent used")
+@MainActor @Test("A non-finite target from a handler is reported and the nearest detent used")
 func nonFiniteDecisionIsReported() {
   let virtual = VirtualWorld()
   let card = cardOnDetents(draggedTo: 250, in: virtual)
@@ -198,7 +198,7 @@ func nonFiniteDecisionIsReported() {
   #expect(card.center == middle)
 }
 
-@Test("A release gives the fling's speed along a path, for a hand-off to an animation")
+@MainActor @Test("A release gives the fling's speed along a path, for a hand-off to an animation")
 func releaseSpeedTowardsATarget() {
   let release = DragRelease(
     position: .zero, velocity: CGPoint(x: 300, y: 400), projectedPosition: .zero,

@@ -5,7 +5,7 @@ import AffixTestSupport
 import Foundation
 import Testing
 
-@Test(
+@MainActor @Test(
   "Ending events with no drag in progress are reported and ignored",
   arguments: [
     DragEvent.changed(to: CGPoint(x: 5, y: 5)), .ended(velocity: .zero), .cancelled, .failed,
@@ -26,7 +26,7 @@ func eventsBeforeBeganAreReported(_ event: DragEvent) {
   #expect(!virtual.world.needsFrames)
 }
 
-@Test("A second began restarts the drag at its location")
+@MainActor @Test("A second began restarts the drag at its location")
 func secondBeganRestarts() {
   let virtual = VirtualWorld()
   let card = Card(at: CGPoint(x: 0, y: 0))
@@ -46,7 +46,7 @@ func secondBeganRestarts() {
   #expect(card.center == CGPoint(x: 60, y: 0))
 }
 
-@Test(
+@MainActor @Test(
   "Non-finite locations are reported and leave the drag as it was",
   arguments: [Double.nan, .infinity, -.infinity])
 func nonFiniteLocationsAreIgnored(_ bad: Double) {
@@ -67,7 +67,7 @@ func nonFiniteLocationsAreIgnored(_ bad: Double) {
   #expect(card.center.x.isFinite && card.center.y.isFinite)
 }
 
-@Test("A non-finite release velocity ends the drag without a fling")
+@MainActor @Test("A non-finite release velocity ends the drag without a fling")
 func nonFiniteVelocityEndsWithoutFling() {
   let virtual = VirtualWorld()
   let card = Card(at: CGPoint(x: 0, y: 0))
@@ -84,7 +84,7 @@ func nonFiniteVelocityEndsWithoutFling() {
   #expect(card.center == .zero)
 }
 
-@Test("Events for an object that is not draggable are reported")
+@MainActor @Test("Events for an object that is not draggable are reported")
 func notDraggableIsReported() {
   let card = Card(at: .zero)
   let firstLine = #line + 2
@@ -100,7 +100,7 @@ func notDraggableIsReported() {
   #expect(!card.isDraggable)
 }
 
-@Test("Out-of-range snap damping is clamped with a diagnostic", arguments: [-0.5, 1.5, .nan])
+@MainActor @Test("Out-of-range snap damping is clamped with a diagnostic", arguments: [-0.5, 1.5, .nan])
 func badDampingIsReported(_ damping: Double) {
   let virtual = VirtualWorld()
   let card = Card(at: .zero)
@@ -112,7 +112,7 @@ func badDampingIsReported(_ damping: Double) {
   #expect((0.1...1).contains(kept))
 }
 
-@Test("Events for an object that has died are reported and remove its body")
+@MainActor @Test("Events for an object that has died are reported and remove its body")
 func deadHostIsReported() {
   let virtual = VirtualWorld()
   // The controller outlives the object here because the test holds it.

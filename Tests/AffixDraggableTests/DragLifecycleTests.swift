@@ -3,7 +3,7 @@ import AffixScheduling
 import Foundation
 import Testing
 
-@Test("Changing the damping while snapping changes the snap in flight, as UISnapBehavior's")
+@MainActor @Test("Changing the damping while snapping changes the snap in flight, as UISnapBehavior's")
 func changingTheDampingChangesTheSnapInFlight() {
   func overshoot(changingDampingTo damping: Double?) -> Double {
     let virtual = VirtualWorld()
@@ -30,7 +30,7 @@ func changingTheDampingChangesTheSnapInFlight() {
   #expect(calmed < 1e-9)
 }
 
-@Test("settled() returns once the released object rests at its snap point")
+@MainActor @Test("settled() returns once the released object rests at its snap point")
 func settledReturnsAtRest() async {
   let virtual = VirtualWorld()
   let card = Card(at: CGPoint(x: 0, y: 0))
@@ -50,7 +50,7 @@ func settledReturnsAtRest() async {
   #expect(card.center == .zero)
 }
 
-@Test("settled() returns when the body leaves the world, and when its task is cancelled")
+@MainActor @Test("settled() returns when the body leaves the world, and when its task is cancelled")
 func settledReturnsOnRemovalAndCancellation() async {
   let virtual = VirtualWorld()
   let body = virtual.world.makeBody(at: .zero)
@@ -68,7 +68,7 @@ func settledReturnsOnRemovalAndCancellation() async {
   #expect(body.isRemoved)
 }
 
-@Test("A move handler that asks for removal removes its body")
+@MainActor @Test("A move handler that asks for removal removes its body")
 func moveHandlerRemoval() {
   let virtual = VirtualWorld()
   let body = virtual.world.makeBody(at: .zero) { _ in false }

@@ -4,7 +4,7 @@ import AffixScheduling
 import Foundation
 import Testing
 
-@Test("A scripted drag follows the finger, then snaps home and rests")
+@MainActor @Test("A scripted drag follows the finger, then snaps home and rests")
 func scriptedDragEndsAtSnapPoint() {
   let virtual = VirtualWorld()
   let card = Card(at: CGPoint(x: 100, y: 100))
@@ -27,7 +27,7 @@ func scriptedDragEndsAtSnapPoint() {
   #expect(virtual.scheduler.pendingCount == 0)
 }
 
-@Test("The snap point defaults to where the object was made draggable")
+@MainActor @Test("The snap point defaults to where the object was made draggable")
 func snapPointDefaultsToStart() {
   let virtual = VirtualWorld()
   let card = Card(at: CGPoint(x: 12, y: 34))
@@ -38,7 +38,7 @@ func snapPointDefaultsToStart() {
   #expect(virtual.world.bodyCount == 1, "making draggable again replaces the body")
 }
 
-@Test("A released object snaps to an explicit snap point")
+@MainActor @Test("A released object snaps to an explicit snap point")
 func snapsToExplicitPoint() {
   let virtual = VirtualWorld()
   let card = Card(at: CGPoint(x: 0, y: 0))
@@ -50,7 +50,7 @@ func snapsToExplicitPoint() {
   #expect(card.center == CGPoint(x: 300, y: 200))
 }
 
-@Test("A fling carries the object past its snap point", arguments: [0.0, 0.5])
+@MainActor @Test("A fling carries the object past its snap point", arguments: [0.0, 0.5])
 func flingOvershoots(_ damping: Double) {
   let virtual = VirtualWorld()
   let card = Card(at: CGPoint(x: 100, y: 100))
@@ -66,7 +66,7 @@ func flingOvershoots(_ damping: Double) {
   #expect(card.center == CGPoint(x: 100, y: 100))
 }
 
-@Test(
+@MainActor @Test(
   "Cancelled and failed gestures snap back from rest", arguments: [DragEvent.cancelled, .failed])
 func cancelledGestureSnapsBack(_ end: DragEvent) {
   let virtual = VirtualWorld()
@@ -86,7 +86,7 @@ func cancelledGestureSnapsBack(_ end: DragEvent) {
   #expect(card.dragController?.isDragging == false)
 }
 
-@Test("Bounds keep the object inside while it is dragged beyond them")
+@MainActor @Test("Bounds keep the object inside while it is dragged beyond them")
 func boundsHoldWhileDragging() {
   let virtual = VirtualWorld()
   let card = Card(at: CGPoint(x: 50, y: 50))
@@ -103,7 +103,7 @@ func boundsHoldWhileDragging() {
   #expect(card.center == CGPoint(x: 50, y: 50))
 }
 
-@Test("A spring attachment lags behind the finger instead of jumping to it")
+@MainActor @Test("A spring attachment lags behind the finger instead of jumping to it")
 func springAttachmentLags() {
   let virtual = VirtualWorld()
   let card = Card(at: CGPoint(x: 0, y: 0))
@@ -120,7 +120,7 @@ func springAttachmentLags() {
   #expect(virtual.clock.isRunning, "moving the finger wakes it")
 }
 
-@Test("The world holds a frame subscription only while something moves")
+@MainActor @Test("The world holds a frame subscription only while something moves")
 func framesOnlyWhileMoving() {
   let virtual = VirtualWorld()
   let card = Card(at: CGPoint(x: 0, y: 0))
@@ -138,7 +138,7 @@ func framesOnlyWhileMoving() {
   #expect(virtual.clock.wakeUps == wakeUps, "no wake-ups at rest")
 }
 
-@Test("An object that does not conform is made draggable through a key path")
+@MainActor @Test("An object that does not conform is made draggable through a key path")
 func runtimeAttachmentThroughKeyPath() {
   let virtual = VirtualWorld()
   let marker = Marker(at: CGPoint(x: 40, y: 40))
@@ -153,7 +153,7 @@ func runtimeAttachmentThroughKeyPath() {
   #expect(marker.centre == CGPoint(x: 40, y: 40))
 }
 
-@Test("The object is authoritative when grabbed: code may have moved it")
+@MainActor @Test("The object is authoritative when grabbed: code may have moved it")
 func grabbingReadsTheObjectsPosition() {
   let virtual = VirtualWorld()
   let card = Card(at: CGPoint(x: 0, y: 0))
@@ -165,7 +165,7 @@ func grabbingReadsTheObjectsPosition() {
   #expect(card.center == CGPoint(x: 75, y: 70))
 }
 
-@Test("Changing the snap point while snapping sends the object to the new point")
+@MainActor @Test("Changing the snap point while snapping sends the object to the new point")
 func movingTheSnapPointRedirects() {
   let virtual = VirtualWorld()
   let card = Card(at: CGPoint(x: 0, y: 0))
@@ -179,7 +179,7 @@ func movingTheSnapPointRedirects() {
   #expect(card.center == CGPoint(x: 50, y: 50))
 }
 
-@Test("removeDraggable stops the motion and the frames")
+@MainActor @Test("removeDraggable stops the motion and the frames")
 func removeDraggableStops() {
   let virtual = VirtualWorld()
   let card = Card(at: CGPoint(x: 0, y: 0))
@@ -198,7 +198,7 @@ func removeDraggableStops() {
   #expect(virtual.scheduler.pendingCount == 0)
 }
 
-@Test("A recorded trajectory follows the drag, then snaps back and ends at rest")
+@MainActor @Test("A recorded trajectory follows the drag, then snaps back and ends at rest")
 func recordedTrajectoryEndsAtRest() {
   let trajectory = DragTrajectory.record(from: CGPoint(x: 10, y: 20))
   let dragging = trajectory.samples.filter { $0.phase == .dragging }

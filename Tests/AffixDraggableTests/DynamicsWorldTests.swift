@@ -147,7 +147,7 @@ func boundsMoveBodyInside() {
   #expect(body.bounds == nil)
 }
 
-@Test("Bodies report their moves after each advance and come to rest with a last report")
+@MainActor @Test("Bodies report their moves after each advance and come to rest with a last report")
 func movesAreReported() {
   let world = DynamicsWorld(clock: nil)
   let reports = Recording<CGPoint>()
@@ -166,7 +166,7 @@ func movesAreReported() {
   #expect(reports.count == count)
 }
 
-@Test("A body whose move handler gives up leaves the world")
+@MainActor @Test("A body whose move handler gives up leaves the world")
 func abandonedBodyIsRemoved() {
   let world = DynamicsWorld(clock: nil)
   let body = world.makeBody(at: .zero) { _ in false }

@@ -7,7 +7,7 @@ import Observation
 import Synchronization
 import Testing
 
-@Suite struct DragObservationTests {
+@MainActor @Suite struct DragObservationTests {
   @Test func aTrackedIsDraggingIsToldAsADragBeginsAndEnds() {
     let virtual = VirtualWorld()
     let card = Card(at: .zero)

@@ -7,7 +7,7 @@ import Testing
 
 /// Releases a card on two detents with a fling towards the far one; returns the card, the
 /// frames it took to rest and the announcements heard.
-private func releaseCard(reduced: Bool) -> (card: Card, frames: Int, heard: [String]) {
+@MainActor private func releaseCard(reduced: Bool) -> (card: Card, frames: Int, heard: [String]) {
   ReducedMotion.$override.withValue(reduced) {
     let virtual = VirtualWorld()
     let card = Card(at: .zero)
@@ -29,7 +29,7 @@ private func releaseCard(reduced: Bool) -> (card: Card, frames: Int, heard: [Str
   }
 }
 
-@Test("With reduced motion a released card lands on its detent on the next frame")
+@MainActor @Test("With reduced motion a released card lands on its detent on the next frame")
 func reducedMotionPlacesTheCardAtOnce() {
   let (card, frames, heard) = releaseCard(reduced: true)
   #expect(card.center == CGPoint(x: 400, y: 0))
@@ -37,7 +37,7 @@ func reducedMotionPlacesTheCardAtOnce() {
   #expect(heard == ["wake", "rest", "wake", "rest"], "announcements still come, in order")
 }
 
-@Test("Without reduced motion the same release springs over many frames to the same place")
+@MainActor @Test("Without reduced motion the same release springs over many frames to the same place")
 func withoutReducedMotionTheCardSprings() {
   let (card, frames, heard) = releaseCard(reduced: false)
   #expect(card.center == CGPoint(x: 400, y: 0))

@@ -5,7 +5,7 @@ import AffixTestSupport
 import Foundation
 import Testing
 
-@Test("A body announces leaving rest and coming to rest, in order, over a drag and a snap")
+@MainActor @Test("A body announces leaving rest and coming to rest, in order, over a drag and a snap")
 func restAndWakeAreAnnounced() throws {
   let virtual = VirtualWorld()
   let card = Card(at: .zero)
@@ -24,7 +24,7 @@ func restAndWakeAreAnnounced() throws {
   withExtendedLifetime((resting, waking)) {}
 }
 
-@Test("Cancelling or dropping the token stops the announcements")
+@MainActor @Test("Cancelling or dropping the token stops the announcements")
 func cancelledRegistrationsAreSilent() {
   let virtual = VirtualWorld()
   let body = virtual.world.makeBody(at: .zero)
@@ -39,7 +39,7 @@ func cancelledRegistrationsAreSilent() {
   withExtendedLifetime(kept) {}
 }
 
-@Test("A rest handler that wakes its body hears of it after it returns, not inside")
+@MainActor @Test("A rest handler that wakes its body hears of it after it returns, not inside")
 func wakingFromARestHandlerIsAnnouncedAfter() {
   let virtual = VirtualWorld()
   let body = virtual.world.makeBody(at: .zero)
@@ -59,7 +59,7 @@ func wakingFromARestHandlerIsAnnouncedAfter() {
   withExtendedLifetime((waking, resting)) {}
 }
 
-@Test("Observing a body that left its world is reported and gives a cancelled token")
+@MainActor @Test("Observing a body that left its world is reported and gives a cancelled token")
 func observingARemovedBodyIsReported() {
   let virtual = VirtualWorld()
   let body = virtual.world.makeBody(at: .zero)
@@ -70,7 +70,7 @@ func observingARemovedBodyIsReported() {
   #expect(token?.isCancelled == true)
 }
 
-@Test("Removing a body drops its handlers and what they capture")
+@MainActor @Test("Removing a body drops its handlers and what they capture")
 func removalReleasesHandlers() {
   let virtual = VirtualWorld()
   let body = virtual.world.makeBody(at: .zero)

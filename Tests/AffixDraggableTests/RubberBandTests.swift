@@ -6,11 +6,11 @@ import Foundation
 import Testing
 
 /// Wave's published curve, written out independently of the library.
-private func waveOffset(_ x: Double, _ d: Double, c: Double = 0.55) -> Double {
+@MainActor private func waveOffset(_ x: Double, _ d: Double, c: Double = 0.55) -> Double {
   (1 - 1 / (x * c / d + 1)) * d
 }
 
-@Test(
+@MainActor @Test(
   "The band's offset is Wave's closed form with c = 0.55",
   arguments: [(1.0, 100.0), (80, 100), (100, 320), (500, 320), (10_000, 50)])
 func rubberBandMatchesTheClosedForm(overshoot: Double, dimension: Double) {
@@ -24,14 +24,14 @@ func rubberBandMatchesTheClosedForm(overshoot: Double, dimension: Double) {
   #expect(abs(back - overshoot) <= 1e-9 * max(overshoot, 1), "the inverse undoes it")
 }
 
-@Test("The documented example's figure is the formula's")
+@MainActor @Test("The documented example's figure is the formula's")
 func rubberBandDocumentedExample() {
   // RubberBand's doc comment: `offset(forOvershoot: 100, dimension: 320)  // 46.93 points`.
   let offset = RubberBand.standard.offset(forOvershoot: 100, dimension: 320)
   #expect((offset * 100).rounded() / 100 == 46.93)
 }
 
-@Test("The band follows the finger at c of its speed at the edge, and flattens beyond")
+@MainActor @Test("The band follows the finger at c of its speed at the edge, and flattens beyond")
 func rubberBandSlopeStartsAtTheCoefficient() {
   let band = RubberBand(coefficient: 0.3)
   let small = 1e-6
@@ -52,7 +52,7 @@ private let square = CGRect(x: 0, y: 0, width: 100, height: 100)
 
 /// A card at (50, 50), made draggable with `band`, grabbed at its centre and dragged to
 /// `finger` for one frame.
-private func cardDragged(
+@MainActor private func cardDragged(
   to finger: CGPoint, bounds: CGRect = square, band: RubberBand? = .standard,
   damping: Double = 0.5, in virtual: VirtualWorld
 ) -> Card {
@@ -65,7 +65,7 @@ private func cardDragged(
   return card
 }
 
-@Test("Dragged past its bounds, the object resists as a scroll view, and springs back inside")
+@MainActor @Test("Dragged past its bounds, the object resists as a scroll view, and springs back inside")
 func dragPastBoundsStretchesAndSpringsBack() {
   let virtual = VirtualWorld()
   let card = cardDragged(to: CGPoint(x: 180, y: -40), damping: 1, in: virtual)
@@ -81,7 +81,7 @@ func dragPastBoundsStretchesAndSpringsBack() {
   #expect(card.center == CGPoint(x: 50, y: 50))
 }
 
-@Test("Without a band, walls stop the finger's object dead at the bounds")
+@MainActor @Test("Without a band, walls stop the finger's object dead at the bounds")
 func withoutABandWallsHold() {
   let virtual = VirtualWorld()
   let card = cardDragged(to: CGPoint(x: 180, y: 50), band: nil, in: virtual)
@@ -89,7 +89,7 @@ func withoutABandWallsHold() {
   #expect(card.center.x == 100)
 }
 
-@Test("Grabbed again while stretched, the object stays where it shows")
+@MainActor @Test("Grabbed again while stretched, the object stays where it shows")
 func regrabbingAStretchedObjectDoesNotJump() {
   let virtual = VirtualWorld()
   let card = cardDragged(to: CGPoint(x: 260, y: 50), in: virtual)
@@ -106,7 +106,7 @@ func regrabbingAStretchedObjectDoesNotJump() {
   #expect(moved > 0 && moved < 10, "the band still resists")
 }
 
-@Test("A bounds axis of size zero is a track: the band does not stretch across it")
+@MainActor @Test("A bounds axis of size zero is a track: the band does not stretch across it")
 func zeroSizedAxisDoesNotStretch() {
   let virtual = VirtualWorld()
   let card = cardDragged(
@@ -115,7 +115,7 @@ func zeroSizedAxisDoesNotStretch() {
   #expect(abs(Double(card.center.x) - (100 + waveOffset(20, 100))) < 1e-9)
 }
 
-@Test("Explicit band dimensions replace the bounds' size")
+@MainActor @Test("Explicit band dimensions replace the bounds' size")
 func explicitDimensions() {
   let virtual = VirtualWorld()
   let card = cardDragged(
@@ -124,7 +124,7 @@ func explicitDimensions() {
   #expect(abs(Double(card.center.x) - (100 + waveOffset(50, 400))) < 1e-9)
 }
 
-@Test("An unusable band is reported and replaced by the defaults")
+@MainActor @Test("An unusable band is reported and replaced by the defaults")
 func unusableBandIsReported() {
   let virtual = VirtualWorld()
   let body = virtual.world.makeBody(at: .zero)

@@ -125,7 +125,7 @@ func snapFollowsTheSharedSpring(spring: DampedSpring) {
   #expect(worst < 1e-6, "largest deviation \(worst) points")
 }
 
-@Test("makeDraggable(snap:) takes any DampedSpring and reads it back")
+@MainActor @Test("makeDraggable(snap:) takes any DampedSpring and reads it back")
 func makeDraggableTakesTheSharedSpring() {
   let virtual = VirtualWorld()
   let card = Card(at: CGPoint(x: 10, y: 10))

@@ -4,7 +4,7 @@ import AffixDraggable
 import Foundation
 import Testing
 
-@Suite("The spring a drag takes, named with AffixDraggable alone")
+@MainActor @Suite("The spring a drag takes, named with AffixDraggable alone")
 struct SpringImportTests {
   @Test("a snap's spring is named and read back through the AffixDraggable import")
   func aSnapsSpringIsNamedThroughTheDraggableImport() {

@@ -4,7 +4,7 @@ import AffixScheduling
 import AffixTestSupport
 import Testing
 
-@Suite struct WithLoadingTests {
+@MainActor @Suite struct WithLoadingTests {
   let scheduler = VirtualTimeScheduler()
 
   @Test func returnsTheResultAndEndsWithSuccess() async {
@@ -60,7 +60,7 @@ import Testing
   }
 }
 
-@Suite struct FinishedTests {
+@MainActor @Suite struct FinishedTests {
   let scheduler = VirtualTimeScheduler()
   let indicator = RecordingIndicator()
 
@@ -131,7 +131,7 @@ import Testing
   }
 }
 
-@Suite struct MessageTests {
+@MainActor @Suite struct MessageTests {
   let scheduler = VirtualTimeScheduler()
   let indicator = RecordingIndicator()
 

@@ -6,7 +6,7 @@ import Dispatch
 import Testing
 
 /// Grace 300 ms, minimum show 500 ms, a tick every 50 ms turning 0.4 rad: the defaults.
-@Suite struct LoadingControllerTests {
+@MainActor @Suite struct LoadingControllerTests {
   let scheduler = VirtualTimeScheduler()
   let indicator = RecordingIndicator()
   let controller: LoadingController
@@ -236,7 +236,7 @@ import Testing
   }
 }
 
-@Suite struct LoadingOptionsTests {
+@MainActor @Suite struct LoadingOptionsTests {
   @Test(
     arguments: [
       (LoadingOptions(graceTime: .milliseconds(-1)), "grace time"),

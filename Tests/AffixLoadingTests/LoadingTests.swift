@@ -6,7 +6,7 @@ import Dispatch
 import Foundation
 import Testing
 
-@Suite struct LoadingTests {
+@MainActor @Suite struct LoadingTests {
   let scheduler = VirtualTimeScheduler()
 
   @Test func conformingClassGetsStartStopAndState() {

@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 
 /// `LoadingController`'s public state takes part in Swift Observation, property by property.
-@Suite struct LoadingObservationTests {
+@MainActor @Suite struct LoadingObservationTests {
   let scheduler = VirtualTimeScheduler()
   let indicator = RecordingIndicator()
   let controller: LoadingController

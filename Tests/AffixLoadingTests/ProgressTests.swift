@@ -9,7 +9,7 @@ import Testing
 @testable import AffixLoading
 
 /// Grace 300 ms, minimum show 500 ms, a tick every 50 ms: the defaults.
-@Suite struct TickingTests {
+@MainActor @Suite struct TickingTests {
   let scheduler = VirtualTimeScheduler()
 
   @Test func anIndicatorThatWantsNoTicksGetsNoTimer() {
@@ -47,7 +47,7 @@ import Testing
   }
 }
 
-@Suite struct ProgressTests {
+@MainActor @Suite struct ProgressTests {
   let scheduler = VirtualTimeScheduler()
   let indicator = RecordingIndicator(wantsTicks: false)
   let controller: LoadingController
@@ -162,7 +162,7 @@ import Testing
   }
 }
 
-@Suite struct OutcomeTests {
+@MainActor @Suite struct OutcomeTests {
   struct Refused: Error {}
 
   @Test func aFailureCarriesTheErrorTheWorkThrew() async {
@@ -193,7 +193,7 @@ import Testing
   }
 }
 
-@Suite struct TerminalProgressTests {
+@MainActor @Suite struct TerminalProgressTests {
   @Test func aTerminalDrawsTheProgressAsABarAndAPercentage() {
     let transcript = Transcript()
     let spinner = TerminalSpinner(isTerminal: true, frames: ["a", "b"], write: transcript.write)
@@ -223,7 +223,7 @@ import Testing
   }
 }
 
-@Suite struct HostlessLoadingTests {
+@MainActor @Suite struct HostlessLoadingTests {
   @Test func withLoadingNeedsNoHostAndEndsWithTheWorksOutcome() async {
     let scheduler = VirtualTimeScheduler()
     let indicator = RecordingIndicator(wantsTicks: false)

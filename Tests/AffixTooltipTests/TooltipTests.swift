@@ -39,7 +39,7 @@ extension MainActorButton: @MainActor Tooltipped {
 }
 
 /// A type that does not conform, as one from another module.
-final class Label {
+@MainActor final class Label {
   var tooltipVisible = false
 }
 
@@ -56,7 +56,7 @@ final class Label {
   }
 }
 
-@Suite struct TooltipTests {
+@MainActor @Suite struct TooltipTests {
   @Test func itShowsOnceThePointerHasRestedForTheShowDelay() {
     let button = Button()
     button.pointerEntered()
@@ -170,7 +170,7 @@ final class Label {
 }
 
 /// `TooltipController.isShown` takes part in Swift Observation.
-@Suite struct TooltipObservationTests {
+@MainActor @Suite struct TooltipObservationTests {
   @Test func aTrackedReadIsToldWhenTheTooltipShowsAndWhenItHides() throws {
     let button = Button()
     button.pointerEntered()

@@ -17,7 +17,7 @@ private final class OwningPuppet: AssociationOwner {
 /// An object that only lives as long as something captures it.
 private final class Marker: Sendable {}
 
-struct DancingLeakChecks {
+@MainActor struct DancingLeakChecks {
   let scheduler = VirtualTimeScheduler()
   let clock: FrameClock
 

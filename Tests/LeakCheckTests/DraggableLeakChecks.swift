@@ -33,7 +33,7 @@ private struct VirtualDragWorld {
   func frames(_ count: Int) { scheduler.advance(by: clock.interval * count) }
 }
 
-@Test("A host that dies mid-snap loses its body and stops the frames", .tags(.leakCheck))
+@MainActor @Test("A host that dies mid-snap loses its body and stops the frames", .tags(.leakCheck))
 func hostDeathRemovesBodyAndStopsStepping() {
   let virtual = VirtualDragWorld()
   expectNoLeaks { tracker in
@@ -57,7 +57,7 @@ func hostDeathRemovesBodyAndStopsStepping() {
   }
 }
 
-@Test("No cycle between a host and its drag state after a whole drag", .tags(.leakCheck))
+@MainActor @Test("No cycle between a host and its drag state after a whole drag", .tags(.leakCheck))
 func noCycleBetweenHostAndBody() {
   let virtual = VirtualDragWorld()
   expectNoLeaks { tracker in
@@ -79,7 +79,7 @@ func noCycleBetweenHostAndBody() {
   #expect(virtual.world.bodyCount == 0)
 }
 
-@Test("An owning host releases its drag state exactly at its deinit", .tags(.leakCheck))
+@MainActor @Test("An owning host releases its drag state exactly at its deinit", .tags(.leakCheck))
 func owningHostReleasesAtDeinit() {
   let virtual = VirtualDragWorld()
   expectNoLeaks { tracker in
@@ -95,7 +95,7 @@ func owningHostReleasesAtDeinit() {
   }
 }
 
-@Test("removeDraggable releases the drag state while the host lives on", .tags(.leakCheck))
+@MainActor @Test("removeDraggable releases the drag state while the host lives on", .tags(.leakCheck))
 func removeDraggableReleasesState() {
   let virtual = VirtualDragWorld()
   let card = DraggedCard(at: .zero)
@@ -114,7 +114,7 @@ func removeDraggableReleasesState() {
   #expect(!virtual.clock.isRunning)
 }
 
-@Test("Runtime attachment through a key path does not retain the object", .tags(.leakCheck))
+@MainActor @Test("Runtime attachment through a key path does not retain the object", .tags(.leakCheck))
 func keyPathAttachmentHoldsObjectWeakly() {
   let virtual = VirtualDragWorld()
   expectNoLeaks { tracker in

@@ -31,7 +31,7 @@ private final class OwningEditor: Loading, AssociationOwner {
 
 private final class Upload {}
 
-@Suite(.serialized) struct LoadingLeakChecks {
+@MainActor @Suite(.serialized) struct LoadingLeakChecks {
   @Test(.tags(.leakCheck))
   func hostDeathReleasesItsLoadingStateWhilePending() {
     let scheduler = VirtualTimeScheduler()

@@ -31,7 +31,7 @@ private final class Label {
   var tooltipVisible = false
 }
 
-@Suite(.serialized) struct TooltipLeakChecks {
+@MainActor @Suite(.serialized) struct TooltipLeakChecks {
   @Test(.tags(.leakCheck))
   func anOwnersDeathReleasesItsTooltipWithAShowPending() throws {
     let scheduler = VirtualTimeScheduler()

@@ -30,7 +30,7 @@ extension Dance {
   @discardableResult
   public func decay<Value: BinaryFloatingPoint & Interpolatable>(
     _ property: ReferenceWritableKeyPath<Host, Value>, velocity: Double,
-    rate: DecelerationRate = .normal, isolation: isolated (any Actor)? = #isolation,
+    rate: DecelerationRate = .normal, isolation: isolated (any Actor) = #isolation,
     fileID: String = #fileID, line: Int = #line
   ) -> Dance<Host> {
     let site = CallSite(fileID: fileID, line: line)
@@ -62,7 +62,7 @@ extension Dance {
   @discardableResult
   public func decay(
     _ property: ReferenceWritableKeyPath<Host, CGPoint>, velocity: CGPoint,
-    rate: DecelerationRate = .normal, isolation: isolated (any Actor)? = #isolation,
+    rate: DecelerationRate = .normal, isolation: isolated (any Actor) = #isolation,
     fileID: String = #fileID, line: Int = #line
   ) -> Dance<Host> {
     let site = CallSite(fileID: fileID, line: line)

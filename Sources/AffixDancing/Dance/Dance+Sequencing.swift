@@ -41,7 +41,7 @@ extension Dance {
   @discardableResult
   public func then(
     duration: Double, curve: TimingCurve = .easeInOut,
-    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line,
+    isolation: isolated (any Actor) = #isolation, fileID: String = #fileID, line: Int = #line,
     _ animations: @escaping (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
     then(
@@ -57,7 +57,7 @@ extension Dance {
   @discardableResult
   public func then(
     duration: Double, timingParameters: TimingParameters,
-    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line,
+    isolation: isolated (any Actor) = #isolation, fileID: String = #fileID, line: Int = #line,
     _ animations: @escaping (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
     let site = CallSite(fileID: fileID, line: line)

@@ -90,7 +90,7 @@ public struct Dance<Host: AnyObject>: Sendable {
   @discardableResult
   public func animate(
     duration: Double, curve: TimingCurve = .easeInOut,
-    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line,
+    isolation: isolated (any Actor) = #isolation, fileID: String = #fileID, line: Int = #line,
     _ animations: (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
     animate(
@@ -107,7 +107,7 @@ public struct Dance<Host: AnyObject>: Sendable {
   @discardableResult
   public func animate(
     duration: Double, timingParameters: TimingParameters,
-    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line,
+    isolation: isolated (any Actor) = #isolation, fileID: String = #fileID, line: Int = #line,
     _ animations: (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
     let declared = dancer.animate(
@@ -133,7 +133,7 @@ public struct Dance<Host: AnyObject>: Sendable {
   /// ```
   @discardableResult
   public func animate(
-    spring: DampedSpring = .smooth, isolation: isolated (any Actor)? = #isolation,
+    spring: DampedSpring = .smooth, isolation: isolated (any Actor) = #isolation,
     fileID: String = #fileID, line: Int = #line, _ animations: (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
     animate(
@@ -146,7 +146,7 @@ public struct Dance<Host: AnyObject>: Sendable {
   @discardableResult
   public func animate(
     duration: Double, controlPoint1: CGPoint, controlPoint2: CGPoint,
-    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line,
+    isolation: isolated (any Actor) = #isolation, fileID: String = #fileID, line: Int = #line,
     _ animations: (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
     let (x1, y1, x2, y2) = (
@@ -167,7 +167,7 @@ public struct Dance<Host: AnyObject>: Sendable {
   /// Creates a spring animation that settles within `duration`; a ratio below 1 bounces.
   @discardableResult
   public func animate(
-    duration: Double, dampingRatio: Double, isolation: isolated (any Actor)? = #isolation,
+    duration: Double, dampingRatio: Double, isolation: isolated (any Actor) = #isolation,
     fileID: String = #fileID, line: Int = #line, _ animations: (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
     if !dampingRatio.isFinite || dampingRatio < DampedSpring.minimumDampingRatio {
@@ -233,7 +233,7 @@ public struct Dance<Host: AnyObject>: Sendable {
   ///   - completion: Told where the animation ended.
   @discardableResult
   public func addCompletion(
-    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line,
+    isolation: isolated (any Actor) = #isolation, fileID: String = #fileID, line: Int = #line,
     _ completion: @escaping (AnimatingPosition) -> Void
   ) -> Dance<Host> {
     let callback = IsolatedCallback(unchecked: isolation, completion)

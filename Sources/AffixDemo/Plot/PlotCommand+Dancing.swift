@@ -208,7 +208,7 @@ private final class PlottedBody {
 /// A snappy spring from 0 to 100 retargeted to 30 with a bouncy spring, animated on a virtual
 /// clock at 200 frames a second, and the same retarget drawn from rest with the springs' own
 /// closed forms.
-private struct RetargetRun {
+@MainActor private struct RetargetRun {
   static let frame = 0.005
   static let end = 1.2
   var positions: [(x: Double, y: Double)] = []

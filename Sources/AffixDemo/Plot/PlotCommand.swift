@@ -8,7 +8,7 @@ protocol SVGDrawing: Sendable {
 extension Chart: SVGDrawing {}
 
 /// `affix-demo plot [directory]`: writes the pictures the README and the guides show.
-enum PlotCommand {
+@MainActor enum PlotCommand {
   /// One SVG file to write.
   struct Picture: Sendable {
     var fileName: String

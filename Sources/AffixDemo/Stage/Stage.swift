@@ -3,15 +3,14 @@ import AffixScheduling
 import Dispatch
 import Synchronization
 
-/// What every scene plays on: the screen, scene time scaled by `--speed`, and one serial queue
-/// on which all hosts are touched and all frames are delivered.
+/// What every scene plays on: the screen, scene time scaled by `--speed`, and the main queue,
+/// on which all hosts are touched (on the main actor) and all frames are delivered.
 ///
 /// A scene's script runs on a thread of its own and blocks in ``pause(_:)``; the work it starts
-/// (timers, frames, animations) runs on ``queue``, as it would on an app's main queue.
+/// (timers, frames, animations) runs on the main actor, as it does in an app.
 final class Stage: Sendable {
   let screen: Screen
   let speed: Double
-  let queue: DispatchQueue
   let scheduler: ScaledScheduler
   let frameClock: FrameClock
 
@@ -21,12 +20,11 @@ final class Stage: Sendable {
   init(screen: Screen, speed: Double) {
     self.screen = screen
     self.speed = speed
-    queue = DispatchQueue(label: "org.affix.demo.stage")
-    scheduler = ScaledScheduler(queue: queue, speed: speed)
+    scheduler = ScaledScheduler(queue: .main, speed: speed)
     frameClock = FrameClock(scheduler: scheduler, framesPerSecond: Self.framesPerSecond)
   }
 
-  /// Blocks the scene's thread for `duration` of scene time. Never call it on ``queue``.
+  /// Blocks the scene's thread for `duration` of scene time. Never call it on the main actor.
   func pause(_ duration: Duration) {
     let done = DispatchSemaphore(value: 0)
     let token = scheduler.schedule(after: duration) { done.signal() }
@@ -34,24 +32,25 @@ final class Stage: Sendable {
     withExtendedLifetime(token) {}
   }
 
-  /// Runs `action` on ``queue`` `delay` of scene time from now, and blocks the scene's thread
-  /// until it has run: a script's timed step, ordered with the frames and timers it races.
-  func run(after delay: Duration = .zero, _ action: @escaping @Sendable () -> Void) {
+  /// Runs `action` on the main actor `delay` of scene time from now, and blocks the scene's
+  /// thread until it has run: a script's timed step, ordered with the frames and timers it races.
+  func run(after delay: Duration = .zero, _ action: @escaping @MainActor @Sendable () -> Void) {
     let done = DispatchSemaphore(value: 0)
     let token = scheduler.schedule(after: delay) {
-      action()
+      // The scheduler runs its actions on the main queue, which the main actor runs on.
+      MainActor.assumeIsolated { action() }
       done.signal()
     }
     done.wait()
     withExtendedLifetime(token) {}
   }
 
-  /// Runs `body` on ``queue`` and returns its result: the way a script touches its hosts.
-  func perform<T: Sendable>(_ body: @Sendable () -> T) -> T {
-    queue.sync(execute: body)
+  /// Runs `body` on the main actor and returns its result: the way a script touches its hosts.
+  func perform<T: Sendable>(_ body: @MainActor @Sendable () -> T) -> T {
+    DispatchQueue.main.sync { MainActor.assumeIsolated { body() } }
   }
 
-  /// Blocks the scene's thread until `condition`, checked on ``queue`` at every frame, holds,
+  /// Blocks the scene's thread until `condition`, checked on the main queue at every frame, holds,
   /// or `limit` of scene time has passed; returns whether it held.
   @discardableResult
   func wait(

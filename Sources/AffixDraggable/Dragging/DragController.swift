@@ -103,7 +103,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
     to host: Host, center: consuming any ReferenceWritableKeyPath<Host, CGPoint> & Sendable,
     snapPoint: CGPoint? = nil, snap: DampedSpring = .snap(), bounds: CGRect? = nil,
     rubberBand: RubberBand? = nil, attachment: DampedSpring? = nil,
-    world: DynamicsWorld = .shared, isolation: isolated (any Actor)? = #isolation
+    world: DynamicsWorld = .shared, isolation: isolated (any Actor) = #isolation
   ) -> DragController {
     // Inlined where the key path is written, and handing it on without keeping a reference of
     // its own: see `PositionAccess`. Everything else happens out of line.
@@ -139,7 +139,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
     to host: Host, center: consuming any ReferenceWritableKeyPath<Host, CGPoint> & Sendable,
     snapPoints: [CGPoint], snap: DampedSpring = .snap(), bounds: CGRect? = nil,
     rubberBand: RubberBand? = nil, attachment: DampedSpring? = nil,
-    world: DynamicsWorld = .shared, isolation: isolated (any Actor)? = #isolation
+    world: DynamicsWorld = .shared, isolation: isolated (any Actor) = #isolation
   ) -> DragController {
     attach(
       to: host, center: PositionAccess(center), snapPoints: snapPoints, snap: snap,
@@ -233,7 +233,10 @@ public final class DragController: Capability, CustomStringConvertible, Observab
       observation.didSet(self, keyPath: \.isResting)
     }
     // Made outside the lock: the world takes its own.
-    let tokens = [body.onRest(isolation: nil, told), body.onWake(isolation: nil, told)]
+    let tokens = [
+      body.observe(.rest, IsolatedCallback(nonisolated: told)),
+      body.observe(.wake, IsolatedCallback(nonisolated: told)),
+    ]
     let unwanted = restTracking.withLock { tracking -> [CancellationToken] in
       guard tracking == nil else { return tokens }
       tracking = tokens
@@ -368,7 +371,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   /// - Returns: The controller, for chaining.
   @discardableResult
   public func onRelease(
-    isolation: isolated (any Actor)? = #isolation,
+    isolation: isolated (any Actor) = #isolation,
     _ decide: @escaping (DragRelease) -> DragRelease.Decision
   ) -> DragController {
     let handler = ReleaseHandler(isolation: isolation, decide: decide)
@@ -405,7 +408,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   ///   - event: The gesture's event.
   ///   - isolation: Where the events come from; the caller's isolation unless given. A
   ///     release handler written there runs before this returns.
-  public func handle(_ event: DragEvent, isolation: isolated (any Actor)? = #isolation) {
+  public func handle(_ event: DragEvent, isolation: isolated (any Actor) = #isolation) {
     guard !body.isRemoved else {
       report("\(event): the drag was removed; ignored")
       return

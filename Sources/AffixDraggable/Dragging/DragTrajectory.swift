@@ -47,11 +47,12 @@ package struct DragTrajectory: Sendable {
   ///   - releaseVelocity: The fling, in points per second.
   ///   - damping: The snap damping, 0...1.
   ///   - framesPerSecond: The frame rate of the recording.
+  ///   - isolation: Where the recording's object lives and is dragged: the caller's.
   /// - Returns: The trajectory, at most ten seconds of snapping after the release.
   package static func record(
     from start: CGPoint = CGPoint(x: 0, y: 0), path: [CGPoint]? = nil,
     releaseVelocity: CGPoint = CGPoint(x: 900, y: -600), damping: Double = 0.5,
-    framesPerSecond: Int = 60
+    framesPerSecond: Int = 60, isolation: isolated (any Actor) = #isolation
   ) -> DragTrajectory {
     let scheduler = VirtualTimeScheduler()
     let clock = FrameClock(scheduler: scheduler, framesPerSecond: framesPerSecond)

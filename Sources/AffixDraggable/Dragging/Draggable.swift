@@ -58,7 +58,7 @@ extension Draggable {
   public func makeDraggable(
     snapPoint: CGPoint? = nil, snap: DampedSpring = .snap(), bounds: CGRect? = nil,
     rubberBand: RubberBand? = nil, attachment: DampedSpring? = nil,
-    world: DynamicsWorld = .shared, isolation: isolated (any Actor)? = #isolation
+    world: DynamicsWorld = .shared, isolation: isolated (any Actor) = #isolation
   ) -> DragController {
     DragController.attach(
       to: self, center: \Self.center, snapPoint: snapPoint, snap: snap,
@@ -96,7 +96,7 @@ extension Draggable {
   public func makeDraggable(
     snapPoints: [CGPoint], snap: DampedSpring = .snap(), bounds: CGRect? = nil,
     rubberBand: RubberBand? = nil, attachment: DampedSpring? = nil,
-    world: DynamicsWorld = .shared, isolation: isolated (any Actor)? = #isolation
+    world: DynamicsWorld = .shared, isolation: isolated (any Actor) = #isolation
   ) -> DragController {
     DragController.attach(
       to: self, center: \Self.center, snapPoints: snapPoints, snap: snap,
@@ -126,7 +126,7 @@ extension Draggable {
   ///   - fileID: The caller's file, for a misuse report.
   ///   - line: The caller's line, for a misuse report.
   public func drag(
-    _ event: DragEvent, isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID,
+    _ event: DragEvent, isolation: isolated (any Actor) = #isolation, fileID: String = #fileID,
     line: Int = #line
   ) {
     guard let controller = dragController else {

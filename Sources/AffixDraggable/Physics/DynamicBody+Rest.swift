@@ -26,9 +26,9 @@ extension DynamicBody {
   ///   - handler: Called once for each time the body comes to rest.
   /// - Returns: The token that keeps the registration.
   public func onRest(
-    isolation: isolated (any Actor)? = #isolation, _ handler: @escaping () -> Void
+    isolation: isolated (any Actor) = #isolation, _ handler: @escaping () -> Void
   ) -> CancellationToken {
-    observe(.rest, IsolatedCallback(unchecked: isolation) { handler() })
+    observe(.rest, IsolatedCallback(isolation: isolation) { handler() })
   }
 
   /// Calls `handler` each time the body leaves rest: a fling, a snap, a grab or a move of the
@@ -48,12 +48,12 @@ extension DynamicBody {
   ///   - handler: Called once for each time the body leaves rest.
   /// - Returns: The token that keeps the registration.
   public func onWake(
-    isolation: isolated (any Actor)? = #isolation, _ handler: @escaping () -> Void
+    isolation: isolated (any Actor) = #isolation, _ handler: @escaping () -> Void
   ) -> CancellationToken {
-    observe(.wake, IsolatedCallback(unchecked: isolation) { handler() })
+    observe(.wake, IsolatedCallback(isolation: isolation) { handler() })
   }
 
-  private func observe(_ change: RestObserver.Change, _ handler: IsolatedCallback<Void>)
+  func observe(_ change: RestObserver.Change, _ handler: IsolatedCallback<Void>)
     -> CancellationToken
   {
     let observerID = world.state.withLock { state in

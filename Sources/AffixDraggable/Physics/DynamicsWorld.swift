@@ -89,10 +89,26 @@ public final class DynamicsWorld: Sendable {
   ///     the object it moves has died) removes the body.
   /// - Returns: The handle on the new body.
   public func makeBody(
-    at position: CGPoint, bounds: CGRect? = nil, isolation: isolated (any Actor)? = #isolation,
-    onMove: ((CGPoint) -> Bool)? = nil
+    at position: CGPoint, bounds: CGRect? = nil, isolation: isolated (any Actor) = #isolation,
+    onMove: @escaping (CGPoint) -> Bool
   ) -> DynamicBody {
-    makeBody(at: position, bounds: bounds, handler: onMove.map { MoveHandler(isolation, $0).call })
+    makeBody(at: position, bounds: bounds, handler: MoveHandler(isolation, onMove).call)
+  }
+
+  /// Adds a body that nothing is told of when it moves: read its ``DynamicBody/position``, or
+  /// observe it, from anywhere.
+  ///
+  /// ```swift
+  /// let body = world.makeBody(at: CGPoint(x: 0, y: 0))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - position: The centre of the body. A non-finite position is reported and replaced
+  ///     by the origin.
+  ///   - bounds: A rectangle the centre may not leave, or `nil`.
+  /// - Returns: The handle on the new body.
+  public func makeBody(at position: CGPoint, bounds: CGRect? = nil) -> DynamicBody {
+    makeBody(at: position, bounds: bounds, handler: nil)
   }
 
   /// ``makeBody(at:bounds:isolation:onMove:)`` with a handler that runs where the world is

@@ -76,10 +76,22 @@ public final class LoadingController: Capability, Observable {
   public init(
     host: AnyObject? = nil, indicator: any LoadingIndicator,
     scheduler: any SchedulingClock = DispatchScheduler.main, options: LoadingOptions = .standard,
-    isolation: isolated (any Actor)? = #isolation
+    isolation: isolated (any Actor) = #isolation
   ) {
     self.host = host.map { AnyWeakReference($0) }
     self.channel = IndicatorChannel(indicator: indicator, isolation: isolation)
+    self.scheduler = scheduler
+    self.options = options.validated()
+  }
+
+  /// A controller of no object whose `Sendable` indicator is called on the scheduler's
+  /// context, whatever the caller's isolation.
+  init(
+    hostless indicator: any LoadingIndicator & Sendable, scheduler: any SchedulingClock,
+    options: LoadingOptions
+  ) {
+    self.host = nil
+    self.channel = IndicatorChannel(indicator: indicator, isolation: nil)
     self.scheduler = scheduler
     self.options = options.validated()
   }
@@ -93,7 +105,7 @@ public final class LoadingController: Capability, Observable {
   public static func attach<Host: AnyObject>(
     to host: Host, indicator: any LoadingIndicator,
     scheduler: any SchedulingClock = DispatchScheduler.main, options: LoadingOptions = .standard,
-    isolation: isolated (any Actor)? = #isolation
+    isolation: isolated (any Actor) = #isolation
   ) -> LoadingController {
     Associations(of: host).attach(
       LoadingController(

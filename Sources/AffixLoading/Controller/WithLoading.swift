@@ -38,11 +38,11 @@ public func withLoading<Result, Failure: Error>(
   message: String? = nil,
   indicator: any LoadingIndicator & Sendable = TerminalSpinner.standardError(),
   scheduler: (any SchedulingClock)? = nil, options: LoadingOptions = .standard,
-  isolation: isolated (any Actor)? = #isolation,
+  isolation: isolated (any Actor) = #isolation,
   _ work: (LoadingController) async throws(Failure) -> Result
 ) async throws(Failure) -> Result {
-  let controller = LoadingController.hostless(
-    indicator: indicator, scheduler: scheduler ?? LoadingController.ownQueue, options: options)
+  let controller = LoadingController(
+    hostless: indicator, scheduler: scheduler ?? LoadingController.ownQueue, options: options)
   controller.start(message: message)
   let outcome: Swift.Result<Result, Failure>
   do {
@@ -59,13 +59,4 @@ public func withLoading<Result, Failure: Error>(
 extension LoadingController {
   /// The scheduler of hostless loading: a serial queue that no caller's work blocks.
   static let ownQueue = DispatchScheduler(queue: DispatchQueue(label: "org.affix.loading"))
-
-  /// A controller that calls its indicator on the scheduler's context, whatever the caller's
-  /// isolation.
-  static func hostless(
-    indicator: any LoadingIndicator & Sendable, scheduler: any SchedulingClock,
-    options: LoadingOptions
-  ) -> LoadingController {
-    LoadingController(indicator: indicator, scheduler: scheduler, options: options, isolation: nil)
-  }
 }

@@ -132,8 +132,10 @@ enum DraggableScene {
       controller.withLock { $0 = made }
     }
     screen.step("makeDraggable(snapPoints: x = 20, 60, 100): detents")
-    let restToken = controller.withLock { $0 }?.body.onRest {
-      rests.withLock { $0.append(card.center) }
+    let restToken = stage.perform {
+      controller.withLock { $0 }?.body.onRest {
+        rests.withLock { $0.append(card.center) }
+      }
     }
     let grab = CGPoint(x: 100, y: 30)
     let letGo = CGPoint(x: 80, y: 30)
@@ -163,12 +165,10 @@ enum DraggableScene {
   ) {
     let screen = stage.screen
     field.marks = [HandOff.target]
-    let controller = Mutex<DragController?>(nil)
     stage.run {
       card.center = HandOff.start
-      let made = card.makeDraggable(snapPoints: [HandOff.start], world: world)
+      card.makeDraggable(snapPoints: [HandOff.start], world: world)
         .onRelease { _ in .handOff }
-      controller.withLock { $0 = made }
     }
     screen.step(
       "onRelease { _ in .handOff }: thrown towards \(describe(HandOff.target)), the card is "
@@ -176,14 +176,14 @@ enum DraggableScene {
     stage.run {
       card.drag(.began(at: HandOff.start))
       card.drag(.ended(velocity: HandOff.fling))
-      guard let release = controller.withLock({ $0 })?.lastRelease else { return }
+      guard let release = card.dragController?.lastRelease else { return }
       card.dance.animate(
         duration: 1, timingParameters: .spring(HandOff.spring(for: release))
       ) { $0.center = HandOff.target }.start()
     }
     stage.wait(upTo: .seconds(8)) { !card.dance.hasAnimation }
     screen.step("the dance ends at \(describe(card.center))")
-    let comparison = HandOff.compare()
+    let comparison = stage.perform { HandOff.compare() }
     screen.step(
       "the same throw on virtual time, once snapped by the world and once danced: "
         + "\(String(format: "%.0f", comparison.speed)) pt/s towards the target = "

@@ -31,7 +31,7 @@ enum HandOff {
   static let damping = 0.35
 
   /// Throws two cards from ``start`` towards ``target`` at ``fling`` and records both.
-  static func compare(frames: Int = 180) -> Comparison {
+  @MainActor static func compare(frames: Int = 180) -> Comparison {
     let scheduler = VirtualTimeScheduler()
     let clock = FrameClock(scheduler: scheduler, framesPerSecond: 60)
     let world = DynamicsWorld(clock: clock)

@@ -16,8 +16,10 @@ extension LeaksScene {
         $0.position = CGPoint(x: start.x, y: 50)
       }.start()
     }
-    let loading = LoadingController.attach(
-      to: widget, indicator: RecordingIndicator(), scheduler: stage.scheduler)
+    let scheduler = stage.scheduler
+    let loading = stage.perform {
+      LoadingController.attach(to: widget, indicator: RecordingIndicator(), scheduler: scheduler)
+    }
     count(loading, "LoadingController")
     loading.start(message: "working")
   }

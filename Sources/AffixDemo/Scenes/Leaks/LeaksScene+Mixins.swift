@@ -25,7 +25,8 @@ extension LeaksScene {
         let widget = Widget(position: CGPoint(x: Double(index), y: 0))
         count(widget, "Widget")
         count(
-          DragController.attach(to: widget, center: \.position, world: world), "DragController")
+          stage.perform { DragController.attach(to: widget, center: \.position, world: world) },
+          "DragController")
         attachMore(to: widget, on: stage, count: count)
         widgets.append(widget)
       }

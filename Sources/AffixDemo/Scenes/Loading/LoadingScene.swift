@@ -15,7 +15,7 @@ enum LoadingScene {
       showing: TerminalSpinner(isTerminal: screen.mode == .ansi) { screen.raw($0) },
       scheduler: stage.scheduler)
     let resolver = PackageResolver(indicator: indicator, stage: stage)
-    let loading = resolver.loadingController()
+    let loading = stage.perform { resolver.loadingController() }
     screen.step(
       "PackageResolver conforms to Loading: grace time 0.4 s, minimum show time 0.8 s, "
         + "a tick every 0.05 s.")
@@ -104,7 +104,7 @@ struct MirrorError: Error, CustomStringConvertible {
 }
 
 /// A class we own that does slow work; conforming to Loading is all it takes.
-final class PackageResolver: Loading {
+final class PackageResolver: Loading, Sendable {
   private let indicator: WatchedIndicator
   private let stage: Stage
 

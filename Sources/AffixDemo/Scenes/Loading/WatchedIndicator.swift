@@ -4,7 +4,7 @@ import Synchronization
 
 /// Passes everything on to the indicator it shows, and remembers when it appeared, how often
 /// it ticked and how it ended, so the scene can say what happened.
-final class WatchedIndicator: LoadingIndicator {
+final class WatchedIndicator: LoadingIndicator, Sendable {
   /// One appearance of the indicator, in scene time.
   struct Showing: Sendable {
     var started: SchedulerInstant
@@ -21,11 +21,11 @@ final class WatchedIndicator: LoadingIndicator {
     var last: Showing?
   }
 
-  private let shown: any LoadingIndicator
+  private let shown: any LoadingIndicator & Sendable
   private let scheduler: any SchedulingClock
   private let state = Mutex(State())
 
-  init(showing shown: any LoadingIndicator, scheduler: any SchedulingClock) {
+  init(showing shown: any LoadingIndicator & Sendable, scheduler: any SchedulingClock) {
     self.shown = shown
     self.scheduler = scheduler
   }

@@ -12,31 +12,31 @@ enum TooltipScene {
     screen.step("HintedButton conforms to Tooltipped: shown after 0.5 s, hidden 0.2 s after.")
 
     screen.step("The pointer passes over for 0.2 s:")
-    button.pointerEntered()
+    stage.run { button.pointerEntered() }
     stage.pause(.milliseconds(200))
-    button.pointerExited()
+    stage.run { button.pointerExited() }
     stage.pause(.milliseconds(700))
     screen.detail("nothing was shown (\(button.changes) changes)")
 
     screen.step("The pointer rests for 1 s:")
-    button.pointerEntered()
+    stage.run { button.pointerEntered() }
     stage.pause(.seconds(1))
     screen.detail("shown: \(button.isTooltipShown), after the show delay")
 
     screen.step("It leaves for 0.1 s and comes back:")
-    button.pointerExited()
+    stage.run { button.pointerExited() }
     stage.pause(.milliseconds(100))
-    button.pointerEntered()
+    stage.run { button.pointerEntered() }
     stage.pause(.milliseconds(400))
     screen.detail("still shown: \(button.isTooltipShown), with \(button.changes) change in all")
 
     screen.step("It leaves for good:")
-    button.pointerExited()
+    stage.run { button.pointerExited() }
     stage.pause(.milliseconds(400))
     screen.detail("shown: \(button.isTooltipShown), after the grace time")
 
     screen.step("One exit too many is a diagnostic, not a crash:")
-    button.pointerExited()
+    stage.run { button.pointerExited() }
   }
 }
 
