@@ -24,7 +24,8 @@ public import Foundation
 /// thread is free: work that suspends, as above, or work on other threads. A command-line
 /// program whose main thread does the work synchronously runs it through the hostless
 /// ``withLoading(message:indicator:scheduler:options:isolation:_:)`` instead, which draws on a
-/// queue of its own.
+/// queue of its own. Loading is started from an actor (the main actor, or the one that owns
+/// the host): the indicator is called there, so a nonisolated caller is refused.
 ///
 /// A main-actor class, a view or a view model, conforms for the main actor alone, with an
 /// isolated conformance; its indicator is then called on the main actor, and may be a

@@ -32,7 +32,9 @@ extension ClockedBox {
 /// at most two frames times the largest acceleration. A spring's acceleration is
 /// `-(w0^2 u + 2 zeta w0 u')`, with `u` the distance left and `u'` the velocity; both are
 /// bounded over the two frames by their values at the retarget with 10% to spare.
-@MainActor private func secantTolerance(spring: DampedSpring, distance: Double, speed: Double) -> Double {
+@MainActor private func secantTolerance(spring: DampedSpring, distance: Double, speed: Double)
+  -> Double
+{
   let w0 = spring.naturalFrequency
   let acceleration = w0 * w0 * abs(distance) * 1.1 + 2 * spring.dampingRatio * w0 * speed * 1.1
   return 2 * ClockedBox.frame * acceleration

@@ -41,7 +41,8 @@ func slowDropSnapsToNearest() {
   #expect(card.dragController?.snapPoint == middle)
 }
 
-@MainActor @Test("A fling reaches the detent nearest its projected landing point, not the nearest one")
+@MainActor
+@Test("A fling reaches the detent nearest its projected landing point, not the nearest one")
 func flingSnapsToProjectedDetent() throws {
   let virtual = VirtualWorld()
   let card = cardOnDetents(draggedTo: 200, in: virtual)
@@ -74,7 +75,8 @@ func flingVelocityCarriesIntoTheSnap() {
   #expect(abs((fast - slow) - 600.0 / 60) < 2)
 }
 
-@MainActor @Test("A release handler chooses the target: thrown hard, the card is dismissed off screen")
+@MainActor
+@Test("A release handler chooses the target: thrown hard, the card is dismissed off screen")
 func handlerChoosesTarget() {
   let virtual = VirtualWorld()
   let card = cardOnDetents(draggedTo: 200, in: virtual)

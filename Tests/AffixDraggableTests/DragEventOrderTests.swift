@@ -5,7 +5,8 @@ import AffixTestSupport
 import Foundation
 import Testing
 
-@MainActor @Test(
+@MainActor
+@Test(
   "Ending events with no drag in progress are reported and ignored",
   arguments: [
     DragEvent.changed(to: CGPoint(x: 5, y: 5)), .ended(velocity: .zero), .cancelled, .failed,
@@ -46,7 +47,8 @@ func secondBeganRestarts() {
   #expect(card.center == CGPoint(x: 60, y: 0))
 }
 
-@MainActor @Test(
+@MainActor
+@Test(
   "Non-finite locations are reported and leave the drag as it was",
   arguments: [Double.nan, .infinity, -.infinity])
 func nonFiniteLocationsAreIgnored(_ bad: Double) {
@@ -100,7 +102,8 @@ func notDraggableIsReported() {
   #expect(!card.isDraggable)
 }
 
-@MainActor @Test("Out-of-range snap damping is clamped with a diagnostic", arguments: [-0.5, 1.5, .nan])
+@MainActor
+@Test("Out-of-range snap damping is clamped with a diagnostic", arguments: [-0.5, 1.5, .nan])
 func badDampingIsReported(_ damping: Double) {
   let virtual = VirtualWorld()
   let card = Card(at: .zero)

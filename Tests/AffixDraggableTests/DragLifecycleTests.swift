@@ -3,7 +3,8 @@ import AffixScheduling
 import Foundation
 import Testing
 
-@MainActor @Test("Changing the damping while snapping changes the snap in flight, as UISnapBehavior's")
+@MainActor
+@Test("Changing the damping while snapping changes the snap in flight, as UISnapBehavior's")
 func changingTheDampingChangesTheSnapInFlight() {
   func overshoot(changingDampingTo damping: Double?) -> Double {
     let virtual = VirtualWorld()

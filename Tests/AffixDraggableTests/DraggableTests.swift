@@ -66,7 +66,8 @@ func flingOvershoots(_ damping: Double) {
   #expect(card.center == CGPoint(x: 100, y: 100))
 }
 
-@MainActor @Test(
+@MainActor
+@Test(
   "Cancelled and failed gestures snap back from rest", arguments: [DragEvent.cancelled, .failed])
 func cancelledGestureSnapsBack(_ end: DragEvent) {
   let virtual = VirtualWorld()

@@ -37,7 +37,8 @@ func reducedMotionPlacesTheCardAtOnce() {
   #expect(heard == ["wake", "rest", "wake", "rest"], "announcements still come, in order")
 }
 
-@MainActor @Test("Without reduced motion the same release springs over many frames to the same place")
+@MainActor
+@Test("Without reduced motion the same release springs over many frames to the same place")
 func withoutReducedMotionTheCardSprings() {
   let (card, frames, heard) = releaseCard(reduced: false)
   #expect(card.center == CGPoint(x: 400, y: 0))

@@ -5,7 +5,8 @@ import AffixTestSupport
 import Foundation
 import Testing
 
-@MainActor @Test("A body announces leaving rest and coming to rest, in order, over a drag and a snap")
+@MainActor
+@Test("A body announces leaving rest and coming to rest, in order, over a drag and a snap")
 func restAndWakeAreAnnounced() throws {
   let virtual = VirtualWorld()
   let card = Card(at: .zero)

@@ -10,7 +10,8 @@ import Testing
   (1 - 1 / (x * c / d + 1)) * d
 }
 
-@MainActor @Test(
+@MainActor
+@Test(
   "The band's offset is Wave's closed form with c = 0.55",
   arguments: [(1.0, 100.0), (80, 100), (100, 320), (500, 320), (10_000, 50)])
 func rubberBandMatchesTheClosedForm(overshoot: Double, dimension: Double) {
@@ -65,7 +66,8 @@ private let square = CGRect(x: 0, y: 0, width: 100, height: 100)
   return card
 }
 
-@MainActor @Test("Dragged past its bounds, the object resists as a scroll view, and springs back inside")
+@MainActor
+@Test("Dragged past its bounds, the object resists as a scroll view, and springs back inside")
 func dragPastBoundsStretchesAndSpringsBack() {
   let virtual = VirtualWorld()
   let card = cardDragged(to: CGPoint(x: 180, y: -40), damping: 1, in: virtual)

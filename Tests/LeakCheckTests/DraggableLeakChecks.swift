@@ -95,7 +95,8 @@ func owningHostReleasesAtDeinit() {
   }
 }
 
-@MainActor @Test("removeDraggable releases the drag state while the host lives on", .tags(.leakCheck))
+@MainActor
+@Test("removeDraggable releases the drag state while the host lives on", .tags(.leakCheck))
 func removeDraggableReleasesState() {
   let virtual = VirtualDragWorld()
   let card = DraggedCard(at: .zero)
@@ -114,7 +115,8 @@ func removeDraggableReleasesState() {
   #expect(!virtual.clock.isRunning)
 }
 
-@MainActor @Test("Runtime attachment through a key path does not retain the object", .tags(.leakCheck))
+@MainActor
+@Test("Runtime attachment through a key path does not retain the object", .tags(.leakCheck))
 func keyPathAttachmentHoldsObjectWeakly() {
   let virtual = VirtualDragWorld()
   expectNoLeaks { tracker in

@@ -211,7 +211,7 @@ public struct Dance<Host: AnyObject>: Sendable {
   ///
   /// The completion runs in the isolation it was written in, so a main-actor view can touch
   /// itself: at once when the clock ticks on the main queue (`FrameClock.shared`), else later
-  /// on the main actor. Written in nonisolated code, it runs on the frame clock's context.
+  /// on the main actor. Written on another actor, it runs later on that actor.
   ///
   /// ```swift
   /// @MainActor final class CardView: @MainActor Dancing {

@@ -352,8 +352,8 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   /// to dismiss), back to where it was (a veto), or hand the object off to the app.
   ///
   /// The handler runs as the drag ends, before ``handle(_:isolation:)`` returns, when it can
-  /// run there: written in nonisolated code, or in the isolation the drag events come from
-  /// (a main-actor view's gesture handler). Otherwise it runs later on its actor, and the
+  /// run there: written in the isolation the drag events come from (a main-actor view's
+  /// gesture handler), when that is the main actor and the events come on the main queue. Otherwise it runs later on its actor, and the
   /// object holds still where it was let go until it has decided. Cancelled and failed
   /// gestures snap back without asking it. The controller lives in the object's storage and
   /// keeps the handler: capture the object weakly in it, or the object keeps itself alive.

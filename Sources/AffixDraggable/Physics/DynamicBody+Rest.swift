@@ -9,7 +9,7 @@ extension DynamicBody {
   /// has settled on its detent. The handler runs after the frame that placed the body has
   /// written it to its host, in the isolation it was written in (as a move handler: at once
   /// on the main queue for a main-actor handler and ``DynamicsWorld/shared``, else later on
-  /// the main actor; nonisolated, where the world is advanced). Announcements reach the
+  /// the main actor; on another actor, later on it). Announcements reach the
   /// handlers of a body in the order the changes happened, never under the world's lock.
   ///
   /// The registration lasts while the returned token lives and the body is in its world:
@@ -34,8 +34,8 @@ extension DynamicBody {
   /// Calls `handler` each time the body leaves rest: a fling, a snap, a grab or a move of the
   /// finger wakes it and it starts stepping.
   ///
-  /// The handler runs right after the call that woke the body returns from the world, on
-  /// that caller's thread when it is nonisolated, otherwise as ``onRest(isolation:_:)``'s.
+  /// The handler runs right after the call that woke the body returns from the world, as
+  /// ``onRest(isolation:_:)``'s does.
   /// Rest and wake announcements of a body alternate, starting with whichever comes first
   /// after the registration.
   ///

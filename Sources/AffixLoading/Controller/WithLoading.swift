@@ -38,7 +38,7 @@ public func withLoading<Result, Failure: Error>(
   message: String? = nil,
   indicator: any LoadingIndicator & Sendable = TerminalSpinner.standardError(),
   scheduler: (any SchedulingClock)? = nil, options: LoadingOptions = .standard,
-  isolation: isolated (any Actor) = #isolation,
+  isolation: isolated (any Actor)? = #isolation,
   _ work: (LoadingController) async throws(Failure) -> Result
 ) async throws(Failure) -> Result {
   let controller = LoadingController(

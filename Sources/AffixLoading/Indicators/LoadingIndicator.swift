@@ -14,8 +14,10 @@
 /// The calls run in the isolation the controller was created in: on the main actor for a
 /// controller made by main-actor code (a ``Loading`` host that is a view, say), so that a
 /// main-actor indicator touches its views directly. They run at once when the scheduler ticks
-/// on the main queue (the default), otherwise later on the main actor. A controller made by
-/// nonisolated code calls its indicator on the scheduler's context.
+/// on the main queue (the default), otherwise later on the main actor. A controller made on
+/// another actor calls its indicator later on that actor; nonisolated code cannot make one
+/// for a host, and the hostless ``withLoading(message:indicator:scheduler:options:isolation:_:)``
+/// takes a `Sendable` indicator, called on its scheduler's context.
 ///
 /// ```swift
 /// @MainActor final class RotatingImage: @MainActor LoadingIndicator {
