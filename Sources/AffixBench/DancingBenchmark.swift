@@ -185,26 +185,34 @@ import Foundation
   }
 
   /// A real Dispatch clock after its only animation has ended, watched for about a second.
-  static func idleWakeUpsPerSecond() -> Double {
+  /// The layer belongs to an actor of its own, where its frames run: this thread only waits.
+  nonisolated static func idleWakeUpsPerSecond() -> Double {
     let queue = DispatchQueue(label: "affix-bench.dancing")
     let clock = FrameClock(scheduler: DispatchScheduler(queue: queue), framesPerSecond: 60)
-    let layer = Layer()
+    let owner = LayerOwner()
     let ended = DispatchSemaphore(value: 0)
-    _ = queue.sync {
-      Dance.of(layer, clock: clock).animate(duration: 0.1) { $0.x = 1 }
-        .addCompletion { _ in ended.signal() }.start()
-    }
+    Task { await owner.animate(on: clock) { ended.signal() } }
     ended.wait()
     queue.sync { _ = 0 }  // lets the frame that ran the completion finish
     let before = clock.wakeUps
     let start = ContinuousClock.now
     Thread.sleep(forTimeInterval: 1)
     let seconds = nanoseconds(ContinuousClock.now - start) / 1e9
-    withExtendedLifetime(layer) {}
+    withExtendedLifetime(owner) {}
     return Double(clock.wakeUps - before) / seconds
   }
 
-  private static func nanoseconds(_ duration: Duration) -> Double {
+  /// The owner of the layer whose clock ``idleWakeUpsPerSecond()`` watches.
+  private actor LayerOwner {
+    private let layer = Layer()
+
+    func animate(on clock: FrameClock, then ended: @escaping @Sendable () -> Void) {
+      Dance.of(layer, clock: clock).animate(duration: 0.1) { $0.x = 1 }
+        .addCompletion { _ in ended() }.start()
+    }
+  }
+
+  private nonisolated static func nanoseconds(_ duration: Duration) -> Double {
     let components = duration.components
     return Double(components.seconds) * 1e9 + Double(components.attoseconds) / 1e9
   }

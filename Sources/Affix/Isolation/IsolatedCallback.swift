@@ -204,12 +204,13 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
   }
 
   /// Runs one call; this thread holds the right to run, on the callback's isolation.
+  ///
+  /// No `MainActor.assumeIsolated` for a main-actor callback: every path here is already on
+  /// the main actor, an inline call because ``runsInline`` found the main queue, a scheduled
+  /// one because it runs in a main-actor task, and the check would cost a frame's write on a
+  /// main-actor host as much again.
   private func run(_ argument: Argument) {
-    if isolation === MainActor.shared {
-      MainActor.assumeIsolated { body(argument) }
-    } else {
-      body(argument)
-    }
+    body(argument)
   }
 }
 

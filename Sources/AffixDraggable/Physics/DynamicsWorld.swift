@@ -309,23 +309,26 @@ extension Duration {
 /// `@unchecked Sendable`: `onMove` is only called where `IsolatedCallback` runs it, on its
 /// isolation (directly when there is none, since it was written for the world's context).
 private final class MoveHandler: @unchecked Sendable {
-  private let isolation: (any Actor)?
   private let onMove: (CGPoint) -> Bool
+  /// The calls to `onMove` on its isolation, one callback for all, so that they keep the order
+  /// of the moves; `nil` for a handler of no isolation, called where the world advances.
+  private let moves: IsolatedCallback<CGPoint>?
   private let kept = LockedState(true)
 
   init(_ isolation: (any Actor)?, _ onMove: @escaping (CGPoint) -> Bool) {
-    self.isolation = isolation
     self.onMove = onMove
+    moves = isolation.map { [kept] isolation in
+      IsolatedCallback<CGPoint>(unchecked: isolation) { position in
+        if !onMove(position) { kept.withLock { $0 = false } }
+      }
+    }
   }
 
   /// Hands `position` to the handler; false once it asked for the body's removal (a handler
   /// that runs later on its actor is heard at the next move).
   @Sendable func call(_ position: CGPoint) -> Bool {
-    // Nonisolated handlers are the common case and the benchmark's: no detour for them.
-    guard isolation != nil else { return onMove(position) }
-    IsolatedCallback<CGPoint>(unchecked: isolation) { [onMove, kept] position in
-      if !onMove(position) { kept.withLock { $0 = false } }
-    }(position)
+    guard let moves else { return onMove(position) }
+    moves(position)
     return kept.withLock { $0 }
   }
 }
