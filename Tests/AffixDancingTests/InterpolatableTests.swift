@@ -2,7 +2,7 @@ import AffixDancing
 import Foundation
 import Testing
 
-@MainActor struct InterpolatableTests {
+struct InterpolatableTests {
   @Test(arguments: [0.0, 0.25, 0.5, 1.0, -0.5, 1.5])
   func scalarsBlendLinearlyAndExtrapolate(fraction: Double) {
     #expect(Double.interpolate(from: 10, to: 20, fraction: fraction) == 10 + 10 * fraction)

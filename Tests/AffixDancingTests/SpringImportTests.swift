@@ -3,7 +3,7 @@
 import AffixDancing
 import Testing
 
-@MainActor @Suite("The spring an animation takes, named with AffixDancing alone")
+@Suite("The spring an animation takes, named with AffixDancing alone")
 struct SpringImportTests {
   @Test("a spring is named and timed through the AffixDancing import")
   func aSpringIsNamedThroughTheDancingImport() {

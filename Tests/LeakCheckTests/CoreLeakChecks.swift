@@ -74,7 +74,7 @@ enum HostKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
   }
 }
 
-@MainActor @Suite(.tags(.leakCheck))
+@Suite(.tags(.leakCheck))
 struct CoreLeakChecks {
   @Test(arguments: HostKind.allCases)
   func releasingAHostReleasesItsValuesAndCapabilities(kind: HostKind) {

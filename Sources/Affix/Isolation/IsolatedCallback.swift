@@ -104,9 +104,26 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
   /// }
   /// ```
   public init(unchecked isolation: (any Actor)?, _ body: @escaping (Argument) -> Void) {
+    self.init(unchecked: isolation, coalescingPast: nil, body)
+  }
+
+  /// A callback whose waiting calls are bounded: once `bound` calls wait to run, a call made
+  /// after the last of them replaces it, so that the newest argument is the one delivered and
+  /// the order is kept. For observers, which want the newest value rather than every one; a
+  /// mixin's calls must all run, and use the callbacks above, which keep every call.
+  init(
+    unchecked isolation: (any Actor)?, coalescingPast bound: Int?,
+    _ body: @escaping (Argument) -> Void
+  ) {
     self.isolation = isolation
     self.body = body
-    self.calls = OrderedCalls()
+    self.calls = OrderedCalls(coalescingPast: bound)
+  }
+
+  /// How many calls wait to run now, and the most that ever waited at once: what the bound
+  /// of a coalescing callback keeps small however fast its calls come.
+  package var backlog: (now: Int, peak: Int) {
+    calls.backlog
   }
 
   /// Whether the caller is in the callback's isolation, so that a call made now can run
@@ -169,7 +186,12 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
   /// Makes the call that took `turn`: it runs once every earlier turn has run.
   package func deliver(_ argument: Argument, inTurn turn: UInt64) {
     let here = runsInline
-    switch calls.arrive(turn: turn, runsHere: here, job: { { self.run(argument) } }) {
+    var replaced: OrderedCalls.Job?
+    let arrival = calls.arrive(
+      turn: turn, runsHere: here, job: { { self.run(argument) } }, replaced: &replaced)
+    // The call a coalescing callback dropped, and the argument it held, go here, unlocked.
+    replaced = nil
+    switch arrival {
     case .leave: return
     case .runNow:
       // The common case: nothing waits and this is the place to run. The argument never
@@ -243,9 +265,12 @@ private final class OrderedCalls: @unchecked Sendable {
     var waits: [(before: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
   }
 
+  /// Calls that wait, one job for a run of consecutive turns: a single call, or, past the
+  /// bound of a coalescing callback, the last of several whose newest argument it keeps.
   struct Waiting {
     let turn: UInt64
-    let job: Job
+    var lastTurn: UInt64
+    var job: Job
   }
 
   enum Arrival {
@@ -261,6 +286,19 @@ private final class OrderedCalls: @unchecked Sendable {
 
   private let turns = Atomic<UInt64>(0)
   private let state = Locked(State())
+  /// The number of waiting calls past which a call that follows the last one replaces it;
+  /// `nil` to keep every call.
+  private let bound: Int?
+  /// The most calls that waited at once.
+  private let peak = Atomic<Int>(0)
+
+  init(coalescingPast bound: Int?) {
+    self.bound = bound.map { max($0, 1) }
+  }
+
+  var backlog: (now: Int, peak: Int) {
+    (state.withLock { $0.waiting.count }, peak.load(ordering: .relaxed))
+  }
 
   func issueTurn() -> UInt64 {
     turns.wrappingAdd(1, ordering: .relaxed).oldValue
@@ -268,7 +306,13 @@ private final class OrderedCalls: @unchecked Sendable {
 
   /// Where the call that took `turn` runs. `makeJob` makes what runs it later, and is called
   /// only when the call has to wait: the common call, run at once, allocates nothing.
-  func arrive(turn: UInt64, runsHere: Bool, job makeJob: () -> Job) -> Arrival {
+  ///
+  /// Past the bound, a call whose turn follows that of the call waiting before it takes that
+  /// call's place: `replaced` receives the job it drops, to release once unlocked (it holds an
+  /// argument, whose `deinit` may be anyone's code).
+  func arrive(
+    turn: UInt64, runsHere: Bool, job makeJob: () -> Job, replaced: inout Job?
+  ) -> Arrival {
     state.withLock { state in
       if runsHere, !state.isRunning, !state.isScheduled, state.waiting.isEmpty,
         turn == state.next
@@ -279,7 +323,18 @@ private final class OrderedCalls: @unchecked Sendable {
       }
       var index = state.waiting.endIndex
       while index > state.waiting.startIndex, state.waiting[index - 1].turn > turn { index -= 1 }
-      state.waiting.insert(Waiting(turn: turn, job: makeJob()), at: index)
+      if let bound, state.waiting.count >= bound, index > state.waiting.startIndex,
+        state.waiting[index - 1].lastTurn &+ 1 == turn
+      {
+        replaced = state.waiting[index - 1].job
+        state.waiting[index - 1].job = makeJob()
+        state.waiting[index - 1].lastTurn = turn
+      } else {
+        state.waiting.insert(Waiting(turn: turn, lastTurn: turn, job: makeJob()), at: index)
+        if state.waiting.count > peak.load(ordering: .relaxed) {
+          peak.store(state.waiting.count, ordering: .relaxed)
+        }
+      }
       guard !state.isRunning, !state.isScheduled, state.waiting.first?.turn == state.next else {
         return .leave
       }
@@ -312,8 +367,9 @@ private final class OrderedCalls: @unchecked Sendable {
         state.isRunning = false
         return nil
       }
-      state.next &+= 1
-      return state.waiting.removeFirst().job
+      let first = state.waiting.removeFirst()
+      state.next = first.lastTurn &+ 1
+      return first.job
     }
     for continuation in done { continuation.resume() }
     return job

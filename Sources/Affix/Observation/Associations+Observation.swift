@@ -17,7 +17,10 @@ extension Associations {
   /// stored them, one call at a time: a change is never delivered before one stored earlier,
   /// and `onChange` never runs concurrently with itself. Once the writes stop and the
   /// deliveries they queued have run, the last value the observer received is the stored one.
-  /// A change made inside `onChange` is delivered after it returns. An update that leaves an
+  /// An observer that falls behind (an actor busy elsewhere, a writer faster than `onChange`)
+  /// keeps at most 256 changes waiting: past them, a change replaces the one waiting before
+  /// it, so the observer skips values, never their order, and gets the newest, as
+  /// `Observations` does. A change made inside `onChange` is delivered after it returns. An update that leaves an
   /// `Equatable` value equal is no change, and is not delivered (see ``update(_:_:)-1l2c9``).
   ///
   /// The observation lasts while the returned token lives: cancel it, or drop it, to stop.
@@ -179,6 +182,17 @@ extension Associations {
     let observers = storage.lock.withLock { storage.observersOf(KeyHandle(key).id) } ?? []
     return observers.reduce(0) { $0 + $1.waitingCancels }
   }
+
+  /// The calls waiting for each observer of `key` on this host, now and at most, so that a
+  /// test or a benchmark can see the bound of a slow observer's backlog hold.
+  package func observerBacklogs<Key: AssociatedKey>(of key: Key.Type) -> [(now: Int, peak: Int)] {
+    guard let storage = existingStorage else { return [] }
+    let observers = storage.lock.withLock { storage.observersOf(KeyHandle(key).id) } ?? []
+    return observers.map(\.notify.backlog)
+  }
+
+  /// The most changes that wait for one observer (see ``observe(_:isolation:_:)``).
+  package static var observerBacklogBound: Int { ObserverRegistration.backlogBound }
 
   /// How many observations of `key` this host has, so that a test can tell that one ended.
   package func observerCount<Key: AssociatedKey>(of key: Key.Type) -> Int {

@@ -33,6 +33,11 @@ final class ObserverRegistration: Sendable {
 
   private let gate: ObserverGate
 
+  /// The most changes that wait for a slow observer: past them, a change replaces the one
+  /// waiting before it, so that the observer gets the newest value, in order, and a writer
+  /// faster than its observer grows nothing.
+  package static let backlogBound = 256
+
   /// An observer that runs `onChange` in `isolation` (see ``IsolatedCallback``), and not once
   /// cancelled.
   init(
@@ -41,7 +46,8 @@ final class ObserverRegistration: Sendable {
     let gate = ObserverGate()
     self.keyID = keyID
     self.gate = gate
-    self.notify = IsolatedCallback(unchecked: isolation) { payload in
+    self.notify = IsolatedCallback(unchecked: isolation, coalescingPast: Self.backlogBound) {
+      payload in
       gate.run { onChange(payload) }
     }
   }
