@@ -141,3 +141,40 @@ import Testing
     #expect(ranFirst, "ended() returned before the completion ran on the host's actor")
   }
 }
+
+@MainActor @Suite struct MoveDeliveryTests {
+  /// The positions each of `count` main-actor bodies is handed while a world advances 30
+  /// steps, on the main actor or off it, with every body moving at every step.
+  func recordedMoves(bodies count: Int, advancedOffTheMainActor: Bool) async -> [[CGPoint]] {
+    let world = DynamicsWorld(clock: nil, restThreshold: RestThreshold(distance: 0, speed: 0))
+    var recorded = Array(repeating: [CGPoint](), count: count)
+    let bodies = (0..<count).map { index in
+      let body = world.makeBody(at: CGPoint(x: Double(index) * 10, y: 0)) { position in
+        MainActor.assertIsolated("a main-actor move handler ran off the main actor")
+        recorded[index].append(position)
+        return true
+      }
+      body.velocity = CGPoint(x: 100 * Double(index + 1), y: -50)
+      body.snap(Snap(to: CGPoint(x: 200, y: 200), spring: .snap(damping: 0)))
+      return body
+    }
+    if advancedOffTheMainActor {
+      await Task.detached {
+        for _ in 0..<30 { world.advance(by: world.timeStep) }
+      }.value
+      // The moves wait on the main actor; this test's awaits let them run.
+      for _ in 0..<10_000 where recorded.contains(where: { $0.count < 30 }) { await Task.yield() }
+    } else {
+      for _ in 0..<30 { world.advance(by: world.timeStep) }
+    }
+    withExtendedLifetime(bodies) {}
+    return recorded
+  }
+
+  @Test func everyBodyOfAFrameHandedOverLaterGetsEveryMoveInOrder() async {
+    let here = await recordedMoves(bodies: 3, advancedOffTheMainActor: false)
+    let later = await recordedMoves(bodies: 3, advancedOffTheMainActor: true)
+    #expect(here.map(\.count) == [30, 30, 30])
+    #expect(later == here)
+  }
+}

@@ -62,8 +62,8 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   /// Reads the object's centre; `nil` once the object has died.
   private let readCenter: @Sendable () -> CGPoint?
   private let hostName: String
-  /// Writes the body's moves to the host in its isolation, which ``settled()`` waits for.
-  private let moves: IsolatedCallback<CGPoint>
+  /// Hands the world's moves to the host in its isolation, which ``settled()`` waits for.
+  private let moves: MoveDelivery
   /// Tells Observation of the controller's changes.
   private let observation = LazyObservationRegistrar()
   /// The body's rest and wake registrations that tell Observation of ``isResting``: made at its
@@ -71,7 +71,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   private let restTracking = LockedState<[CancellationToken]?>(nil)
 
   private init(
-    body: DynamicBody, state: State, hostName: String, moves: IsolatedCallback<CGPoint>,
+    body: DynamicBody, state: State, hostName: String, moves: MoveDelivery,
     readCenter: @escaping @Sendable () -> CGPoint?
   ) {
     self.body = body
@@ -153,27 +153,30 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   static func attach(
     to host: AnyObject, center: PositionAccess, snapPoints: [CGPoint]?, snap: DampedSpring,
     bounds: CGRect?, rubberBand: RubberBand?, attachment: DampedSpring?, world: DynamicsWorld,
-    isolation: (any Actor)?
+    isolation: any Actor
   ) -> DragController {
     let reference = AnyWeakReference(host)
     let start = center.read(from: host)
-    let moves = IsolatedCallback<CGPoint>(unchecked: isolation) { point in
-      guard let host = reference.object else { return }
-      center.write(point, to: host)
-    }
-    let body = world.makeBody(
-      at: start, bounds: bounds,
-      handler: moveHandler(writing: center, of: reference, through: moves))
+    // Written in the host's isolation: at once where the world runs there, else enqueued
+    // there, never on the clock's thread.
+    let handler = MoveHandler(
+      delivery: world.delivery(for: isolation), isHostAlive: { reference.object != nil },
+      onMove: { point in
+        guard let host = reference.object else { return false }
+        center.write(point, to: host)
+        return true
+      })
+    let body = world.makeBody(at: start, bounds: bounds, handler: handler)
     if let rubberBand { body.rubberBand = rubberBand }
     var points = (snapPoints ?? [start]).filter { point in
       guard point.isFinite else {
-        Diagnostics.report(subsystem, "snap point \(point) is not finite; left out")
+        diagnose("snap point \(point) is not finite; left out")
         return false
       }
       return true
     }
     if points.isEmpty {
-      Diagnostics.report(subsystem, "no usable snap points; snapping to \(start)")
+      diagnose("no usable snap points; snapping to \(start)")
       points = [start]
     }
     let controller = DragController(
@@ -181,28 +184,9 @@ public final class DragController: Capability, CustomStringConvertible, Observab
       state: State(
         snapPoints: points, snapPoint: nearest(to: start, in: points), snap: snap,
         attachment: attachment),
-      hostName: "\(type(of: host))", moves: moves,
+      hostName: "\(type(of: host))", moves: handler.delivery,
       readCenter: { reference.object.map(center.read(from:)) })
     return Associations(of: host).attach(controller)
-  }
-
-  /// Writes the body's moves to the host's centre in the host's isolation: at once where the
-  /// world runs there (or the host has none), else enqueued there, never on the clock's thread.
-  private static func moveHandler(
-    writing position: PositionAccess, of reference: AnyWeakReference,
-    through write: IsolatedCallback<CGPoint>
-  ) -> @Sendable (CGPoint) -> Bool {
-    { point in
-      // Nonisolated hosts are the common case and the benchmark's: no detour for them.
-      guard write.isolation != nil else {
-        guard let host = reference.object else { return false }
-        position.write(point, to: host)
-        return true
-      }
-      guard reference.object != nil else { return false }
-      write(point)
-      return true
-    }
   }
 
   /// Whether a finger holds the object.
@@ -282,13 +266,13 @@ public final class DragController: Capability, CustomStringConvertible, Observab
     set {
       let points = newValue.filter { point in
         guard point.isFinite else {
-          report("snap point \(point) is not finite; left out")
+          diagnose("snap point \(point) is not finite; left out")
           return false
         }
         return true
       }
       guard !points.isEmpty else {
-        report("no usable snap points in \(newValue); ignored")
+        diagnose("no usable snap points in \(newValue); ignored")
         return
       }
       let snap = changing(\.snapPoints) {
@@ -394,7 +378,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   /// ```
   public func settled() async {
     await body.settled()
-    await moves.delivered()
+    await moves.moves.delivered()
   }
 
   /// Handles one event of a pan gesture (see ``DragEvent``).
@@ -410,11 +394,11 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   ///     release handler written there runs before this returns.
   public func handle(_ event: DragEvent, isolation: isolated (any Actor) = #isolation) {
     guard !body.isRemoved else {
-      report("\(event): the drag was removed; ignored")
+      diagnose("\(event): the drag was removed; ignored")
       return
     }
     guard let centre = readCenter() else {
-      report("\(event): the \(hostName) has died; removing its body")
+      diagnose("\(event): the \(hostName) has died; removing its body")
       changing(\.isDragging) { state.withLock { $0.isDragging = false } }
       body.remove()
       return
@@ -428,7 +412,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
     case .ended(var velocity):
       guard let ending = endDrag(event) else { return }
       if !velocity.isFinite {
-        report("\(event): the release velocity is not finite; snapping back without a fling")
+        diagnose("\(event): the release velocity is not finite; snapping back without a fling")
         velocity = .zero
       }
       release(velocity, ending, from: isolation)
@@ -468,7 +452,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
       }
     }
     if wasDragging {
-      report("\(event) while a drag is in progress; restarting the drag there")
+      diagnose("\(event) while a drag is in progress; restarting the drag there")
     }
     // The object is authoritative: other code may have moved it since the last frame. Set
     // only when it did, as setting pulls a body stretched past its bounds back inside.
@@ -481,7 +465,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   }
 
   /// Lets go with a fling: projects it, asks the handler if there is one, and acts.
-  private func release(_ velocity: CGPoint, _ ending: Ending, from caller: (any Actor)?) {
+  private func release(_ velocity: CGPoint, _ ending: Ending, from caller: any Actor) {
     let position = body.position
     let projected = position + Vector2D(ending.rate.projection(of: velocity))
     let release = DragRelease(
@@ -506,7 +490,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
       snap(to: release.nearestSnapPoint, velocity: release.velocity, drag: drag)
     case .snap(let point):
       guard point.isFinite else {
-        report(".snap(to: \(point)): the point is not finite; snapping to the nearest snap point")
+        diagnose(".snap(to: \(point)): the point is not finite; snapping to the nearest snap point")
         return snap(to: release.nearestSnapPoint, velocity: release.velocity, drag: drag)
       }
       snap(to: point, velocity: release.velocity, drag: drag)
@@ -548,7 +532,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
           rate: state.decelerationRate, handler: state.releaseHandler, drag: state.drags)
       }
     }
-    if ending == nil { report("\(event) with no drag in progress; ignored") }
+    if ending == nil { diagnose("\(event) with no drag in progress; ignored") }
     return ending
   }
 
@@ -566,7 +550,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   private func isDraggingOrReport(_ event: DragEvent) -> Bool {
     // Not through `isDragging`, whose read would make every later change tell Observation.
     guard state.withLock({ $0.isDragging }) else {
-      report("\(event) with no drag in progress; ignored")
+      diagnose("\(event) with no drag in progress; ignored")
       return false
     }
     return true
@@ -574,14 +558,10 @@ public final class DragController: Capability, CustomStringConvertible, Observab
 
   private func isFinite(_ location: CGPoint, in event: DragEvent) -> Bool {
     guard location.isFinite else {
-      report("\(event): the location is not finite; ignored")
+      diagnose("\(event): the location is not finite; ignored")
       return false
     }
     return true
-  }
-
-  private func report(_ message: String) {
-    Diagnostics.report(Self.subsystem, message)
   }
 }
 
@@ -590,18 +570,17 @@ public final class DragController: Capability, CustomStringConvertible, Observab
 /// `@unchecked Sendable`: `decide` is only called on its isolation, directly when the caller is
 /// there (``runsInline(from:)``), otherwise through `IsolatedCallback`.
 private final class ReleaseHandler: @unchecked Sendable {
-  let isolation: (any Actor)?
+  let isolation: any Actor
   private let body: (DragRelease) -> DragRelease.Decision
 
-  init(isolation: (any Actor)?, decide: @escaping (DragRelease) -> DragRelease.Decision) {
+  init(isolation: any Actor, decide: @escaping (DragRelease) -> DragRelease.Decision) {
     self.isolation = isolation
     self.body = decide
   }
 
   /// Whether a caller in `caller`'s isolation may call ``decide(_:)`` directly.
-  func runsInline(from caller: (any Actor)?) -> Bool {
-    guard let isolation else { return true }
-    if let caller, caller === isolation { return true }
+  func runsInline(from caller: any Actor) -> Bool {
+    if caller === isolation { return true }
     return IsolatedCallback<Void>.runsInline(in: isolation)
   }
 

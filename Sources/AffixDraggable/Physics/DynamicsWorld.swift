@@ -45,6 +45,8 @@ public final class DynamicsWorld: Sendable {
 
   let dt: Double
   let state = LockedState(WorldState())
+  /// The ordered callbacks that hand each frame's moves to each isolation.
+  private let deliveries = LockedState(MoveDeliveries())
 
   /// Creates a world.
   ///
@@ -92,7 +94,9 @@ public final class DynamicsWorld: Sendable {
     at position: CGPoint, bounds: CGRect? = nil, isolation: isolated (any Actor) = #isolation,
     onMove: @escaping (CGPoint) -> Bool
   ) -> DynamicBody {
-    makeBody(at: position, bounds: bounds, handler: MoveHandler(isolation, onMove).call)
+    makeBody(
+      at: position, bounds: bounds,
+      handler: MoveHandler(delivery: delivery(for: isolation), onMove: onMove))
   }
 
   /// Adds a body that nothing is told of when it moves: read its ``DynamicBody/position``, or
@@ -111,11 +115,10 @@ public final class DynamicsWorld: Sendable {
     makeBody(at: position, bounds: bounds, handler: nil)
   }
 
-  /// ``makeBody(at:bounds:isolation:onMove:)`` with a handler that runs where the world is
-  /// advanced.
-  func makeBody(
-    at position: CGPoint, bounds: CGRect?, handler onMove: (@Sendable (CGPoint) -> Bool)?
-  ) -> DynamicBody {
+  /// ``makeBody(at:bounds:isolation:onMove:)`` with its handler made.
+  func makeBody(at position: CGPoint, bounds: CGRect?, handler onMove: MoveHandler?)
+    -> DynamicBody
+  {
     var start = position
     if !start.isFinite {
       diagnose("body position \(position) is not finite; using the origin")
@@ -185,15 +188,52 @@ public final class DynamicsWorld: Sendable {
       return (state.collectMoved(), state.takeSubscription(), settled, announcements)
     }
     idleSubscription?.cancel()
-    var abandoned: [Int] = []
-    for body in moved where !body.onMove(body.position) {
-      abandoned.append(body.id)
-    }
+    let abandoned = deliver(moved)
     if !abandoned.isEmpty { removeBodies(abandoned) }
     // After the last positions were handed over: a handler or a waiter sees the body where it
     // rests.
     announce(announcements)
     for waiters in settled { waiters.resumeAll(returning: ()) }
+  }
+
+  /// Hands each isolation its moves in one call, and returns the bodies to remove: those whose
+  /// handler asked for it (at once when it ran here, else at the body's next move) and those
+  /// whose host has died.
+  private func deliver(_ moved: [MovedBody]) -> [Int] {
+    var abandoned: [Int] = []
+    // Nearly always one batch, the main actor's; a linear search finds the others.
+    var batches: [(delivery: MoveDelivery, moves: [PendingMove])] = []
+    for body in moved {
+      guard body.onMove.isKept else {
+        abandoned.append(body.id)
+        continue
+      }
+      let move = PendingMove(id: body.id, position: body.position, handler: body.onMove)
+      if let index = batches.firstIndex(where: { $0.delivery === body.onMove.delivery }) {
+        batches[index].moves.append(move)
+      } else {
+        var moves: [PendingMove] = []
+        moves.reserveCapacity(moved.count)
+        moves.append(move)
+        batches.append((body.onMove.delivery, moves))
+      }
+    }
+    for batch in batches {
+      // Asked before the call: a handler that ran here told whether its host lives, one that
+      // only had its move enqueued is asked here.
+      let ranHere = batch.delivery.moves.runsInline
+      batch.delivery.moves(batch.moves)
+      for move in batch.moves
+      where !(ranHere ? move.handler.isKept : move.handler.isKeptAndAlive) {
+        abandoned.append(move.id)
+      }
+    }
+    return abandoned
+  }
+
+  /// The delivery shared by the handlers that run in `isolation`.
+  func delivery(for isolation: any Actor) -> MoveDelivery {
+    deliveries.withLock { $0.delivery(for: isolation) }
   }
 
   /// Delivers `first`, taken with `takeAnnouncements(continuing: false)`, and whatever is
@@ -273,7 +313,7 @@ public final class DynamicsWorld: Sendable {
 struct MovedBody {
   let id: Int
   let position: CGPoint
-  let onMove: @Sendable (CGPoint) -> Bool
+  let onMove: MoveHandler
 }
 
 extension WorldState {
@@ -301,34 +341,5 @@ extension Duration {
   var seconds: Double {
     let (seconds, attoseconds) = components
     return Double(seconds) + Double(attoseconds) * 1e-18
-  }
-}
-
-/// A move handler and the isolation it runs in.
-///
-/// `@unchecked Sendable`: `onMove` is only called where `IsolatedCallback` runs it, on its
-/// isolation (directly when there is none, since it was written for the world's context).
-private final class MoveHandler: @unchecked Sendable {
-  private let onMove: (CGPoint) -> Bool
-  /// The calls to `onMove` on its isolation, one callback for all, so that they keep the order
-  /// of the moves; `nil` for a handler of no isolation, called where the world advances.
-  private let moves: IsolatedCallback<CGPoint>?
-  private let kept = LockedState(true)
-
-  init(_ isolation: (any Actor)?, _ onMove: @escaping (CGPoint) -> Bool) {
-    self.onMove = onMove
-    moves = isolation.map { [kept] isolation in
-      IsolatedCallback<CGPoint>(unchecked: isolation) { position in
-        if !onMove(position) { kept.withLock { $0 = false } }
-      }
-    }
-  }
-
-  /// Hands `position` to the handler; false once it asked for the body's removal (a handler
-  /// that runs later on its actor is heard at the next move).
-  @Sendable func call(_ position: CGPoint) -> Bool {
-    guard let moves else { return onMove(position) }
-    moves(position)
-    return kept.withLock { $0 }
   }
 }

@@ -45,9 +45,9 @@ struct BodyState {
   var isMoving = false
   /// Whether the position changed since the host was last told.
   var hasMoved = false
-  var onMove: (@Sendable (CGPoint) -> Bool)?
+  var onMove: MoveHandler?
 
-  init(id: Int, x: Double, y: Double, onMove: (@Sendable (CGPoint) -> Bool)?) {
+  init(id: Int, x: Double, y: Double, onMove: MoveHandler?) {
     self.id = id
     self.x = x
     self.y = y
