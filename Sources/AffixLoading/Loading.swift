@@ -90,7 +90,8 @@ extension Loading {
   ) {
     guard let controller = LoadingController.attached(to: self) else {
       Diagnostics.report(
-        "loading", "stop was called more often than start; the extra stop is ignored.",
+        subsystem: "loading",
+        message: "stop was called more often than start; the extra stop is ignored.",
         fileID: fileID, line: line)
       return
     }
@@ -104,7 +105,8 @@ extension Loading {
   ) {
     guard let controller = LoadingController.attached(to: self) else {
       Diagnostics.report(
-        "loading", "update(progress:) was called with nothing loading; ignored.",
+        subsystem: "loading",
+        message: "update(progress:) was called with nothing loading; ignored.",
         fileID: fileID, line: line)
       return
     }
@@ -116,7 +118,7 @@ extension Loading {
   public func updateLoading(message: String?, fileID: String = #fileID, line: Int = #line) {
     guard let controller = LoadingController.attached(to: self) else {
       Diagnostics.report(
-        "loading", "update(message:) was called with nothing loading; ignored.",
+        subsystem: "loading", message: "update(message:) was called with nothing loading; ignored.",
         fileID: fileID, line: line)
       return
     }

@@ -106,7 +106,8 @@ public final class TooltipController: Capability, CustomStringConvertible, Obser
     }
     guard !wasInside else {
       return Diagnostics.report(
-        Self.subsystem, "pointerEntered() was called with the pointer already inside; ignored.",
+        subsystem: Self.subsystem,
+        message: "pointerEntered() was called with the pointer already inside; ignored.",
         fileID: fileID, line: line)
     }
     guard !isShown else {
@@ -130,7 +131,8 @@ public final class TooltipController: Capability, CustomStringConvertible, Obser
     }
     guard wasInside else {
       return Diagnostics.report(
-        Self.subsystem, "pointerExited() was called with the pointer outside; ignored.",
+        subsystem: Self.subsystem,
+        message: "pointerExited() was called with the pointer outside; ignored.",
         fileID: fileID, line: line)
     }
     guard isShown else {

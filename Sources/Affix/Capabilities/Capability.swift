@@ -83,7 +83,7 @@ extension Capability {
 ///
 /// ```swift
 /// func didEnd(_ ending: CapabilityEnding) {
-///   if ending == .hostDied { Diagnostics.report("blink", "The host died while blinking.") }
+///   if ending == .hostDied { Diagnostics.report(subsystem: "blink", message: "The host died while blinking.") }
 /// }
 /// ```
 public enum CapabilityEnding: Sendable, Hashable, CustomStringConvertible {

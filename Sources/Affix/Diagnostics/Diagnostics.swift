@@ -8,7 +8,7 @@
 
 /// A message about bad input or a call made in the wrong state, reported instead of a crash.
 ///
-/// A mixin reports one through ``Diagnostics/report(_:_:severity:fileID:line:)``, passing on
+/// A mixin reports one through ``Diagnostics/report(subsystem:message:severity:fileID:line:)``, passing on
 /// the call site of its public entry point, so that the message names the user's line rather
 /// than the mixin's:
 ///
@@ -16,7 +16,8 @@
 /// public func stopBlinking(fileID: String = #fileID, line: Int = #line) {
 ///   guard isBlinking else {
 ///     return Diagnostics.report(
-///       "blink", "stopBlinking() was called with nothing blinking; ignored.",
+///       subsystem: "blink",
+///       message: "stopBlinking() was called with nothing blinking; ignored.",
 ///       fileID: fileID, line: line)
 ///   }
 ///   // ...
@@ -127,14 +128,14 @@ public enum Diagnostics {
   /// public func blink(every interval: Duration, fileID: String = #fileID, line: Int = #line) {
   ///   guard interval > .zero else {
   ///     return Diagnostics.report(
-  ///       "blink", "blink(every: \(interval)) needs a positive interval; ignored.",
+  ///       subsystem: "blink", message: "blink(every: \(interval)) needs a positive interval.",
   ///       fileID: fileID, line: line)
   ///   }
   ///   // ...
   /// }
   /// ```
   public static func report(
-    _ subsystem: String, _ message: String, severity: Diagnostic.Severity = .warning,
+    subsystem: String, message: String, severity: Diagnostic.Severity = .warning,
     fileID: String = #fileID, line: Int = #line
   ) {
     report(

@@ -63,8 +63,9 @@ package enum HostKind: Equatable, Sendable {
       if name.isEmpty { return .pinned }
       guard let mode = Mode(rawValue: name) else {
         Diagnostics.report(
-          "associations",
-          "AFFIX_HOST_MODE=\(name) is not a host mode (pinned, weak or hooked); using pinned")
+          subsystem: "associations",
+          message:
+            "AFFIX_HOST_MODE=\(name) is not a host mode (pinned, weak or hooked); using pinned")
         return .pinned
       }
       return mode

@@ -102,7 +102,8 @@ enum HostTable {
       let (seconds, attoseconds) = newValue.components
       guard seconds >= 0, attoseconds >= 0 else {
         Diagnostics.report(
-          "associations", "deinitGrace = \(newValue) is negative; it stays \(deinitGrace)")
+          subsystem: "associations",
+          message: "deinitGrace = \(newValue) is negative; it stays \(deinitGrace)")
         return
       }
       // Nine billion seconds and more saturate: a grace of centuries.
@@ -179,8 +180,8 @@ enum HostTable {
       return storage
     case .unsupported(let reason):
       Diagnostics.report(
-        "associations",
-        "a \(type(of: host)) cannot carry associated values: \(reason); "
+        subsystem: "associations",
+        message: "a \(type(of: host)) cannot carry associated values: \(reason); "
           + "the value is released at once")
       return AssociationStorage()
     }
@@ -191,8 +192,9 @@ enum HostTable {
     // It gets storage of its own instead, released when the caller is done with it.
     if affix_is_deallocating(Unmanaged.passUnretained(host).toOpaque()) {
       Diagnostics.report(
-        "associations",
-        "a \(type(of: host)) attached its first value during its deinit; the value is released "
+        subsystem: "associations",
+        message:
+          "a \(type(of: host)) attached its first value during its deinit; the value is released "
           + "at once, as a host in its deinit can only change the values it already has")
       return AssociationStorage()
     }
@@ -308,8 +310,8 @@ enum HostTable {
       for entry in overdue.counts {
         let hosts = HostTypeCounts.words(entry.count, entry.type)
         Diagnostics.report(
-          "associations",
-          "\(hosts.subject) been in \(hosts.its) deinit for more than \(lingerLimit), or "
+          subsystem: "associations",
+          message: "\(hosts.subject) been in \(hosts.its) deinit for more than \(lingerLimit), or "
             + "something holds \(hosts.it) unowned; \(hosts.its) values are kept until the "
             + "deinit has returned and no unowned reference remains, or for \(deinitGrace) "
             + "(AssociationTable.deinitGrace)")
@@ -326,8 +328,8 @@ enum HostTable {
       for entry in pastGraceTypes.counts {
         let hosts = HostTypeCounts.words(entry.count, entry.type)
         Diagnostics.report(
-          "associations",
-          "\(hosts.subject) stayed in \(hosts.its) deinit, or been held unowned, for "
+          subsystem: "associations",
+          message: "\(hosts.subject) stayed in \(hosts.its) deinit, or been held unowned, for "
             + "\(grace ?? deinitGrace) "
             + "(AssociationTable.deinitGrace): \(hosts.its) values are released now, and a "
             + "deinit still running reads none")

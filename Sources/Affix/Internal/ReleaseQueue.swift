@@ -128,8 +128,8 @@ enum ReleaseQueue {
     while state.withLock({ $0.underWay.contains { $0.key < bound && $0.value != thread } }) {
       if clock.now >= deadline {
         Diagnostics.report(
-          "associations",
-          "sweep() returned while a release that another thread began before it was still "
+          subsystem: "associations",
+          message: "sweep() returned while a release that another thread began before it was still "
             + "running after \(waitLimit); a value's deinit may be waiting for this sweep")
         return bound
       }

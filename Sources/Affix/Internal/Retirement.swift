@@ -226,8 +226,9 @@ enum Retirement {
     let error = affix_synchronize()
     if error != 0 {
       Diagnostics.report(
-        "associations",
-        "membarrier failed (errno \(error)); the grace period used the slower global barrier")
+        subsystem: "associations",
+        message:
+          "membarrier failed (errno \(error)); the grace period used the slower global barrier")
     }
   }
 

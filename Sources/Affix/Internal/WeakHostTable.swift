@@ -107,7 +107,7 @@ enum WeakHostTable {
     // Asked before the weak reference is formed: an Objective-C object that refuses one stops
     // the process in `objc_initWeak`. Its storage is its own, released with the caller's write.
     if let refusal = DeallocationHooks.weakReferenceRefusal(of: host) {
-      Diagnostics.report("associations", refusalMessage(refusal, host: host))
+      Diagnostics.report(subsystem: "associations", message: refusalMessage(refusal, host: host))
       return storage
     }
     let keeper = DeallocationHooks.keeper(for: host)

@@ -279,8 +279,9 @@ enum KeyRegistry {
     let isNew = reported.withLock { $0.insert(ObjectIdentifier(key)).inserted }
     guard isNew else { return }
     Diagnostics.report(
-      "associations",
-      "key \(key) declares a weak policy, but its value type \(Key.Value.self) is not a class "
+      subsystem: "associations",
+      message:
+        "key \(key) declares a weak policy, but its value type \(Key.Value.self) is not a class "
         + "or an optional class: its values are held strongly")
   }
 }

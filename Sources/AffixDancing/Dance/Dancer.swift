@@ -91,9 +91,9 @@ public final class Dancer: Capability, Observable {
   func report(_ message: String, tag: Int, at site: CallSite?) {
     let message = "\(hostTypeName) with dance.tag = \(tag): \(message)"
     if let site {
-      Diagnostics.report("dance", message, fileID: site.fileID, line: site.line)
+      Diagnostics.report(subsystem: "dance", message: message, fileID: site.fileID, line: site.line)
     } else {
-      Diagnostics.report("dance", message)
+      Diagnostics.report(subsystem: "dance", message: message)
     }
   }
 

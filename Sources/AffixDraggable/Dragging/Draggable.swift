@@ -110,7 +110,8 @@ extension Draggable {
   public func removeDraggable(fileID: String = #fileID, line: Int = #line) {
     if Associations(of: self).detach(DragController.self) == nil {
       Diagnostics.report(
-        DragController.subsystem, "removeDraggable(): \(Self.self) is not draggable",
+        subsystem: DragController.subsystem,
+        message: "removeDraggable(): \(Self.self) is not draggable",
         fileID: fileID, line: line)
     }
   }
@@ -131,8 +132,8 @@ extension Draggable {
   ) {
     guard let controller = dragController else {
       Diagnostics.report(
-        DragController.subsystem,
-        "drag(\(event)): \(Self.self) is not draggable; call makeDraggable() first",
+        subsystem: DragController.subsystem,
+        message: "drag(\(event)): \(Self.self) is not draggable; call makeDraggable() first",
         fileID: fileID, line: line)
       return
     }

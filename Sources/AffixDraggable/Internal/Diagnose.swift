@@ -2,5 +2,5 @@ import Affix
 
 /// Reports bad input or a call in the wrong state under the "drag" subsystem.
 func diagnose(_ message: String) {
-  Diagnostics.report(DragController.subsystem, message)
+  Diagnostics.report(subsystem: DragController.subsystem, message: message)
 }

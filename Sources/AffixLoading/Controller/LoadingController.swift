@@ -168,7 +168,8 @@ public final class LoadingController: Capability, Observable {
   public func start(message: String? = nil, fileID: String = #fileID, line: Int = #line) {
     guard isHostAlive else {
       Diagnostics.report(
-        "loading", "start was called after the loading host died; nothing will be shown.",
+        subsystem: "loading",
+        message: "start was called after the loading host died; nothing will be shown.",
         fileID: fileID, line: line)
       return
     }
@@ -216,7 +217,7 @@ public final class LoadingController: Capability, Observable {
     switch visible {
     case nil:
       Diagnostics.report(
-        "loading", "update(message:) was called with nothing loading; ignored.",
+        subsystem: "loading", message: "update(message:) was called with nothing loading; ignored.",
         fileID: fileID, line: line)
     case true?:
       channel.call { $0.update(message: message) }
@@ -241,7 +242,8 @@ public final class LoadingController: Capability, Observable {
   public func update(progress fraction: Double?, fileID: String = #fileID, line: Int = #line) {
     if let fraction, !fraction.isFinite {
       Diagnostics.report(
-        "loading", "A progress of \(fraction) is not finite; ignored.", fileID: fileID, line: line)
+        subsystem: "loading", message: "A progress of \(fraction) is not finite; ignored.",
+        fileID: fileID, line: line)
       return
     }
     let clamped = fraction.map { min(max($0, 0), 1) }
@@ -254,7 +256,8 @@ public final class LoadingController: Capability, Observable {
     switch visible {
     case nil:
       Diagnostics.report(
-        "loading", "update(progress:) was called with nothing loading; ignored.",
+        subsystem: "loading",
+        message: "update(progress:) was called with nothing loading; ignored.",
         fileID: fileID, line: line)
     case true?:
       channel.call { $0.update(progress: clamped) }
@@ -297,7 +300,8 @@ public final class LoadingController: Capability, Observable {
     }
     guard let startTicks else {
       Diagnostics.report(
-        "loading", "follow(_:) was called with nothing loading; ignored.", fileID: fileID,
+        subsystem: "loading", message: "follow(_:) was called with nothing loading; ignored.",
+        fileID: fileID,
         line: line)
       return
     }
@@ -357,8 +361,9 @@ public final class LoadingController: Capability, Observable {
     switch result {
     case .unbalanced:
       Diagnostics.report(
-        "loading",
-        "stop was called more often than start; the extra stop is ignored.", fileID: fileID,
+        subsystem: "loading",
+        message: "stop was called more often than start; the extra stop is ignored.",
+        fileID: fileID,
         line: line)
     case .nested:
       break

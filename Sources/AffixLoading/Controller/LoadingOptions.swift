@@ -66,5 +66,6 @@ public struct LoadingOptions: Sendable, Hashable {
 }
 
 private func report(_ message: String) {
-  Diagnostics.report("loading", message.prefix(1).uppercased() + message.dropFirst() + ".")
+  Diagnostics.report(
+    subsystem: "loading", message: message.prefix(1).uppercased() + message.dropFirst() + ".")
 }

@@ -67,8 +67,9 @@ public final class FrameClock: Sendable {
     if rate <= 0 {
       rate = Self.defaultFramesPerSecond
       Diagnostics.report(
-        "scheduling",
-        "A frame clock needs a positive frame rate, but was given \(framesPerSecond); it runs at "
+        subsystem: "scheduling",
+        message:
+          "A frame clock needs a positive frame rate, but was given \(framesPerSecond); it runs at "
           + "\(rate) frames a second instead.", fileID: fileID, line: line)
     }
     interval = .seconds(1) / rate

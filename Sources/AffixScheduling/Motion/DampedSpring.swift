@@ -319,8 +319,9 @@ public struct DampedSpring: Sendable, Hashable, CustomStringConvertible {
   private static func report(_ problems: [String], using replacements: String) {
     guard !problems.isEmpty else { return }
     Diagnostics.report(
-      "motion",
-      "A spring cannot have " + problems.joined(separator: " or ") + "; using " + replacements
+      subsystem: "motion",
+      message: "A spring cannot have " + problems.joined(separator: " or ") + "; using "
+        + replacements
         + " instead.")
   }
 

@@ -119,7 +119,8 @@ public enum LiveInstances {
   /// A negative maximum is reported as a diagnostic and ignored.
   public static func setMaximum(_ maximum: Int?, for type: any Any.Type) {
     if let maximum, maximum < 0 {
-      Diagnostics.report("lifetime", "ignored a negative maximum (\(maximum)) for \(type)")
+      Diagnostics.report(
+        subsystem: "lifetime", message: "ignored a negative maximum (\(maximum)) for \(type)")
       return
     }
     let count = records.withLock { records in
@@ -147,7 +148,8 @@ public enum LiveInstances {
       return (record.count, record.instances)
     }
     if let maximum, maximum < 0 {
-      Diagnostics.report("lifetime", "ignored a negative maximum (\(maximum)) for \(type)")
+      Diagnostics.report(
+        subsystem: "lifetime", message: "ignored a negative maximum (\(maximum)) for \(type)")
     }
     if count.isOverMaximum {
       reportOverMaximum(count, cycles: describe(instances).compactMap(\.cycle))
@@ -169,6 +171,6 @@ public enum LiveInstances {
     for cycle in cycles where seen.insert(cycle).inserted {
       message += "; retain cycle: \(cycle)"
     }
-    Diagnostics.report("lifetime", message)
+    Diagnostics.report(subsystem: "lifetime", message: message)
   }
 }

@@ -11,7 +11,7 @@ import Testing
   @Test func aScopedHandlerCapturesReportsMadeInsideItsScope() {
     let seen = Recording<Diagnostic>()
     Diagnostics.withHandler(recorder(seen)) {
-      Diagnostics.report("core", "first")
+      Diagnostics.report(subsystem: "core", message: "first")
       Diagnostics.report(Diagnostic(subsystem: "dance", message: "second"))
     }
     #expect(seen.values.map(\.subsystem) == ["core", "dance"])
@@ -22,8 +22,9 @@ import Testing
     let seen = Recording<Diagnostic>()
     let reportLine = Diagnostics.withHandler(recorder(seen)) {
       Diagnostics.report(
-        "core", "passed through", severity: .error, fileID: "App/Card.swift", line: 7)
-      Diagnostics.report("core", "here")
+        subsystem: "core", message: "passed through", severity: .error, fileID: "App/Card.swift",
+        line: 7)
+      Diagnostics.report(subsystem: "core", message: "here")
       return #line
     }
     #expect(seen.values.map(\.fileID) == ["App/Card.swift", "AffixTests/DiagnosticsTests.swift"])
@@ -37,7 +38,7 @@ import Testing
     let other = Recording<Diagnostic>()
     Diagnostics.withHandler(recorder(seen)) {}
     Diagnostics.withHandler(recorder(other)) {
-      Diagnostics.report("core", "to the other handler")
+      Diagnostics.report(subsystem: "core", message: "to the other handler")
     }
     #expect(seen.values.isEmpty)
     #expect(other.count == 1)
@@ -48,9 +49,9 @@ import Testing
     let inner = Recording<Diagnostic>()
     Diagnostics.withHandler(recorder(outer)) {
       Diagnostics.withHandler(recorder(inner)) {
-        Diagnostics.report("core", "inner")
+        Diagnostics.report(subsystem: "core", message: "inner")
       }
-      Diagnostics.report("core", "outer")
+      Diagnostics.report(subsystem: "core", message: "outer")
     }
     #expect(outer.values.map(\.message) == ["outer"])
     #expect(inner.values.map(\.message) == ["inner"])
@@ -61,7 +62,7 @@ import Testing
     await Diagnostics.withHandler(recorder(seen)) {
       await withTaskGroup(of: Void.self) { group in
         for index in 0..<3 {
-          group.addTask { Diagnostics.report("core", "child \(index)") }
+          group.addTask { Diagnostics.report(subsystem: "core", message: "child \(index)") }
         }
       }
     }
@@ -69,7 +70,8 @@ import Testing
   }
 
   @Test func reportingWithoutAHandlerDoesNotCrash() {
-    Diagnostics.report("core", "printed to standard error by the default handler (expected)")
+    Diagnostics.report(
+      subsystem: "core", message: "printed to standard error by the default handler (expected)")
   }
 
   @Test func aDiagnosticDescribesItselfWithItsSubsystem() {

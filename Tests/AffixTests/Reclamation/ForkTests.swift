@@ -90,7 +90,7 @@ struct ForkTests {
       let attached = Associations(of: host).capability(ForkMarker.self) != nil
       let reports = Atomic<Int>(0)
       Diagnostics.setHandler { _ in reports.add(1, ordering: .relaxed) }
-      Diagnostics.report("fork", "from the child")
+      Diagnostics.report(subsystem: "fork", message: "from the child")
       Diagnostics.setHandler(nil)
       _ = Associations(of: host)[WeakPolicyOnAValue.self]
       do {

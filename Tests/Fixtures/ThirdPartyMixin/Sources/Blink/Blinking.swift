@@ -32,7 +32,8 @@ extension Blinking {
   ) {
     guard times > 0, interval > .zero else {
       return Diagnostics.report(
-        "blink", "blink(times: \(times), every: \(interval)) needs positive values; ignored.",
+        subsystem: "blink",
+        message: "blink(times: \(times), every: \(interval)) needs positive values; ignored.",
         fileID: fileID, line: line)
     }
     let blinker = Associations(of: self).capability(Blinker.self) { Blinker() }
