@@ -35,6 +35,8 @@ let package = Package(
       name: "AffixRuntimeShims",
       cSettings: [.define("AFFIX_TEST_SEAMS", .when(traits: ["TestSeams"]))]),
     .target(name: "AffixBenchSupport"),
+    // The benchmark targets' data file, read by the bench and the demo's plot: never shipped.
+    .target(name: "AffixBenchTargets", swiftSettings: strict),
     .target(name: "Affix", dependencies: ["AffixRuntimeShims"], swiftSettings: strict),
     .target(name: "AffixScheduling", dependencies: ["Affix"], swiftSettings: strict),
     .target(
@@ -50,7 +52,7 @@ let package = Package(
       name: "AffixDemo",
       dependencies: [
         "Affix", "AffixScheduling", "AffixLoading", "AffixDancing", "AffixDraggable",
-        "AffixTooltip", "AffixTesting",
+        "AffixTooltip", "AffixTesting", "AffixBenchTargets",
       ],
       swiftSettings: strict
     ),
@@ -58,7 +60,7 @@ let package = Package(
       name: "AffixBench",
       dependencies: [
         "Affix", "AffixScheduling", "AffixLoading", "AffixDancing", "AffixDraggable",
-        "AffixBenchSupport",
+        "AffixBenchSupport", "AffixBenchTargets",
       ],
       swiftSettings: strict
     ),

@@ -59,30 +59,29 @@ import Foundation
       for index in workloads.indices { workloads[index].measure(round: round) }
     }
     let (one, four, direct, keyPath) = (workloads[0], workloads[1], workloads[2], workloads[3])
-    print("dancing.ns_per_property_frame: \(format(one.best)) ns")
-    print("dancing.ns_per_property_frame_median: \(format(one.median)) ns")
-    print("dancing.ns_per_property_frame_4_properties: \(format(four.best)) ns")
-    print("dancing.baseline_direct_write_ns: \(format(direct.best)) ns")
-    print("dancing.baseline_keypath_write_ns: \(format(keyPath.best)) ns")
+    report("dancing.ns_per_property_frame", one.best, "ns", digits: 1)
+    report("dancing.ns_per_property_frame_median", one.median, "ns", digits: 1)
+    report("dancing.ns_per_property_frame_4_properties", four.best, "ns", digits: 1)
+    report("dancing.baseline_direct_write_ns", direct.best, "ns", digits: 1)
+    report("dancing.baseline_keypath_write_ns", keyPath.best, "ns", digits: 1)
     // What the animator adds to the unavoidable work: solving the curve and storing the value.
-    print("dancing.overhead_beyond_direct_write_ns: \(format(one.best - direct.best)) ns")
-    print("dancing.ratio_vs_direct_write: \(format(one.best / direct.best))x")
-    print("dancing.ratio_vs_keypath_write: \(format(one.best / keyPath.best))x")
-    print("dancing.target_ns_per_property_frame: 100 ns")
+    report("dancing.overhead_beyond_direct_write_ns", one.best - direct.best, "ns", digits: 1)
+    reportRatio("dancing.ratio_vs_direct_write", one.best / direct.best)
+    reportRatio("dancing.ratio_vs_keypath_write", one.best / keyPath.best)
     // A spring that took over a moving property adds the velocity it kept, through blends of
     // the property's values: the price of an interruption with no kink, paid only until the
     // spring settles.
-    print("dancing.ns_per_retargeted_property_frame: \(format(workloads[4].best)) ns")
+    report("dancing.ns_per_retargeted_property_frame", workloads[4].best, "ns", digits: 1)
     // Two independent groups a host, one property each: the frame reads each host once and
     // takes its lock once for both. Made and measured after the others, so that its hosts take
     // no room in the caches those rounds share and their figures compare with earlier runs.
     var two = twoGroups()
     for round in 0..<rounds { two.measure(round: round) }
-    print("dancing.ns_per_property_frame_two_groups: \(format(two.best)) ns")
-    print("dancing.ns_per_host_frame_two_groups: \(format(two.best * 2)) ns")
+    report("dancing.ns_per_property_frame_two_groups", two.best, "ns", digits: 1)
+    report("dancing.ns_per_host_frame_two_groups", two.best * 2, "ns", digits: 1)
     // The second group's cost per property against the first's, measured in the same run.
-    print("dancing.two_groups_vs_one: \(format(two.best / one.best))x")
-    print("dancing.idle_wakeups_per_s: \(format(idleWakeUpsPerSecond()))")
+    reportRatio("dancing.two_groups_vs_one", two.best / one.best)
+    report("dancing.idle_wakeups_per_s", idleWakeUpsPerSecond(), "/s", digits: 1)
   }
 
   /// 10,000 animations on one frame clock driven by virtual time, so that only the per-frame
@@ -217,7 +216,4 @@ import Foundation
     return Double(components.seconds) * 1e9 + Double(components.attoseconds) / 1e9
   }
 
-  private static func format(_ value: Double) -> String {
-    String(format: "%.1f", value)
-  }
 }

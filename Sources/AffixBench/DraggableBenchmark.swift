@@ -16,16 +16,15 @@ import Foundation
     let attached = measureWorld(.dragController)
     let stretched = measureStretched()
     print("draggable.bodies: \(bodyCount) bodies")
-    print("draggable.ns_per_body_step: \(format(world)) ns")
-    print("draggable.ns_per_body_step_with_hosts: \(format(hosts)) ns")
-    print("draggable.ns_per_body_step_drag_controller: \(format(attached)) ns")
-    print("draggable.ns_per_body_step_stretched: \(format(stretched)) ns")
-    print("draggable.baseline_ns_per_body_step: \(format(bare)) ns")
-    print("draggable.step_vs_baseline: \(format(world / bare))x")
-    print("draggable.step_target_ratio: \(format(world / 200))x")
+    report("draggable.ns_per_body_step", world, "ns")
+    report("draggable.ns_per_body_step_with_hosts", hosts, "ns")
+    report("draggable.ns_per_body_step_drag_controller", attached, "ns")
+    report("draggable.ns_per_body_step_stretched", stretched, "ns")
+    report("draggable.baseline_ns_per_body_step", bare, "ns")
+    reportRatio("draggable.step_vs_baseline", world / bare)
     let (moving, idle) = measureWakeUps()
-    print("draggable.moving_wakeups_per_s: \(format(moving)) /s")
-    print("draggable.idle_wakeups_per_s: \(format(idle)) /s")
+    report("draggable.moving_wakeups_per_s", moving, "/s")
+    report("draggable.idle_wakeups_per_s", idle, "/s")
   }
 
   /// Frame-clock wake-ups per second on a real Dispatch clock: while bodies snap (the
@@ -179,9 +178,6 @@ import Foundation
     return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
   }
 
-  static func format(_ value: Double) -> String {
-    String(format: "%.2f", value)
-  }
 }
 
 /// A stand-in for a view: an object with a position the world writes to.

@@ -26,14 +26,16 @@ func nanosecondsPerOperation(
   return best
 }
 
-/// Prints one figure as `name: value unit`.
+/// Prints one figure as `name: value unit`, and keeps it for the verdicts on the targets.
 func report(_ name: String, _ value: Double, _ unit: String, digits: Int = 2) {
   print("\(name): \(formatted(value, digits: digits)) \(unit)")
+  Verdicts.measured(name, value)
 }
 
-/// Prints one ratio as `name: valuex`.
+/// Prints one ratio as `name: valuex`, and keeps it for the verdicts on the targets.
 func reportRatio(_ name: String, _ value: Double) {
   print("\(name): \(formatted(value, digits: 2))x")
+  Verdicts.measured(name, value)
 }
 
 func formatted(_ value: Double, digits: Int) -> String {
@@ -41,5 +43,5 @@ func formatted(_ value: Double, digits: Int) -> String {
   var scale = 1.0
   for _ in 0..<digits { scale *= 10 }
   let rounded = (value * scale).rounded() / scale
-  return "\(rounded)"
+  return digits == 0 && abs(rounded) < 1e18 ? "\(Int(rounded))" : "\(rounded)"
 }

@@ -15,10 +15,10 @@ enum SchedulingBenchmark {
     let scale = quick ? 10 : 1
     let dispatch = DispatchScheduler(queue: DispatchQueue(label: "bench.schedule-cancel"))
     let dispatchCost = scheduleAndCancelCost(on: dispatch, iterations: 100_000 / scale)
-    print("scheduling.dispatch_schedule_cancel: \(format(dispatchCost)) ns")
+    report("scheduling.dispatch_schedule_cancel", dispatchCost, "ns", digits: 1)
     let virtualCost = scheduleAndCancelCost(
       on: VirtualTimeScheduler(), iterations: 1_000_000 / scale)
-    print("scheduling.virtual_schedule_cancel: \(format(virtualCost)) ns")
+    report("scheduling.virtual_schedule_cancel", virtualCost, "ns", digits: 1)
 
     // Every subscriber asks for 100,000 ticks a second, more than either side can deliver, so
     // that each figure is what it can deliver at most. (At a rate the clock can keep up with,
@@ -26,11 +26,11 @@ enum SchedulingBenchmark {
     print("scheduling.requested_ticks_per_s: \(subscribers * framesPerSecond) ticks/s")
     let window = self.window / scale
     let clockRate = frameClockTicksPerSecond(window: window)
-    print("scheduling.frame_clock_ticks_per_s: \(format(clockRate, digits: 0)) ticks/s")
-    print("scheduling.frame_clock_ns_per_tick: \(format(1e9 / clockRate)) ns")
+    report("scheduling.frame_clock_ticks_per_s", clockRate, "ticks/s", digits: 0)
+    report("scheduling.frame_clock_ns_per_tick", 1e9 / clockRate, "ns", digits: 1)
     let timerRate = separateTimersTicksPerSecond(window: window)
-    print("scheduling.timers_ticks_per_s: \(format(timerRate, digits: 0)) ticks/s")
-    print("scheduling.frame_clock_speedup_vs_timers: \(format(clockRate / timerRate))x")
+    report("scheduling.timers_ticks_per_s", timerRate, "ticks/s", digits: 0)
+    reportRatio("scheduling.frame_clock_speedup_vs_timers", clockRate / timerRate)
   }
 
   /// Nanoseconds to schedule a delayed action and cancel it before it is due.
@@ -81,12 +81,6 @@ enum SchedulingBenchmark {
   static func nanoseconds(_ duration: Duration) -> Double {
     let (seconds, attoseconds) = duration.components
     return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
-  }
-
-  static func format(_ value: Double, digits: Int = 1) -> String {
-    let scale = (0..<digits).reduce(1.0) { result, _ in result * 10 }
-    let rounded = (value * scale).rounded() / scale
-    return digits == 0 ? String(Int(rounded)) : String(rounded)
   }
 
   final class Counter: Sendable {

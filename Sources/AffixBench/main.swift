@@ -31,3 +31,4 @@ default:
   print(usage)
   exit(2)
 }
+Verdicts.print()

@@ -1,8 +1,9 @@
+import AffixBenchTargets
 import Foundation
 
 extension PlotCommand {
-  /// One benchmark ratio as `Docs/Benchmarks.md` gives it: the range measured over the runs
-  /// it names, and the target.
+  /// One benchmark ratio to draw: the range measured and the target, from
+  /// `Docs/benchmark-targets.json`. A figure in another unit is drawn against its target.
   struct Ratio: Sendable {
     var figure: String
     var baseline: String
@@ -14,58 +15,36 @@ extension PlotCommand {
     var meetsTarget: Bool {
       atLeast ? measured.lowerBound >= target : measured.upperBound <= target
     }
+
+    init(_ entry: BenchmarkTarget, baseline: String) {
+      figure = entry.figure
+      self.baseline = baseline
+      atLeast = entry.atLeast
+      let range = entry.measuredRange
+      if entry.unit == "x" {
+        measured = range
+        target = entry.target
+      } else {
+        measured = range.lowerBound / entry.target...range.upperBound / entry.target
+        target = 1
+      }
+    }
   }
 
-  /// The ratios of the figures table in `Docs/Benchmarks.md`; update both together.
-  static let ratios: [Ratio] = [
-    Ratio(
-      figure: "core.get_speedup_vs_b1", baseline: "NSLock + dictionary get",
-      measured: 50...60, target: 4, atLeast: true),
-    Ratio(
-      figure: "core.set_speedup_vs_b1", baseline: "NSLock + dictionary set",
-      measured: 7.4...7.9, target: 5, atLeast: true),
-    Ratio(
-      figure: "core.get_object_speedup_vs_b1", baseline: "NSLock + dictionary object get",
-      measured: 5.6...5.8, target: 15, atLeast: true),
-    Ratio(
-      figure: "core.get_string_vs_get_object", baseline: "object read (time ratio)",
-      measured: 1.03...1.03, target: 2, atLeast: false),
-    Ratio(
-      figure: "core.get_vs_b0", baseline: "stored property (time ratio)",
-      measured: 2.0...2.8, target: 3, atLeast: false),
-    Ratio(
-      figure: "core.get_1m_vs_1k", baseline: "own read at 1,000 hosts",
-      measured: 5.5...6.5, target: 2, atLeast: false),
-    Ratio(
-      figure: "core.memory_vs_b1", baseline: "bytes of NSLock + dictionary",
-      measured: 0.34...0.34, target: 0.5, atLeast: false),
-    Ratio(
-      figure: "core.two_thread_scaling", baseline: "one thread",
-      measured: 1.6...2.0, target: 1.5, atLeast: true),
-    Ratio(
-      figure: "scheduling.frame_clock_speedup_vs_timers", baseline: "one timer per subscriber",
-      measured: 118...254, target: 60, atLeast: true),
-    Ratio(
-      figure: "dancing.ratio_vs_direct_write", baseline: "a direct write (time ratio)",
-      measured: 1.9...2.3, target: 1.3, atLeast: false),
-    Ratio(
-      figure: "dancing.two_groups_vs_one", baseline: "one group (time ratio)",
-      measured: 2.7...5.7, target: 1.2, atLeast: false),
-    Ratio(
-      figure: "dancing.ns_per_property_frame", baseline: "its 100 ns target",
-      measured: 0.66...0.75, target: 1, atLeast: false),
-    Ratio(
-      figure: "draggable.ns_per_body_step", baseline: "its 200 ns target",
-      measured: 0.025...0.07, target: 1, atLeast: false),
-  ]
+  /// The ratios the data file marks for the picture, in its order.
+  static func ratios() throws -> [Ratio] {
+    try BenchmarkTargets.load().compactMap { entry in
+      entry.plot.map { Ratio(entry, baseline: $0) }
+    }
+  }
 
   /// Each ratio against its baseline, on a logarithmic axis.
-  static func benchmarkPictures() -> [Picture] {
+  static func benchmarkPictures() throws -> [Picture] {
     [
       Picture(
         fileName: "benchmark-ratios.svg",
         caption: "each benchmark ratio against its baseline, with its target",
-        chart: RatioChart(ratios: ratios))
+        chart: RatioChart(ratios: try ratios()))
     ]
   }
 }

@@ -1,3 +1,4 @@
+import AffixBenchTargets
 import Foundation
 
 /// A picture that draws itself as an SVG document.
@@ -16,9 +17,10 @@ extension Chart: SVGDrawing {}
     var chart: any SVGDrawing
   }
 
-  /// Every picture, in the order they are written.
-  static func pictures() -> [Picture] {
-    timingCurvePictures() + dragPictures() + benchmarkPictures()
+  /// Every picture, in the order they are written; throws when the benchmarks' data file
+  /// cannot be read.
+  static func pictures() throws -> [Picture] {
+    timingCurvePictures() + dragPictures() + (try benchmarkPictures())
       + retargetingPictures() + decayPictures() + independentGroupsPictures()
   }
 
@@ -41,8 +43,16 @@ extension Chart: SVGDrawing {}
   /// `directory` is nil, creating folders as needed; returns whether all were written.
   static func run(directory: String?, screen: Screen) -> Bool {
     screen.title("plot: pictures of the timing curves and of a drag")
+    let pictures: [Picture]
+    do {
+      pictures = try self.pictures()
+    } catch {
+      let path = BenchmarkTargets.fileURL.path
+      screen.step(screen.paint("could not read \(path): \(error); nothing written", .red))
+      return false
+    }
     var allWritten = true
-    for picture in pictures() {
+    for picture in pictures {
       let folderPath = directory ?? home(of: picture.fileName)
       let folder = URL(fileURLWithPath: folderPath, isDirectory: true)
       do {
