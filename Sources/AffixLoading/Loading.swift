@@ -161,8 +161,8 @@ extension Loading {
   }
 
   /// Waits until nothing is loading and the indicator has drawn its final line; see
-  /// ``LoadingController/settled()``.
-  public func loadingSettled() async {
+  /// ``LoadingController/settled(isolation:)``.
+  public func loadingSettled(isolation: isolated (any Actor)? = #isolation) async {
     await LoadingController.attached(to: self)?.settled()
   }
 

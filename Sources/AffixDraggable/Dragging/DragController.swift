@@ -62,7 +62,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   /// Reads the object's centre; `nil` once the object has died.
   private let readCenter: @Sendable () -> CGPoint?
   private let hostName: String
-  /// Hands the world's moves to the host in its isolation, which ``settled()`` waits for.
+  /// Hands the world's moves to the host in its isolation, which ``settled(isolation:)`` waits for.
   private let moves: MoveDelivery
   /// Tells Observation of the controller's changes.
   private let observation = LazyObservationRegistrar()
@@ -376,7 +376,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   /// card.drag(.ended(velocity: CGPoint(x: 400, y: 0)))
   /// await card.dragController?.settled()  // back at its snap point
   /// ```
-  public func settled() async {
+  public func settled(isolation: isolated (any Actor)? = #isolation) async {
     await body.settled()
     await moves.moves.delivered()
   }

@@ -321,7 +321,7 @@ public final class LoadingController: Capability, Observable {
   /// loading.stop()
   /// await loading.settled()  // "✔ Resolving" is on the terminal
   /// ```
-  public func settled() async {
+  public func settled(isolation: isolated (any Actor)? = #isolation) async {
     await waiters.wait(ifCancelled: ()) { locked.withLock { $0.isIdle } ? () : nil }
     // The indicator's last calls may still wait on its isolation.
     await channel.delivered()
