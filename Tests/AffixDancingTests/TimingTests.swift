@@ -193,7 +193,7 @@ struct TimingParametersTests {
     for step in 0...20 {
       let fraction = Double(step) / 20
       #expect(
-        abs(timing.progress(atTime: 2 * fraction, duration: 2) - curve.bezier.value(at: fraction))
+        abs(timing.value(at: 2 * fraction, duration: 2) - curve.bezier.value(at: fraction))
           < 1e-12)
     }
   }
@@ -202,13 +202,13 @@ struct TimingParametersTests {
   func dampingRatioSpringsSettleWithinTheDuration(ratio: Double) {
     let timing = TimingParameters.spring(dampingRatio: ratio)
     #expect(timing.duration(forRequested: 1.5) == 1.5)
-    #expect(timing.progress(atTime: 0, duration: 1.5) == 0)
-    #expect(timing.progress(atTime: 1.5, duration: 1.5) == 1)
-    #expect(abs(timing.progress(atTime: 1.49, duration: 1.5) - 1) <= 1.5e-3)
+    #expect(timing.value(at: 0, duration: 1.5) == 0)
+    #expect(timing.value(at: 1.5, duration: 1.5) == 1)
+    #expect(abs(timing.value(at: 1.49, duration: 1.5) - 1) <= 1.5e-3)
     if ratio < 1 {
       let peak =
         stride(from: 0.0, through: 1.5, by: 0.001).map {
-          timing.progress(atTime: $0, duration: 1.5)
+          timing.value(at: $0, duration: 1.5)
         }.max() ?? 0
       #expect(peak > 1)
     }
@@ -216,15 +216,15 @@ struct TimingParametersTests {
 
   @Test func dampingRatioSpringsWithVelocityStillSettleInTime() {
     let timing = TimingParameters.spring(dampingRatio: 0.6, initialVelocity: 5)
-    #expect(abs(timing.progress(atTime: 0.999, duration: 1) - 1) <= 1.5e-3)
-    #expect(timing.progress(atTime: 0.01, duration: 1) > 0.04)
+    #expect(abs(timing.value(at: 0.999, duration: 1) - 1) <= 1.5e-3)
+    #expect(timing.value(at: 0.01, duration: 1) > 0.04)
   }
 
   @Test func physicalSpringsLastTheirSettlingTime() {
     let spring = DampedSpring(mass: 1, stiffness: 200, damping: 10)
     let timing = TimingParameters.spring(spring)
     #expect(timing.duration(forRequested: 0.1) == spring.settlingDuration)
-    #expect(abs(timing.progress(atTime: 0.2, duration: 0.1) - spring.value(at: 0.2)) < 1e-12)
+    #expect(abs(timing.value(at: 0.2, duration: 0.1) - spring.value(at: 0.2)) < 1e-12)
   }
 
   @Test func customControlPointsBecomeABezier() {

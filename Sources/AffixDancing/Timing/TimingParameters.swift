@@ -10,8 +10,8 @@ public import Foundation
 ///
 /// ```swift
 /// let timing = TimingParameters.curve(.easeInOut)
-/// timing.progress(atTime: 0.5, duration: 1)  // 0.5
-/// TimingParameters.spring(dampingRatio: 0.5).progress(atTime: 0.3, duration: 1)
+/// timing.value(at: 0.5, duration: 1)  // 0.5
+/// TimingParameters.spring(dampingRatio: 0.5).value(at: 0.3, duration: 1)
 /// ```
 public struct TimingParameters: Sendable, Hashable, CustomStringConvertible {
   enum Kind: Sendable, Hashable {
@@ -79,7 +79,7 @@ public struct TimingParameters: Sendable, Hashable, CustomStringConvertible {
 
   /// The progress (0 at the start, 1 at the end; springs and some curves pass beyond)
   /// `time` seconds into an animation asked to last `duration` seconds.
-  public func progress(atTime time: Double, duration: Double) -> Double {
+  public func value(at time: Double, duration: Double) -> Double {
     let timing = resolved(duration: duration)
     return timing.progress(at: timing.duration > 0 ? time / timing.duration : 1)
   }

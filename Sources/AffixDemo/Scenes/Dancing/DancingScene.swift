@@ -69,7 +69,7 @@ enum DancingScene {
     let spring = TimingParameters.spring(dampingRatio: 0.3)
     let deepest =
       stride(from: 0.0, through: 1.5, by: 0.001).map {
-        100 + (20 - 100) * spring.progress(atTime: $0, duration: 1.5)
+        100 + (20 - 100) * spring.value(at: $0, duration: 1.5)
       }.min() ?? 20
     screen.step(
       "the spring's curve overshoots to x = \(decimal(deepest)) (lowest frame drawn: "
