@@ -120,14 +120,13 @@ import Testing
     #expect(log.all.count == 1)
   }
 
-  @Test func aFoundationProgressIsShownOnceOrFollowedAtEachTick() {
+  @Test func aFoundationProgressIsFollowedAtEachTick() {
     let progress = Progress(totalUnitCount: 4)
     controller.start()
-    controller.update(progress: progress)  // indeterminate? no: 0 of 4
+    controller.follow(progress)  // 0 of 4: determinate
     scheduler.advance(by: .milliseconds(300))
     #expect(indicator.events == [.appear(message: nil), .progress(0)])
 
-    controller.follow(progress)
     #expect(scheduler.pendingCount == 1)  // following needs ticks, though the indicator does not
     progress.completedUnitCount = 2
     scheduler.advance(by: .milliseconds(50))
@@ -145,7 +144,8 @@ import Testing
     controller.start()
     scheduler.advance(by: .milliseconds(300))
     controller.update(progress: 0.5)
-    controller.update(progress: Progress(totalUnitCount: -1))
+    controller.follow(Progress(totalUnitCount: -1))
+    scheduler.advance(by: .milliseconds(50))
     #expect(indicator.events.last == .progress(nil))
     controller.stop()
   }

@@ -266,14 +266,6 @@ public final class LoadingController: Capability, Observable {
     }
   }
 
-  /// Shows the progress of a Foundation `Progress` once, as it is now: its
-  /// `fractionCompleted`, or indeterminate while it `isIndeterminate`.
-  ///
-  /// To keep showing it as it advances, ``follow(_:fileID:line:)`` it instead.
-  public func update(progress: Progress, fileID: String = #fileID, line: Int = #line) {
-    update(progress: Self.fraction(of: progress), fileID: fileID, line: line)
-  }
-
   /// Shows the progress of a Foundation `Progress` for the rest of the work in progress,
   /// reading it at every tick while the indicator is visible (the controller ticks while it
   /// follows a `Progress`, even for an indicator that wants no ticks).
@@ -305,7 +297,7 @@ public final class LoadingController: Capability, Observable {
         line: line)
       return
     }
-    update(progress: progress, fileID: fileID, line: line)
+    update(progress: Self.fraction(of: progress), fileID: fileID, line: line)
     if let session = startTicks { startTicking(session: session) }
   }
 
@@ -498,7 +490,7 @@ public final class LoadingController: Capability, Observable {
       return (state.frame, state.followed)
     }
     guard let (frame, followed) = ticked else { return }
-    if let followed { update(progress: followed.progress) }
+    if let followed { update(progress: Self.fraction(of: followed.progress)) }
     guard channel.wantsTicks else { return }
     let turn = 2 * Double.pi
     var angle = (Double(frame) * options.anglePerTick).truncatingRemainder(dividingBy: turn)
