@@ -38,9 +38,7 @@ DispatchQueue.global().async {
       scene.play(on: stage)
     case .plot(let directory):
       // The plots drive hosts of their own on virtual clocks, on the main actor.
-      let drawn = DispatchQueue.main.sync {
-        MainActor.assumeIsolated { PlotCommand.run(directory: directory, screen: screen) }
-      }
+      let drawn = stage.perform { PlotCommand.run(directory: directory, screen: screen) }
       if !drawn { status = 1 }
     }
   }
