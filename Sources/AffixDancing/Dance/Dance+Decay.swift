@@ -82,7 +82,7 @@ extension Dance {
   /// Installs a decay whose values move `distances` at most: it lasts until the longest comes
   /// within the rest threshold.
   private func decay(
-    distances: [Double], rate: DecelerationRate, isolation: (any Actor)?, at site: CallSite,
+    distances: [Double], rate: DecelerationRate, isolation: any Actor, at site: CallSite,
     track: @escaping (Host) -> AnimationTrack
   ) -> Dance<Host> {
     let duration =

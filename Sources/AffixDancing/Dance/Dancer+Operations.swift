@@ -5,7 +5,7 @@ extension Dancer {
   /// Records a new group and installs it, inactive, after taking the properties it writes from
   /// the host's other groups; returns its id, or nil when the host is gone.
   func animate(
-    duration: Double, timing: TimingParameters, isolation: (any Actor)?, at site: CallSite,
+    duration: Double, timing: TimingParameters, isolation: any Actor, at site: CallSite,
     record: (AnyObject) -> [AnimationTrack]
   ) -> Int? {
     guard let host = host.object else {
@@ -29,7 +29,7 @@ extension Dancer {
   /// The locked section of `animate`: installs the new group.
   private func declareLocked(
     _ tracks: [AnimationTrack], _ timing: TimingParameters, _ duration: Double,
-    _ isolation: (any Actor)?, _ taken: [AnyKeyPath: TrackVelocity], _ time: Double,
+    _ isolation: any Actor, _ taken: [AnyKeyPath: TrackVelocity], _ time: Double,
     _ site: CallSite
   ) -> Int? {
     state.withLock { state -> Int? in

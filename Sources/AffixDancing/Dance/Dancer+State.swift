@@ -32,18 +32,14 @@ extension Dancer {
   /// than on every frame. A byte, beside the lock the frame takes; the actor itself is kept
   /// apart (`State.actor`).
   enum HostIsolation: UInt8 {
-    /// Anywhere: the frame clock's context.
-    case nonisolated
+    /// No animation has been declared yet, so no frame runs: the state's first value.
+    case undeclared
     /// The main actor: on the main queue.
     case mainActor
     /// Another actor: always enqueued there.
     case other
 
-    init(_ isolation: (any Actor)?) {
-      guard let isolation else {
-        self = .nonisolated
-        return
-      }
+    init(_ isolation: any Actor) {
       self = isolation === MainActor.shared ? .mainActor : .other
     }
   }
@@ -122,7 +118,7 @@ extension Dancer {
   struct State {
     // First: each frame reads them.
     var isDetached = false
-    var isolation = HostIsolation.nonisolated
+    var isolation = HostIsolation.undeclared
     /// Whether there are groups after the first: the frame asks here, on the lock's first
     /// cache line, rather than the count's, past the first group.
     private(set) var hasMoreGroups = false
@@ -133,7 +129,7 @@ extension Dancer {
     /// In the order declared; the last is the one `host.dance` addresses. Grown and shrunk
     /// only through `append(_:)`, `removeGroup(at:)` and `removeAllGroups()`.
     var groups = Groups()
-    /// The actor the host lives on, when `isolation` is not `.nonisolated`.
+    /// The actor the host lives on, once an animation is declared.
     var actor: (any Actor)?
     /// Runs frames on `actor` when the clock ticks elsewhere: one callback for every frame, so
     /// that frames run in the order the clock made them, with no callback made per frame.

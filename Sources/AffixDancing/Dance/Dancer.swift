@@ -342,11 +342,7 @@ public final class Dancer: Capability, Observable {
 
   /// The callback that runs frames on `actor`, made once for each actor the host is declared
   /// on. Call under the lock.
-  func frames(on actor: (any Actor)?, in state: inout State) {
-    guard let actor else {
-      state.frames = nil
-      return
-    }
+  func frames(on actor: any Actor, in state: inout State) {
     guard state.frames?.isolation !== actor else { return }
     state.frames = IsolatedCallback<Double>(unchecked: actor) { [weak self] now in
       self?.tickHere(at: now)
@@ -427,13 +423,13 @@ struct FrameContext {
   /// Whether the frame runs on the main queue, asked at most once a frame.
   private var isMainQueue: Bool?
 
-  /// Whether a write to a host that lives in `isolation` may happen here, now: always for a
-  /// nonisolated host; for a main-actor host only on the main queue; never for another actor.
+  /// Whether a write to a host that lives in `isolation` may happen here, now: for a
+  /// main-actor host only on the main queue; never for another actor (nor before any
+  /// animation named one).
   @inline(__always)
   mutating func writesHere(_ isolation: Dancer.HostIsolation) -> Bool {
     switch isolation {
-    case .nonisolated: return true
-    case .other: return false
+    case .other, .undeclared: return false
     case .mainActor:
       if let isMainQueue { return isMainQueue }
       let answer = Self.onMainQueue()
