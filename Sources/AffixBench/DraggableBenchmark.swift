@@ -22,6 +22,9 @@ import Foundation
     report("draggable.ns_per_body_step_stretched", stretched, "ns")
     report("draggable.baseline_ns_per_body_step", bare, "ns")
     reportRatio("draggable.step_vs_baseline", world / bare)
+    let waiting = waitingMovesPeak()
+    report("draggable.waiting_moves_peak", Double(waiting), "moves")
+    report("draggable.waiting_moves_bound", Double(bodyCount), "moves")
     let (moving, idle) = measureWakeUps()
     report("draggable.moving_wakeups_per_s", moving, "/s")
     report("draggable.idle_wakeups_per_s", idle, "/s")
@@ -55,6 +58,27 @@ import Foundation
     let idle = Double(clock.wakeUps - idleStart) / seconds(idleWindow)
     withExtendedLifetime(bodies) {}
     return (moving, idle)
+  }
+
+  /// The most moves that waited at once for main-actor hosts while the main actor was held
+  /// and the world advanced `steps` steps on another thread: at most one a body, the newest.
+  static func waitingMovesPeak() -> Int {
+    let world = DynamicsWorld(clock: nil, restThreshold: RestThreshold(distance: 0, speed: 0))
+    let hosts = (0..<bodyCount).map { _ in Host() }
+    let bodies = hosts.enumerated().map { index, host in
+      let body = world.makeBody(at: CGPoint(x: Double(index), y: 0)) { position in
+        host.position = position
+        return true
+      }
+      body.snap(Snap(to: CGPoint(x: 200, y: 200), spring: .snap(damping: 0)))
+      return body
+    }
+    // This thread holds the main actor: every move waits for it.
+    DispatchQueue.global().sync {
+      for _ in 0..<steps { world.advance(by: world.timeStep) }
+    }
+    // Read while the bodies live: a body that leaves takes its waiting move with it.
+    return withExtendedLifetime(bodies) { world.waitingMoves.peak }
   }
 
   /// What a moving body writes to after each step.

@@ -378,7 +378,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   /// ```
   public func settled(isolation: isolated (any Actor)? = #isolation) async {
     await body.settled()
-    await moves.moves.delivered()
+    await moves.drains.delivered()
   }
 
   /// Handles one event of a pan gesture (see ``DragEvent``).

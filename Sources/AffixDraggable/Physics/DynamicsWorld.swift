@@ -87,7 +87,8 @@ public final class DynamicsWorld: Sendable {
   ///   - onMove: Receives the body's centre after each advance that moved it, outside the
   ///     world's lock, in the isolation it was written in: written on the main actor, it may
   ///     move a main-actor view, at once when the world's clock ticks on the main queue (as
-  ///     ``shared``'s does), else later on the main actor. Returning `false` (say, because
+  ///     ``shared``'s does), else later on the main actor, handed the body's newest centre
+  ///     (the moves made while it waited are not replayed). Returning `false` (say, because
   ///     the object it moves has died) removes the body.
   /// - Returns: The handle on the new body.
   public func makeBody(
@@ -219,16 +220,31 @@ public final class DynamicsWorld: Sendable {
       }
     }
     for batch in batches {
-      // Asked before the call: a handler that ran here told whether its host lives, one that
-      // only had its move enqueued is asked here.
-      let ranHere = batch.delivery.moves.runsInline
-      batch.delivery.moves(batch.moves)
+      // A handler that ran here told whether its host lives; one whose move only joined the
+      // backlog is asked here.
+      let ranHere = batch.delivery.deliver(batch.moves)
       for move in batch.moves
       where !(ranHere ? move.handler.isKept : move.handler.isKeptAndAlive) {
         abandoned.append(move.id)
       }
     }
     return abandoned
+  }
+
+  /// The moves waiting for the isolations their handlers run in, now and at most at once:
+  /// never more than one a body, however busy those isolations are.
+  package var waitingMoves: (now: Int, peak: Int) {
+    let deliveries = state.withLock { state in
+      state.bodies.compactMap { $0.onMove?.delivery }
+    }
+    var seen: [ObjectIdentifier] = []
+    var total = (now: 0, peak: 0)
+    for delivery in deliveries where !seen.contains(ObjectIdentifier(delivery)) {
+      seen.append(ObjectIdentifier(delivery))
+      let waiting = delivery.waiting
+      total = (total.now + waiting.now, total.peak + waiting.peak)
+    }
+    return total
   }
 
   /// The delivery shared by the handlers that run in `isolation`.

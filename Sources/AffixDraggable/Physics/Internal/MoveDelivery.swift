@@ -50,18 +50,97 @@ struct PendingMove: Sendable {
   let handler: MoveHandler
 }
 
-/// The one ordered callback through which a world hands a frame's moves to every handler of
-/// one isolation: a frame costs each isolation one check of where it runs and one turn, not
-/// one per body, and the moves of every frame arrive in order.
+/// How a world hands a frame's moves to every handler of one isolation: at once, in one pass,
+/// when the world advances there and nothing waits; otherwise into a backlog that keeps each
+/// body's newest centre, drained on the isolation by one ordered callback.
+///
+/// A frame costs each isolation one check of where it runs, not one per body. The backlog holds
+/// at most one move per body however long the isolation stays busy and however fast the world
+/// advances: a handler that runs later is handed where its body is when it runs, not every
+/// centre it passed through, as a view only shows the last one anyway.
 final class MoveDelivery: Sendable {
   let isolation: any Actor
-  let moves: IsolatedCallback<[PendingMove]>
+  /// Drains the backlog on the isolation; what ``DragController/settled(isolation:)`` waits for.
+  let drains: IsolatedCallback<Void>
+  private let backlog: LockedState<Backlog>
+
+  struct Backlog: Sendable {
+    /// Each waiting body's newest move, in the order the bodies first waited.
+    var moves: [PendingMove] = []
+    /// Where each waiting body's move sits in `moves`.
+    var slots: [Int: Int] = [:]
+    /// Whether a drain is scheduled or running: until it has found the backlog empty, moves
+    /// join the backlog rather than overtake it.
+    var isDraining = false
+    /// The most moves that waited at once.
+    var peak = 0
+
+    mutating func merge(_ batch: [PendingMove]) {
+      for move in batch {
+        if let slot = slots[move.id] {
+          moves[slot] = move
+        } else {
+          slots[move.id] = moves.count
+          moves.append(move)
+        }
+      }
+      peak = max(peak, moves.count)
+    }
+
+    /// Takes the right to drain; false when a drain is scheduled or running.
+    mutating func startDraining() -> Bool {
+      guard !isDraining else { return false }
+      isDraining = true
+      return true
+    }
+
+    mutating func take() -> [PendingMove] {
+      slots.removeAll(keepingCapacity: true)
+      defer { moves.removeAll(keepingCapacity: true) }
+      return moves
+    }
+  }
 
   init(isolation: any Actor) {
     self.isolation = isolation
-    moves = IsolatedCallback(unchecked: isolation) { moves in
+    let backlog = LockedState(Backlog())
+    self.backlog = backlog
+    drains = IsolatedCallback(unchecked: isolation) { Self.drain(backlog) }
+  }
+
+  /// Hands `batch` to its handlers, and returns whether they ran here, before returning.
+  func deliver(_ batch: [PendingMove]) -> Bool {
+    if drains.runsInline, backlog.withLock({ $0.startDraining() }) {
+      // On the isolation with nothing waiting: this thread drains. Moves that a handler's own
+      // advance adds meanwhile join the backlog and run after these, here.
+      for move in batch { move.handler.run(move.position) }
+      Self.drain(backlog)
+      return true
+    }
+    let schedule = backlog.withLock { backlog -> Bool in
+      backlog.merge(batch)
+      return backlog.startDraining()
+    }
+    if schedule { drains(()) }
+    return false
+  }
+
+  /// Runs the backlog's moves on the isolation until it is empty; moves that arrive meanwhile
+  /// (a handler that advances its world, another thread's frame) run in the same drain.
+  private static func drain(_ backlog: LockedState<Backlog>) {
+    while true {
+      let moves = backlog.withLock { backlog -> [PendingMove] in
+        if backlog.moves.isEmpty { backlog.isDraining = false }
+        return backlog.take()
+      }
+      guard !moves.isEmpty else { return }
       for move in moves { move.handler.run(move.position) }
     }
+  }
+
+  /// How many moves wait now, and the most that ever waited at once.
+  var waiting: (now: Int, peak: Int) {
+    backlog.withLock { ($0.moves.count, $0.peak) }
   }
 }
 
