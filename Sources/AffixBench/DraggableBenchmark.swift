@@ -22,7 +22,8 @@ import Foundation
     report("draggable.ns_per_body_step_stretched", stretched, "ns")
     report("draggable.baseline_ns_per_body_step", bare, "ns")
     reportRatio("draggable.step_vs_baseline", world / bare)
-    let waiting = waitingMovesPeak()
+    let (waiting, deferred) = waitingMovesPeak()
+    report("draggable.ns_per_body_step_waiting", deferred, "ns")
     report("draggable.waiting_moves_peak", Double(waiting), "moves")
     report("draggable.waiting_moves_bound", Double(bodyCount), "moves")
     let (moving, idle) = measureWakeUps()
@@ -61,8 +62,9 @@ import Foundation
   }
 
   /// The most moves that waited at once for main-actor hosts while the main actor was held
-  /// and the world advanced `steps` steps on another thread: at most one a body, the newest.
-  static func waitingMovesPeak() -> Int {
+  /// and the world advanced `steps` steps on another thread (at most one a body, the newest),
+  /// and the nanoseconds per body step of those steps, each move joining the backlog.
+  static func waitingMovesPeak() -> (peak: Int, nanosecondsPerBodyStep: Double) {
     let world = DynamicsWorld(clock: nil, restThreshold: RestThreshold(distance: 0, speed: 0))
     let hosts = (0..<bodyCount).map { _ in Host() }
     let bodies = hosts.enumerated().map { index, host in
@@ -74,11 +76,14 @@ import Foundation
       return body
     }
     // This thread holds the main actor: every move waits for it.
-    DispatchQueue.global().sync {
-      for _ in 0..<steps { world.advance(by: world.timeStep) }
+    let elapsed = DispatchQueue.global().sync {
+      ContinuousClock().measure {
+        for _ in 0..<steps { world.advance(by: world.timeStep) }
+      }
     }
     // Read while the bodies live: a body that leaves takes its waiting move with it.
-    return withExtendedLifetime(bodies) { world.waitingMoves.peak }
+    let peak = withExtendedLifetime(bodies) { world.waitingMoves.peak }
+    return (peak, nanoseconds(elapsed) / Double(steps * bodyCount))
   }
 
   /// What a moving body writes to after each step.
