@@ -7,7 +7,7 @@
 #                                      .build/docs-site/<Module> for static hosting, and writes
 #                                      the landing page that links them
 #        bash .ci/docs-site.sh check   serves the site on loopback and has headless Chromium
-#                                      open the landing page, a module's page and a guide: each
+#                                      open the landing page, every module's page and a guide: each
 #                                      must render its title with no console error, and leaves
 #                                      a screenshot in .build/docs-site-screenshots
 #
@@ -116,6 +116,9 @@ check_page() {
 }
 
 check_page landing "" "Affix documentation"
-check_page affix "Affix/documentation/affix/" "Affix | Documentation"
+for module in "${library_products[@]}"; do
+  lower=$(tr '[:upper:]' '[:lower:]' <<<"$module")
+  check_page "$lower" "$module/documentation/$lower/" "$module | Documentation"
+done
 check_page dancing-guide "AffixDancing/documentation/affixdancing/dancingguide" \
   "Dancing guide | Documentation"
