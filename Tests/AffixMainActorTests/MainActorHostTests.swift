@@ -26,6 +26,9 @@ extension CardView: @MainActor Draggable {}
   var isShown = false
   var messages: [String?] = []
   var outcome: LoadingOutcome?
+  /// The frames of the ticks it was handed.
+  var frames: [Int] = []
+  var wantsTicks: Bool { true }
   private var appearance: CheckedContinuation<Void, Never>?
 
   func appear(message: String?) {
@@ -36,6 +39,8 @@ extension CardView: @MainActor Draggable {}
   }
 
   func update(message: String?) { messages.append(message) }
+
+  func tick(frame: Int, angle: Double) { frames.append(frame) }
 
   func disappear(outcome: LoadingOutcome) {
     isShown = false
@@ -208,5 +213,20 @@ actor GaugeOwner {
     await view.loadingSettled()
     #expect(view.badge.messages == ["Importing"])
     #expect(view.badge.outcome == .success)
+  }
+}
+
+@MainActor @Suite struct BusyIndicatorTests {
+  @Test func aSpinnerKeptBusyIsHandedOneTickTheNewest() async {
+    let view = ClockedImportView()
+    view.startLoading()
+    let scheduler = view.scheduler
+    // A hundred ticks, 50 ms apart, on another thread while the main actor is busy here.
+    DispatchQueue.global().sync { scheduler.advance(by: .seconds(5)) }
+    view.stopLoading()
+    DispatchQueue.global().sync { scheduler.advance(by: .seconds(1)) }
+    await view.loadingSettled()
+    #expect(view.badge.frames.count == 1, "a busy spinner was handed every tick it missed")
+    #expect((view.badge.frames.last ?? 0) >= 100)
   }
 }

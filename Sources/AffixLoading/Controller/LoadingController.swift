@@ -496,7 +496,7 @@ public final class LoadingController: Capability, Observable {
     var angle = (Double(frame) * options.anglePerTick).truncatingRemainder(dividingBy: turn)
     if angle < 0 { angle += turn }
     let turned = angle
-    channel.call { $0.tick(frame: frame, angle: turned) }
+    channel.tick(frame: frame, angle: turned)
   }
 
   private func hide(step: UInt64) {
@@ -681,6 +681,24 @@ private final class IndicatorChannel: @unchecked Sendable {
 
   func call(_ body: @escaping (any LoadingIndicator) -> Void) {
     calls(IndicatorCall(body: body))
+  }
+
+  /// The newest tick not yet handed to the indicator, while one is on its way.
+  private let waitingTick = LockedState<(frame: Int, angle: Double)?>(nil)
+
+  /// Hands the indicator a tick, in order with the other calls. While one is on its way (its
+  /// isolation busy), a newer tick takes its place rather than queue behind it: an indicator
+  /// kept busy is handed one tick when it is free, the newest, however many it missed.
+  func tick(frame: Int, angle: Double) {
+    let isOnItsWay = waitingTick.withLock { waiting -> Bool in
+      defer { waiting = (frame, angle) }
+      return waiting != nil
+    }
+    guard !isOnItsWay else { return }
+    call { [waitingTick] indicator in
+      guard let tick = waitingTick.withLock({ $0.take() }) else { return }
+      indicator.tick(frame: tick.frame, angle: tick.angle)
+    }
   }
 
   /// Returns once the calls made so far have run.
