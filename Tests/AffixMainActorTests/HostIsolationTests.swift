@@ -53,6 +53,24 @@ import Testing
     #expect(sprite.writes > 1)
   }
 
+  @Test func aDancingViewKeptBusyRunsOneFrameTheNewest() async {
+    let scheduler = VirtualTimeScheduler()
+    let sprite = CheckedSprite(clock: FrameClock(scheduler: scheduler))
+    let dance = sprite.dance.animate(duration: 2, curve: .linear) { $0.alpha = 0 }.start()
+    let before = sprite.writes
+    // Sixty frames on another thread while this test holds the main actor.
+    DispatchQueue.global().sync {
+      for _ in 0..<60 { scheduler.advance(by: .seconds(1) / 60) }
+    }
+    #expect(sprite.writes == before)
+    for _ in 0..<1_000 where sprite.writes == before { await Task.yield() }
+    for _ in 0..<100 { await Task.yield() }
+    #expect(sprite.writes == before + 1, "a busy actor ran every frame it missed")
+    // The one frame is the newest: a second of a two-second linear fade.
+    #expect(abs(sprite.alpha - 0.5) < 0.02)
+    dance.stop()
+  }
+
   @Test func aVirtualClockAdvancedOffTheMainActorWritesADraggedViewOnTheMainActor() async {
     let scheduler = VirtualTimeScheduler()
     let world = DynamicsWorld(clock: FrameClock(scheduler: scheduler))

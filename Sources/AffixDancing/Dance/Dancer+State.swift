@@ -133,7 +133,11 @@ extension Dancer {
     var actor: (any Actor)?
     /// Runs frames on `actor` when the clock ticks elsewhere: one callback for every frame, so
     /// that frames run in the order the clock made them, with no callback made per frame.
-    var frames: IsolatedCallback<Double>?
+    var frames: IsolatedCallback<Void>?
+    /// The newest frame's time while a frame is on its way to `actor`: a frame that comes
+    /// meanwhile moves it on instead of queueing, so that a busy actor runs one frame when it
+    /// is free, the newest, however many the clock made.
+    var waitingFrame: Double?
     /// The clock's frames' place in the driver.
     var subscription: CancellationToken?
     var clock: FrameClock

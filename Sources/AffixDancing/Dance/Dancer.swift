@@ -334,9 +334,21 @@ public final class Dancer: Capability, Observable {
     let isolation = state.withLock { $0.isolation }
     var context = FrameContext()
     guard context.writesHere(isolation) else {
-      state.withLock { $0.frames }?(now)
+      let frames = state.withLock { state -> IsolatedCallback<Void>? in
+        guard let frames = state.frames else { return nil }
+        let isOnItsWay = state.waitingFrame != nil
+        state.waitingFrame = now
+        return isOnItsWay ? nil : frames
+      }
+      frames?(())
       return
     }
+    tickHere(at: now)
+  }
+
+  /// The frame waiting for the host's actor, on that actor: the newest the clock made.
+  private func tickWaitingFrame() {
+    guard let now = state.withLock({ $0.waitingFrame.take() }) else { return }
     tickHere(at: now)
   }
 
@@ -344,8 +356,8 @@ public final class Dancer: Capability, Observable {
   /// on. Call under the lock.
   func frames(on actor: any Actor, in state: inout State) {
     guard state.frames?.isolation !== actor else { return }
-    state.frames = IsolatedCallback<Double>(unchecked: actor) { [weak self] now in
-      self?.tickHere(at: now)
+    state.frames = IsolatedCallback<Void>(unchecked: actor) { [weak self] in
+      self?.tickWaitingFrame()
     }
   }
 
