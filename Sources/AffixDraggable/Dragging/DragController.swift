@@ -157,8 +157,8 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   ) -> DragController {
     let reference = AnyWeakReference(host)
     let start = center.read(from: host)
-    // Written in the host's isolation: at once where the world runs there, else enqueued
-    // there, never on the clock's thread.
+    // Written in the host's isolation: at once where the world runs there, else later there,
+    // the newest move, never on the clock's thread.
     let handler = MoveHandler(
       delivery: world.delivery(for: isolation), isHostAlive: { reference.object != nil },
       onMove: { point in
@@ -378,7 +378,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   /// ```
   public func settled(isolation: isolated (any Actor)? = #isolation) async {
     await body.settled()
-    await moves.drains.delivered()
+    await moves.delivered()
   }
 
   /// Handles one event of a pan gesture (see ``DragEvent``).

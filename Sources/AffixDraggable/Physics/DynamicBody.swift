@@ -279,7 +279,7 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
     world.state.withLock { state in
       if let index = state.slots[id] { return body(state.bodies[index]) }
       // `retired` keeps every removed body until its handle dies; the fallback is unreachable.
-      return body(state.retired[id] ?? BodyState(id: id, x: 0, y: 0, onMove: nil))
+      return body(state.retired[id] ?? BodyState(id: id, x: 0, y: 0, handler: nil))
     }
   }
 

@@ -117,7 +117,7 @@ public final class DynamicsWorld: Sendable {
   }
 
   /// ``makeBody(at:bounds:isolation:onMove:)`` with its handler made.
-  func makeBody(at position: CGPoint, bounds: CGRect?, handler onMove: MoveHandler?)
+  func makeBody(at position: CGPoint, bounds: CGRect?, handler: MoveHandler?)
     -> DynamicBody
   {
     var start = position
@@ -128,7 +128,7 @@ public final class DynamicsWorld: Sendable {
     let id = state.withLock { state in
       defer { state.nextID += 1 }
       state.insert(
-        BodyState(id: state.nextID, x: Double(start.x), y: Double(start.y), onMove: onMove))
+        BodyState(id: state.nextID, x: Double(start.x), y: Double(start.y), handler: handler))
       return state.nextID
     }
     let body = DynamicBody(world: self, id: id)
@@ -168,7 +168,7 @@ public final class DynamicsWorld: Sendable {
       self.timeStep, self.maximumAdvance, self.dt, restThreshold
     )
     typealias Outcome = (
-      moved: [MovedBody], idleSubscription: CancellationToken?, settled: [Waiters<Void>],
+      moved: [PendingMove], idleSubscription: CancellationToken?, settled: [Waiters<Void>],
       announcements: [RestObserver]
     )
     let (moved, idleSubscription, settled, announcements) = state.withLock { state -> Outcome in
@@ -200,23 +200,22 @@ public final class DynamicsWorld: Sendable {
   /// Hands each isolation its moves in one call, and returns the bodies to remove: those whose
   /// handler asked for it (at once when it ran here, else at the body's next move) and those
   /// whose host has died.
-  private func deliver(_ moved: [MovedBody]) -> [Int] {
+  private func deliver(_ moved: [PendingMove]) -> [Int] {
     var abandoned: [Int] = []
     // Nearly always one batch, the main actor's; a linear search finds the others.
     var batches: [(delivery: MoveDelivery, moves: [PendingMove])] = []
-    for body in moved {
-      guard body.onMove.isKept else {
-        abandoned.append(body.id)
+    for move in moved {
+      guard move.handler.isKept else {
+        abandoned.append(move.id)
         continue
       }
-      let move = PendingMove(id: body.id, position: body.position, handler: body.onMove)
-      if let index = batches.firstIndex(where: { $0.delivery === body.onMove.delivery }) {
+      if let index = batches.firstIndex(where: { $0.delivery === move.handler.delivery }) {
         batches[index].moves.append(move)
       } else {
         var moves: [PendingMove] = []
         moves.reserveCapacity(moved.count)
         moves.append(move)
-        batches.append((body.onMove.delivery, moves))
+        batches.append((move.handler.delivery, moves))
       }
     }
     for batch in batches {
@@ -235,7 +234,7 @@ public final class DynamicsWorld: Sendable {
   /// never more than one a body, however busy those isolations are.
   package var waitingMoves: (now: Int, peak: Int) {
     let deliveries = state.withLock { state in
-      state.bodies.compactMap { $0.onMove?.delivery }
+      state.bodies.compactMap { $0.handler?.delivery }
     }
     var seen: [ObjectIdentifier] = []
     var total = (now: 0, peak: 0)
@@ -322,20 +321,10 @@ public final class DynamicsWorld: Sendable {
   }
 }
 
-/// A body that moved during an advance: its identifier, new centre and move handler.
-///
-/// A struct, not a tuple: an array of tuples is destroyed through the run time's generic tuple
-/// metadata, which a step would pay for every frame.
-struct MovedBody {
-  let id: Int
-  let position: CGPoint
-  let onMove: MoveHandler
-}
-
 extension WorldState {
   /// The bodies whose position changed since the last report, with their handlers.
-  mutating func collectMoved() -> [MovedBody] {
-    var moved: [MovedBody] = []
+  mutating func collectMoved() -> [PendingMove] {
+    var moved: [PendingMove] = []
     moved.reserveCapacity(movingCount)
     // Through the buffer, so that reading a body's fields copies nothing else of it (a copy of
     // the whole state would retain and release its handler).
@@ -343,9 +332,9 @@ extension WorldState {
       guard let first = bodies.baseAddress else { return }
       for body in first..<first + bodies.count where body.pointee.hasMoved {
         body.pointee.hasMoved = false
-        if let onMove = body.pointee.onMove {
+        if let handler = body.pointee.handler {
           moved.append(
-            MovedBody(id: body.pointee.id, position: body.pointee.position, onMove: onMove))
+            PendingMove(id: body.pointee.id, position: body.pointee.position, handler: handler))
         }
       }
     }

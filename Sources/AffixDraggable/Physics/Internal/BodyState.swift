@@ -45,13 +45,13 @@ struct BodyState {
   var isMoving = false
   /// Whether the position changed since the host was last told.
   var hasMoved = false
-  var onMove: MoveHandler?
+  var handler: MoveHandler?
 
-  init(id: Int, x: Double, y: Double, onMove: MoveHandler?) {
+  init(id: Int, x: Double, y: Double, handler: MoveHandler?) {
     self.id = id
     self.x = x
     self.y = y
-    self.onMove = onMove
+    self.handler = handler
   }
 
   var position: CGPoint { CGPoint(x, y) }

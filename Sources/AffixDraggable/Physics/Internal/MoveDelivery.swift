@@ -4,8 +4,8 @@ import Synchronization
 
 /// A body's move handler and the delivery that runs it in its isolation.
 ///
-/// `@unchecked Sendable`: `onMove` is only called by ``run(_:)``, which only the delivery's
-/// callback calls, on the isolation the handler was written in.
+/// `@unchecked Sendable`: `onMove` is only called by ``run(_:)``, which only its delivery
+/// calls, on the isolation the handler was written in.
 final class MoveHandler: @unchecked Sendable {
   /// The delivery shared by the world's handlers of the same isolation.
   let delivery: MoveDelivery
@@ -44,6 +44,9 @@ final class MoveHandler: @unchecked Sendable {
 }
 
 /// A moved body's new centre, for its handler.
+///
+/// A struct, not a tuple: an array of tuples is destroyed through the run time's generic tuple
+/// metadata, which a step would pay for every frame.
 struct PendingMove: Sendable {
   let id: Int
   let position: CGPoint
@@ -59,9 +62,8 @@ struct PendingMove: Sendable {
 /// advances: a handler that runs later is handed where its body is when it runs, not every
 /// centre it passed through, as a view only shows the last one anyway.
 final class MoveDelivery: Sendable {
-  let isolation: any Actor
-  /// Drains the backlog on the isolation; what ``DragController/settled(isolation:)`` waits for.
-  let drains: IsolatedCallback<Void>
+  /// Drains the backlog on the isolation.
+  private let drains: IsolatedCallback<Void>
   private let backlog: LockedState<Backlog>
 
   struct Backlog: Sendable {
@@ -102,7 +104,6 @@ final class MoveDelivery: Sendable {
   }
 
   init(isolation: any Actor) {
-    self.isolation = isolation
     let backlog = LockedState(Backlog())
     self.backlog = backlog
     drains = IsolatedCallback(unchecked: isolation) { Self.drain(backlog) }
@@ -136,6 +137,12 @@ final class MoveDelivery: Sendable {
       guard !moves.isEmpty else { return }
       for move in moves { move.handler.run(move.position) }
     }
+  }
+
+  /// Returns once the moves handed over so far have reached their handlers: what
+  /// ``DragController/settled(isolation:)`` waits for.
+  func delivered() async {
+    await drains.delivered()
   }
 
   /// How many moves wait now, and the most that ever waited at once.

@@ -78,7 +78,7 @@ struct WorldState {
       restObservers.removeAll { $0.body == id }
     }
     var final = removed
-    final.onMove = nil
+    final.handler = nil
     final.isMoving = false
     retired[id] = final
     return removed
