@@ -196,7 +196,7 @@ import Foundation
     let before = clock.wakeUps
     let start = ContinuousClock.now
     Thread.sleep(forTimeInterval: 1)
-    let seconds = nanoseconds(ContinuousClock.now - start) / 1e9
+    let seconds = (ContinuousClock.now - start) / .seconds(1)
     withExtendedLifetime(owner) {}
     return Double(clock.wakeUps - before) / seconds
   }
@@ -209,11 +209,6 @@ import Foundation
       Dance.of(layer, clock: clock).animate(duration: 0.1) { $0.x = 1 }
         .addCompletion { _ in ended() }.start()
     }
-  }
-
-  private nonisolated static func nanoseconds(_ duration: Duration) -> Double {
-    let components = duration.components
-    return Double(components.seconds) * 1e9 + Double(components.attoseconds) / 1e9
   }
 
 }

@@ -45,8 +45,8 @@ import Foundation
     }
     let window = Duration.milliseconds(500)
     let movingStart = clock.wakeUps
-    Thread.sleep(forTimeInterval: seconds(window))
-    let moving = Double(clock.wakeUps - movingStart) / seconds(window)
+    Thread.sleep(forTimeInterval: window / .seconds(1))
+    let moving = Double(clock.wakeUps - movingStart) / (window / .seconds(1))
     let deadline = ContinuousClock.now + .seconds(10)
     while world.needsFrames && ContinuousClock.now < deadline {
       Thread.sleep(forTimeInterval: 0.01)
@@ -55,8 +55,8 @@ import Foundation
     Thread.sleep(forTimeInterval: 0.05)
     let idleWindow = Duration.seconds(1)
     let idleStart = clock.wakeUps
-    Thread.sleep(forTimeInterval: seconds(idleWindow))
-    let idle = Double(clock.wakeUps - idleStart) / seconds(idleWindow)
+    Thread.sleep(forTimeInterval: idleWindow / .seconds(1))
+    let idle = Double(clock.wakeUps - idleStart) / (idleWindow / .seconds(1))
     withExtendedLifetime(bodies) {}
     return (moving, idle)
   }
@@ -83,7 +83,7 @@ import Foundation
     }
     // Read while the bodies live: a body that leaves takes its waiting move with it.
     let peak = withExtendedLifetime(bodies) { world.waitingMoves.peak }
-    return (peak, nanoseconds(elapsed) / Double(steps * bodyCount))
+    return (peak, elapsed / .nanoseconds(1) / Double(steps * bodyCount))
   }
 
   /// What a moving body writes to after each step.
@@ -137,7 +137,7 @@ import Foundation
       for _ in 0..<steps { world.advance(by: world.timeStep) }
     }
     precondition(world.movingBodyCount == bodyCount, "every body must move for the whole run")
-    return nanoseconds(elapsed) / Double(steps * bodyCount)
+    return elapsed / .nanoseconds(1) / Double(steps * bodyCount)
   }
 
   /// Nanoseconds per moving body per step for bodies held past their bounds on a rubber band
@@ -192,19 +192,10 @@ import Foundation
           }
         }
       }
-      best = min(best, nanoseconds(elapsed) / Double(steps * bodyCount))
+      best = min(best, elapsed / .nanoseconds(1) / Double(steps * bodyCount))
       withExtendedLifetime(particles) {}
     }
     return best
-  }
-
-  static func seconds(_ duration: Duration) -> Double {
-    nanoseconds(duration) / 1e9
-  }
-
-  static func nanoseconds(_ duration: Duration) -> Double {
-    let (seconds, attoseconds) = duration.components
-    return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
   }
 
 }

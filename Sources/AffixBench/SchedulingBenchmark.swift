@@ -41,7 +41,7 @@ enum SchedulingBenchmark {
         scheduler.schedule(after: .seconds(60)) {}.cancel()
       }
     }
-    return nanoseconds(elapsed) / Double(iterations)
+    return elapsed / .nanoseconds(1) / Double(iterations)
   }
 
   /// Ticks delivered per second to every subscriber of one frame clock on a private queue.
@@ -73,14 +73,10 @@ enum SchedulingBenchmark {
     let clock = ContinuousClock()
     let start = clock.now
     let before = counter.value
-    _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .nanoseconds(Int(nanoseconds(window))))
+    _ = DispatchSemaphore(value: 0).wait(
+      timeout: .now() + .nanoseconds(Int(window / .nanoseconds(1))))
     let ticks = counter.value - before
-    return Double(ticks) / (nanoseconds(start.duration(to: clock.now)) / 1e9)
-  }
-
-  static func nanoseconds(_ duration: Duration) -> Double {
-    let (seconds, attoseconds) = duration.components
-    return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
+    return Double(ticks) / (start.duration(to: clock.now) / .seconds(1))
   }
 
   final class Counter: Sendable {

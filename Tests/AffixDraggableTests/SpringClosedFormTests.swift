@@ -55,7 +55,7 @@ func springFollowsClosedForm(_ spring: SpringCase) {
     SpringAttachment(
       anchor: .zero,
       spring: DampedSpring(frequency: spring.frequency, dampingRatio: spring.zeta)))
-  let dt = world.timeStep.seconds
+  let dt = world.timeStep / .seconds(1)
   var worst = 0.0
   for step in 1...(2 * spring.stepsPerSecond) {
     world.advance(by: world.timeStep)
@@ -115,7 +115,7 @@ func snapFollowsTheSharedSpring(spring: DampedSpring) {
   let world = DynamicsWorld(clock: nil, restThreshold: RestThreshold(distance: 0, speed: 0))
   let body = world.makeBody(at: .zero)
   body.snap(Snap(to: CGPoint(x: 100, y: 0), spring: spring))
-  let dt = world.timeStep.seconds
+  let dt = world.timeStep / .seconds(1)
   var worst = 0.0
   for step in 1...240 {
     world.advance(by: world.timeStep)

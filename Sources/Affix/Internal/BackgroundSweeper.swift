@@ -36,10 +36,9 @@ enum BackgroundSweeper {
   }
 
   private static func schedule(after interval: Duration) {
-    let (seconds, attoseconds) = interval.components
-    let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+    // One of the cadence's constants below: whole milliseconds, far from overflowing.
     DispatchQueue.global(qos: .utility).asyncAfter(
-      deadline: .now() + .nanoseconds(nanoseconds)
+      deadline: .now() + .nanoseconds(Int(interval / .nanoseconds(1)))
     ) {
       run(after: interval)
     }

@@ -99,18 +99,17 @@ enum HostTable {
   static var deinitGrace: Duration {
     get { .nanoseconds(deinitGraceNanoseconds.load(ordering: .relaxed)) }
     set {
-      let (seconds, attoseconds) = newValue.components
-      guard seconds >= 0, attoseconds >= 0 else {
+      guard newValue >= .zero else {
         Diagnostics.report(
           subsystem: "associations",
           message: "deinitGrace = \(newValue) is negative; it stays \(deinitGrace)")
         return
       }
-      // Nine billion seconds and more saturate: a grace of centuries.
-      let nanoseconds =
-        seconds >= Int64.max / 1_000_000_000
-        ? Int64.max : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-      deinitGraceNanoseconds.store(nanoseconds, ordering: .relaxed)
+      // Nine billion seconds and more saturate: a grace of centuries. (Through a `Double`, a
+      // grace may lose a nanosecond to rounding.)
+      let nanoseconds = newValue / .nanoseconds(1)
+      deinitGraceNanoseconds.store(
+        nanoseconds < 9e18 ? Int64(nanoseconds) : .max, ordering: .relaxed)
     }
   }
 

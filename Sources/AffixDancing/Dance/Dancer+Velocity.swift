@@ -15,8 +15,6 @@ struct CarriedVelocities: @unchecked Sendable {
   /// The velocities, if the replacement starts within a frame of the moment they were
   /// measured: later, the properties have stood still since, and there is nothing to keep.
   func velocities(at now: Double, frame: Duration) -> [AnyKeyPath: TrackVelocity]? {
-    let components = frame.components
-    let seconds = Double(components.seconds) + Double(components.attoseconds) * 1e-18
-    return now - time <= seconds ? byProperty : nil
+    now - time <= frame / .seconds(1) ? byProperty : nil
   }
 }

@@ -76,7 +76,7 @@ public final class Dancer: Capability, Observable {
 
   var clock: FrameClock { state.withLock { $0.clock } }
 
-  var now: Double { clock.scheduler.now.seconds }
+  var now: Double { clock.scheduler.now.sinceEpoch / .seconds(1) }
 
   // MARK: Reporting
 
@@ -458,11 +458,4 @@ struct FrameContext {
 
 extension Dancer.State {
   var isRunning: Bool { !isDetached && groups.contains { $0.isRunning } }
-}
-
-extension SchedulerInstant {
-  var seconds: Double {
-    let components = sinceEpoch.components
-    return Double(components.seconds) + Double(components.attoseconds) * 1e-18
-  }
 }

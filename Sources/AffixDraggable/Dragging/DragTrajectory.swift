@@ -60,7 +60,7 @@ package struct DragTrajectory: Sendable {
     let object = TracedObject(position: start)
     object.makeDraggable(snap: .snap(damping: damping), world: world)
     let path = path ?? defaultPath(from: start)
-    let frame = clock.interval.seconds
+    let frame = clock.interval / .seconds(1)
     var samples: [Sample] = []
     var time = 0.0
     func sample(_ finger: CGPoint?, _ phase: Phase) {

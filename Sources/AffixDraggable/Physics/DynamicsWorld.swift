@@ -71,7 +71,7 @@ public final class DynamicsWorld: Sendable {
     self.timeStep = step
     self.restThreshold = restThreshold
     self.maximumAdvance = max(maximumAdvance, step)
-    dt = step.seconds
+    dt = step / .seconds(1)
   }
 
   /// Adds a body with its centre at `position`, at rest and with no behaviour.
@@ -339,12 +339,5 @@ extension WorldState {
       }
     }
     return moved
-  }
-}
-
-extension Duration {
-  var seconds: Double {
-    let (seconds, attoseconds) = components
-    return Double(seconds) + Double(attoseconds) * 1e-18
   }
 }

@@ -107,7 +107,7 @@ enum DanceDriver {
   private static func subscribe(_ clock: FrameClock, entryID: UInt64) {
     let key = ObjectIdentifier(clock)
     let token = clock.subscribe { frame in
-      tick(key, entryID: entryID, now: frame.timestamp.seconds)
+      tick(key, entryID: entryID, now: frame.timestamp.sinceEpoch / .seconds(1))
     }
     let unwanted = registry.withLock { registry -> CancellationToken? in
       guard registry.entries[key]?.id == entryID else { return token }
