@@ -8,7 +8,7 @@ struct SceneTests {
   /// Lines, or parts of lines, that prove each step of a scene happened, in order.
   static let steps: [String: [String]] = [
     "leaks": [
-      "The background sweeper, which releases dead hosts' values within about two seconds, waits",
+      "The background sweeper, which releases dead hosts' values at moments of its own, waits",
       "Attached a name, a Badge and a Glow capability to 1000 short-lived sprites.",
       "alive: 1000 Sprite, 1000 Badge, 1000 Glow",
       "Dropped the sprites",

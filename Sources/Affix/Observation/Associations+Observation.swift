@@ -108,8 +108,8 @@ extension Associations {
   /// writes stop the newest value the sequence holds is the stored one.
   ///
   /// It ends when the host dies, after delivering the last value written before the death
-  /// (a host's values go once the library sees its death, within about two seconds or at the
-  /// next ``AssociationTable/sweep()``; at once for an ``AssociationOwner``). It also ends when
+  /// (a host's values go once the library sees its death, at the next sweep: see
+  /// <doc:MemoryAndThreads#When-values-are-released>; at once for an ``AssociationOwner``). It also ends when
   /// the task iterating it is cancelled: the observation stops at once, and the iterator then
   /// returns the value it still held, if any (one at most, as with any `AsyncStream`), then
   /// `nil`. Neither the sequence nor its iterator retains the host, and once the sequence ends

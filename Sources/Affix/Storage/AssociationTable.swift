@@ -2,8 +2,8 @@
 /// storage.
 ///
 /// Values attached to a host that dies are released by the next sweep: a background sweeper
-/// comes by within about two seconds while any host is in the table, on a Dispatch thread of
-/// utility quality; writing a value to a new host sweeps a few slots as it goes (amortized
+/// comes by while any host is in the table (how soon: <doc:MemoryAndThreads#When-values-are-released>),
+/// on a Dispatch thread of utility quality; writing a value to a new host sweeps a few slots as it goes (amortized
 /// O(1)) and leaves what it finds to that thread; ``sweep()`` sweeps all of them now, on the
 /// caller's thread. Reads never sweep.
 public enum AssociationTable {

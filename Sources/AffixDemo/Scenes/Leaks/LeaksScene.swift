@@ -9,11 +9,10 @@ enum LeaksScene {
 
   static func play(on stage: Stage) {
     stage.screen.title("leaks: what is attached goes with its host")
-    // Left alone, the background sweeper releases a dead host's values within about two
-    // seconds, at moments of its own; held, the values wait for the sweeps the scene makes,
+    // Left alone, the background sweeper releases a dead host's values at moments of its own; held, the values wait for the sweeps the scene makes,
     // which it can then show, at any speed and however loaded the machine.
     stage.screen.detail(
-      "(The background sweeper, which releases dead hosts' values within about two seconds, "
+      "(The background sweeper, which releases dead hosts' values at moments of its own, "
         + "waits for this scene.)")
     AssociationTable.withBackgroundSweepsHeld { playHeld(on: stage) }
   }
