@@ -1,3 +1,4 @@
+import Affix
 import AffixDancing
 import AffixScheduling
 import Dispatch
@@ -13,7 +14,7 @@ import Foundation
     var scale = 1.0
   }
 
-  static let animations = 10_000
+  nonisolated static let animations = 10_000
   /// Rounds of `framesPerRound` frames of each workload, taken in turn: a change in the
   /// machine's speed during the run (this VM's swings by half) reaches every workload alike.
   nonisolated static let rounds = 24
@@ -54,6 +55,7 @@ import Foundation
     var workloads = [
       animated(propertiesPerAnimation: 1), animated(propertiesPerAnimation: 4),
       directWrites(), keyPathWrites(), retargeted(),
+      heldWrites(),
     ]
     for round in 0..<rounds {
       for index in workloads.indices { workloads[index].measure(round: round) }
@@ -68,6 +70,13 @@ import Foundation
     report("dancing.overhead_beyond_direct_write_ns", one.best - direct.best, "ns", digits: 1)
     reportRatio("dancing.ratio_vs_direct_write", one.best / direct.best)
     reportRatio("dancing.ratio_vs_keypath_write", one.best / keyPath.best)
+    // The floor of a frame that never retains its host and keeps its state per host behind a
+    // lock: the direct write, with the host try-retained and released and its lock taken
+    // around the step. What the animator adds beyond it is its own work.
+    let floor = workloads[5]
+    report("dancing.floor_ns", floor.best, "ns", digits: 1)
+    reportRatio("dancing.floor_vs_direct_write", floor.best / direct.best)
+    reportRatio("dancing.ratio_vs_floor", one.best / floor.best)
     // A spring that took over a moving property adds the velocity it kept, through blends of
     // the property's values: the price of an interruption with no kink, paid only until the
     // spring settles.
@@ -155,6 +164,47 @@ import Foundation
       for (index, layer) in layers.enumerated() {
         layer.x = Double.interpolate(
           from: 0, to: Double(index), fraction: curve.value(at: fraction))
+      }
+    }
+  }
+
+  /// The direct writes with what no frame of a host it does not own can do without: the host
+  /// read through an ``AnyWeakReference`` (a try-retain and a release) and the step solved
+  /// under the host's own lock, allocated beside it. The loop reads plain words (pinned
+  /// addresses, unretained locks), as the animator's frame loop does, so that it pays no
+  /// reference counting of its own.
+  ///
+  /// Nonisolated, as the library's frame loop is: a closure made in main-actor code checks
+  /// its executor each time it is called, and the two closures a host here would pay two
+  /// checks (about 30 ns) that the animator does not.
+  private nonisolated static func heldWrites() -> Workload {
+    var layers: [Layer] = []
+    var locks: [LockedState<Double>] = []
+    for _ in 0..<animations {
+      layers.append(Layer())
+      locks.append(LockedState(0))
+    }
+    let references = layers.map { AnyWeakReference($0) }
+    // As bit patterns, which a frame closure may hold.
+    let addresses = references.map { UInt(bitPattern: $0.pinnedAddress) }
+    let unretained = locks.map { Unmanaged.passUnretained($0) }
+    let curve = TimingCurve.easeInOut.bezier
+    return Workload(operations: animations) { frame in
+      let fraction = Double(frame + 10) / 60_000
+      withExtendedLifetime((layers, locks, references)) {
+        for index in 0..<animations {
+          let eased = unretained[index]._withUnsafeGuaranteedRef { lock in
+            lock.withLock { value -> Double in
+              value = curve.value(at: fraction)
+              return value
+            }
+          }
+          guard let address = UnsafeMutableRawPointer(bitPattern: addresses[index]),
+            let host = AnyWeakReference.object(pinnedAt: address)
+          else { continue }
+          unsafeDowncast(host, to: Layer.self).x = Double.interpolate(
+            from: 0, to: Double(index), fraction: eased)
+        }
       }
     }
   }
