@@ -120,9 +120,17 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
     self.calls = OrderedCalls(coalescingPast: bound)
   }
 
-  /// How many calls wait to run now, and the most that ever waited at once: what the bound
-  /// of a coalescing callback keeps small however fast its calls come.
-  package var backlog: (now: Int, peak: Int) {
+  /// How many calls wait to run now, and the most that ever waited at once (shared by every
+  /// copy): how a mixin shows that what it hands a busy isolation stays bounded however fast
+  /// it calls.
+  ///
+  /// A call waits while its isolation is busy (a main-actor callback called off the main
+  /// queue, say, until the main actor runs it) or while earlier calls wait.
+  ///
+  /// ```swift
+  /// #expect(repaint.backlog.peak <= 1)  // a repaint coalesced while the main actor was held
+  /// ```
+  public var backlog: (now: Int, peak: Int) {
     calls.backlog
   }
 
