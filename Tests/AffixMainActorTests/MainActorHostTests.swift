@@ -186,6 +186,26 @@ actor GaugeOwner {
   }
 }
 
+/// A main-actor indicator that writes down every call it receives, in order.
+@MainActor final class JournalIndicator: @MainActor LoadingIndicator {
+  var events: [String] = []
+  var wantsTicks: Bool { true }
+  func appear(message: String?) { events.append("appear \(message ?? "-")") }
+  func update(message: String?) { events.append("message \(message ?? "-")") }
+  func update(progress: Double?) { events.append("progress \(progress.map { "\($0)" } ?? "-")") }
+  func tick(frame: Int, angle: Double) { events.append("tick \(frame)") }
+  func disappear(outcome: LoadingOutcome) { events.append("disappear \(outcome)") }
+}
+
+/// ``ClockedImportView`` with a ``JournalIndicator``.
+@MainActor final class JournalView: @MainActor Loading {
+  let journal = JournalIndicator()
+  let scheduler = VirtualTimeScheduler()
+  func makeLoadingIndicator() -> any LoadingIndicator { journal }
+  var loadingScheduler: any SchedulingClock { scheduler }
+  var loadingOptions: LoadingOptions { LoadingOptions(graceTime: .zero, minimumShowTime: .zero) }
+}
+
 /// A main-actor view whose loading runs on a virtual clock, advanced from any thread.
 @MainActor final class ClockedImportView: @MainActor Loading {
   let badge = BadgeIndicator()
@@ -228,5 +248,53 @@ actor GaugeOwner {
     await view.loadingSettled()
     #expect(view.badge.frames.count == 1, "a busy spinner was handed every tick it missed")
     #expect((view.badge.frames.last ?? 0) >= 100)
+  }
+
+  @Test func updatesForABusyIndicatorJoinTheLastCallAndEndWithTheNewest() async {
+    let view = JournalView()
+    view.startLoading(message: "Importing")
+    let controller = view.loadingController()
+    let scheduler = view.scheduler
+    // While the main actor is busy here: the appearance, then 2,000 updates and 20 ticks.
+    DispatchQueue.global().sync {
+      scheduler.advance(by: .zero)
+      for step in 1...1_000 {
+        controller.update(progress: Double(step) / 1_000)
+        controller.update(message: "File \(step)")
+        if step.isMultiple(of: 50) { scheduler.advance(by: .milliseconds(50)) }
+      }
+    }
+    #expect(controller.indicatorBacklog.peak == 2, "the appearance and one update")
+    view.stopLoading()
+    DispatchQueue.global().sync { scheduler.advance(by: .seconds(1)) }
+    await view.loadingSettled()
+    #expect(
+      view.journal.events == [
+        "appear Importing", "message File 1000", "progress 1.0", "tick 20", "disappear success",
+      ])
+  }
+
+  @Test func anUpdateNeverJoinsACallMadeBeforeAnAppearanceOrADisappearance() async {
+    let view = JournalView()
+    let scheduler = view.scheduler
+    view.startLoading(message: "First")
+    let controller = view.loadingController()
+    DispatchQueue.global().sync {
+      scheduler.advance(by: .zero)
+      controller.update(message: "A")
+      controller.stop()
+      scheduler.advance(by: .zero)
+      controller.start(message: "Second")
+      scheduler.advance(by: .zero)
+      controller.update(message: "B")
+    }
+    view.stopLoading()
+    DispatchQueue.global().sync { scheduler.advance(by: .seconds(1)) }
+    await view.loadingSettled()
+    #expect(
+      view.journal.events == [
+        "appear First", "message A", "disappear success", "appear Second", "message B",
+        "disappear success",
+      ])
   }
 }

@@ -49,6 +49,10 @@ public final class LoadingController: Capability, Observable {
   /// What the controller shows; touch it only in the isolation the controller was made in.
   public var indicator: any LoadingIndicator { channel.indicator }
 
+  /// How many calls wait for the indicator's isolation now, and the most that ever did: while
+  /// the isolation is busy, updates join the last call on its way (see `IndicatorChannel.send`).
+  package var indicatorBacklog: (now: Int, peak: Int) { channel.backlog }
+
   /// The scheduler that times the indicator and calls it.
   public let scheduler: any SchedulingClock
 
@@ -201,8 +205,8 @@ public final class LoadingController: Capability, Observable {
       }
     }
     cancelled?.cancel()
-    if let newMessage { channel.call { $0.update(message: newMessage) } }
-    if clearsProgress { channel.call { $0.update(progress: nil) } }
+    if let newMessage { channel.send(IndicatorUpdate(message: .some(newMessage))) }
+    if clearsProgress { channel.send(IndicatorUpdate(progress: .some(nil))) }
     if let appear { schedule(.appear, step: appear, after: options.graceTime) }
   }
 
@@ -220,7 +224,7 @@ public final class LoadingController: Capability, Observable {
         subsystem: "loading", message: "update(message:) was called with nothing loading; ignored.",
         fileID: fileID, line: line)
     case true?:
-      channel.call { $0.update(message: message) }
+      channel.send(IndicatorUpdate(message: .some(message)))
     case false?:
       break
     }
@@ -260,7 +264,7 @@ public final class LoadingController: Capability, Observable {
         message: "update(progress:) was called with nothing loading; ignored.",
         fileID: fileID, line: line)
     case true?:
-      channel.call { $0.update(progress: clamped) }
+      channel.send(IndicatorUpdate(progress: .some(clamped)))
     case false?:
       break
     }
@@ -496,7 +500,7 @@ public final class LoadingController: Capability, Observable {
     var angle = (Double(frame) * options.anglePerTick).truncatingRemainder(dividingBy: turn)
     if angle < 0 { angle += turn }
     let turned = angle
-    channel.tick(frame: frame, angle: turned)
+    channel.send(IndicatorUpdate(tick: (frame, turned)))
   }
 
   private func hide(step: UInt64) {
@@ -679,31 +683,74 @@ private final class IndicatorChannel: @unchecked Sendable {
     calls = IsolatedCallback(unchecked: isolation) { call in call.body(indicator) }
   }
 
+  /// Hands the indicator a call that changes what it shows (appearing, disappearing), in order
+  /// with the others.
   func call(_ body: @escaping (any LoadingIndicator) -> Void) {
+    pending.withLock { $0.made &+= 1 }
     calls(IndicatorCall(body: body))
   }
 
-  /// The newest tick not yet handed to the indicator, while one is on its way.
-  private let waitingTick = LockedState<(frame: Int, angle: Double)?>(nil)
+  /// The update calls on their way, by number, with what each will hand over; and how many
+  /// calls were made, so that an update can tell whether the last call made is one of them.
+  private let pending = LockedState(Pending())
 
-  /// Hands the indicator a tick, in order with the other calls. While one is on its way (its
-  /// isolation busy), a newer tick takes its place rather than queue behind it: an indicator
-  /// kept busy is handed one tick when it is free, the newest, however many it missed.
-  func tick(frame: Int, angle: Double) {
-    let isOnItsWay = waitingTick.withLock { waiting -> Bool in
-      defer { waiting = (frame, angle) }
-      return waiting != nil
-    }
-    guard !isOnItsWay else { return }
-    call { [waitingTick] indicator in
-      guard let tick = waitingTick.withLock({ $0.take() }) else { return }
-      indicator.tick(frame: tick.frame, angle: tick.angle)
-    }
+  private struct Pending {
+    var made: UInt64 = 0
+    var updates: [UInt64: IndicatorUpdate] = [:]
   }
+
+  /// Hands the indicator `update`, in order with the other calls. While the last call made is
+  /// an update still on its way (its isolation busy), `update` joins it, the newest message,
+  /// progress and tick of each winning, rather than queue behind it: an indicator kept busy is
+  /// handed one update when it is free, however many it missed, and never one that overtakes
+  /// a call made after it. Update calls waiting at once are at most one more than the other
+  /// calls waiting.
+  func send(_ update: IndicatorUpdate) {
+    let number = pending.withLock { pending -> UInt64? in
+      if pending.updates[pending.made] != nil {
+        pending.updates[pending.made]?.merge(update)
+        return nil
+      }
+      pending.made &+= 1
+      pending.updates[pending.made] = update
+      return pending.made
+    }
+    guard let number else { return }
+    calls(
+      IndicatorCall { [pending] indicator in
+        pending.withLock { $0.updates.removeValue(forKey: number) }?.deliver(to: indicator)
+      })
+  }
+
+  /// How many calls wait for the indicator's isolation now, and the most that ever did.
+  var backlog: (now: Int, peak: Int) { calls.backlog }
 
   /// Returns once the calls made so far have run.
   func delivered() async {
     await calls.delivered()
+  }
+}
+
+/// What one update call hands an indicator: for each kind, nothing or its newest value.
+struct IndicatorUpdate: Sendable {
+  /// A message to show (`.some(nil)`: none).
+  var message: String?? = nil
+  /// A fraction to show (`.some(nil)`: indeterminate).
+  var progress: Double?? = nil
+  var tick: (frame: Int, angle: Double)? = nil
+
+  /// Takes `newer`'s values over these, kind by kind.
+  mutating func merge(_ newer: IndicatorUpdate) {
+    if let message = newer.message { self.message = message }
+    if let progress = newer.progress { self.progress = progress }
+    if let tick = newer.tick { self.tick = tick }
+  }
+
+  /// Calls the indicator for each kind it carries: the message, the progress, then the tick.
+  func deliver(to indicator: any LoadingIndicator) {
+    if let message { indicator.update(message: message) }
+    if let progress { indicator.update(progress: progress) }
+    if let tick { indicator.tick(frame: tick.frame, angle: tick.angle) }
   }
 }
 
