@@ -91,6 +91,32 @@ import Foundation
     // The second group's cost per property against the first's, measured in the same run.
     reportRatio("dancing.two_groups_vs_one", two.best / one.best)
     report("dancing.idle_wakeups_per_s", idleWakeUpsPerSecond(), "/s", digits: 1)
+    report("dancing.waiting_frames_peak", Double(waitingFramesPeak()), "frames", digits: 0)
+    report("dancing.waiting_frames_bound", Double(waitingHosts), "frames", digits: 0)
+  }
+
+  /// The hosts of ``waitingFramesPeak()``.
+  static let waitingHosts = 1_000
+
+  /// The frames that waited at once for `waitingHosts` main-actor hosts, summed, while this
+  /// thread held the main actor and another advanced their clock 600 frames: at most one a
+  /// host, the newest.
+  static func waitingFramesPeak() -> Int {
+    let scheduler = VirtualTimeScheduler()
+    let clock = FrameClock(scheduler: scheduler, framesPerSecond: 60)
+    let layers = (0..<waitingHosts).map { _ in Layer() }
+    let dances = layers.map { layer in
+      let dance = Dance.of(layer, clock: clock)
+      dance.animate(duration: 1_000, curve: .linear) { $0.x = 100 }.start()
+      return dance
+    }
+    // This thread holds the main actor: every frame of a main-actor host waits for it.
+    DispatchQueue.global().sync {
+      for _ in 0..<600 { scheduler.advance(by: clock.interval) }
+    }
+    return withExtendedLifetime(layers) {
+      dances.reduce(0) { $0 + $1.dancer.frameBacklog.peak }
+    }
   }
 
   /// 10,000 animations on one frame clock driven by virtual time, so that only the per-frame

@@ -1,7 +1,7 @@
 import Foundation
 
 let usage = """
-  usage: affix-bench [core|scheduling|dancing|draggable|all] [--quick]
+  usage: affix-bench [core|scheduling|loading|dancing|draggable|all] [--quick]
 
   Prints one figure per line as `<group>.<metric>: <value> <unit>`, ratios against baselines
   measured in the same run as `<number>x`. --quick runs smaller workloads (for CI smoke runs).
@@ -20,11 +20,13 @@ if arguments.contains("-h") || arguments.contains("--help") {
 switch selection {
 case "core": CoreBenchmark.run(quick: quick)
 case "scheduling": SchedulingBenchmark.run(quick: quick)
+case "loading": LoadingBenchmark.run()
 case "dancing": DancingBenchmark.run()
 case "draggable": DraggableBenchmark.run()
 case "all":
   CoreBenchmark.run(quick: quick)
   SchedulingBenchmark.run(quick: quick)
+  LoadingBenchmark.run()
   DancingBenchmark.run()
   DraggableBenchmark.run()
 default:

@@ -13,6 +13,14 @@ extension Dancer {
 
   /// Whether the dancer holds a frame-clock subscription.
   package var isSubscribed: Bool { state.withLock { $0.subscription != nil } }
+
+  /// How many frames wait for the host's actor now, and the most that ever did: at most one,
+  /// however long the actor is busy. Zero for a host whose frames never had to wait.
+  package var frameBacklog: (now: Int, peak: Int) {
+    // Read outside the dancer's lock: the callback's count takes a lock of its own.
+    let frames = state.withLock { $0.frames }
+    return frames?.backlog ?? (0, 0)
+  }
 }
 
 extension Dancer {
