@@ -104,7 +104,7 @@ func objectValue<Value>(for key: KeyHandle<Value>, of host: AnyObject) -> Value?
   // their box. Decided by the value's size, which the compiler knows before anything else, so
   // that the copying path, which calls a closure, is gone before the optimizer places the
   // caller's retains: with it in the function, the caller retains and releases the host around
-  // every object read (17 ns).
+  // every object read (which `core.get_object` would show).
   guard MemoryLayout<Value>.size > MemoryLayout<UInt>.size else {
     let bits = retainedPayloadBits(for: key.id, of: host)
     return bits == 0 ? nil : key.decode(retainedBits: bits)
