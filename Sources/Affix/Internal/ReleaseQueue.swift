@@ -116,7 +116,8 @@ enum ReleaseQueue {
     // queue's lock, retired objects before their shards' locks), so its ticket is below the
     // bound, and one that began later, while this call releases, is not waited for.
     var bound = 0
-    Retirement.drain(includingMain: MainQueue.isCurrent) {
+    let isMainQueue = MainQueue.isCurrent
+    Retirement.drain(includingMain: isMainQueue) {
       bound = state.withLock { $0.nextTicket }
     }
     for storage in storages { release(storage) }
@@ -136,6 +137,10 @@ enum ReleaseQueue {
       attempts += 1
       if attempts < 64 { sched_yield() } else { usleep(1_000) }
     }
+    // A drain waited for may have taken the main queue's retired objects and handed them back
+    // to it: on the main queue they are released here, not by a main-queue block that runs
+    // only once this caller yields.
+    if isMainQueue { Retirement.releaseMainReady() }
     return bound
   }
 

@@ -265,6 +265,30 @@ import Testing
     #expect(released)
   }
 
+  // Another thread's drain may take the main queue's retired objects and hand them back to the
+  // main queue while a sweep there waits for that drain: the sweep releases them before it
+  // returns, as it promises for everything retired before it was called.
+  @MainActor @Test func aSweepOnTheMainQueueReleasesWhatADrainItWaitedForHandedBack() {
+    let released = SanitizerVisibleLock(false)
+    let host = Host()
+    Associations(of: host)[MainQueueRecorder.Key.self] = MainQueueRecorder { _ in
+      released.withLock { $0 = true }
+    }
+    Associations(of: host)[MainQueueRecorder.Key.self] = nil
+    let taken = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      Retirement.drain(includingMain: false) {
+        taken.signal()
+        // Holds the drain, already counted as under way, until the sweep below waits for it.
+        Thread.sleep(forTimeInterval: 0.05)
+      }
+    }
+    taken.wait()
+    AssociationTable.sweep()
+    #expect(released.withLock { $0 }, "left to a main-queue block")
+    withExtendedLifetime(host) {}
+  }
+
   @Test func aValueReplacedInAMainQueueBlockIsReleasedOnTheMainQueue() async {
     #expect(
       await Self.releasedOnTheMainQueue { writes in DispatchQueue.main.async(execute: writes) })
