@@ -201,6 +201,16 @@ public final class DynamicsWorld: Sendable {
   /// handler asked for it (at once when it ran here, else at the body's next move) and those
   /// whose host has died.
   private func deliver(_ moved: [PendingMove]) -> [Int] {
+    // Nearly always one isolation, every handler kept: the frame's moves go as they are,
+    // without a copy (each copy of a move retains and releases its handler).
+    if let first = moved.first?.handler.delivery,
+      moved.allSatisfy({ $0.handler.delivery === first && $0.handler.isKept })
+    {
+      let ranHere = first.deliver(moved)
+      return moved.compactMap { move in
+        (ranHere ? move.handler.isKept : move.handler.isKeptAndAlive) ? nil : move.id
+      }
+    }
     var abandoned: [Int] = []
     // Nearly always one batch, the main actor's; a linear search finds the others.
     var batches: [(delivery: MoveDelivery, moves: [PendingMove])] = []
