@@ -100,6 +100,12 @@ import Testing
 /// A card on `CardActor`.
 @CardActor final class ActorCard: @CardActor Draggable {
   var center = CGPoint(x: 0, y: 0)
+
+  /// A card made draggable in `world` on its actor.
+  static func draggable(in world: DynamicsWorld) -> (ActorCard, DragController) {
+    let card = ActorCard()
+    return (card, card.makeDraggable(world: world))
+  }
 }
 
 @Suite struct DragWaitTests {
@@ -209,6 +215,33 @@ import Testing
         rest = rest[(found + 1)...]
       }
     }
+  }
+
+  @Test func aWorldWithHandlersOnTwoActorsHandsEachItsOwnMoves() async {
+    let world = DynamicsWorld(clock: nil, restThreshold: RestThreshold(distance: 0, speed: 0))
+    var here: [CGPoint] = []
+    var leavingMoves = 0
+    let stays = world.makeBody(at: .zero) { position in
+      here.append(position)
+      return true
+    }
+    let leaves = world.makeBody(at: CGPoint(x: 5, y: 0)) { _ in
+      leavingMoves += 1
+      return leavingMoves < 5
+    }
+    let (card, drag) = await ActorCard.draggable(in: world)
+    for body in [stays, leaves, drag.body] {
+      body.snap(Snap(to: CGPoint(x: 200, y: 200), spring: .snap(damping: 0)))
+    }
+    for _ in 0..<30 { world.advance(by: world.timeStep) }
+    #expect(here.count == 30, "the main actor's handler ran at each step, here")
+    #expect(leavingMoves == 5)
+    #expect(leaves.isRemoved, "a handler that asked for its body's removal kept it")
+    #expect(!stays.isRemoved && !drag.body.isRemoved)
+    // The card's moves run later, on its actor.
+    #expect(
+      await eventually { await card.center == drag.body.position },
+      "the actor's card did not end where its body is")
   }
 
   @Test func movesWaitingForABusyActorKeepOnlyTheNewestOfEachBody() async {
