@@ -14,7 +14,7 @@ enum CoreBenchmark {
     var title: String?
   }
 
-  final class Token {
+  final class Token: Sendable {
     let value: Int
     init(_ value: Int) { self.value = value }
   }

@@ -4,7 +4,7 @@ import Testing
 
 private final class Host: Sendable {}
 
-private final class Attachment {}
+private final class Attachment: Sendable {}
 
 /// A capability that holds its host strongly: the cycle the path finder must show.
 private final class Clinging: Capability {

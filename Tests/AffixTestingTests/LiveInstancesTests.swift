@@ -24,9 +24,9 @@ private final class ForeignCard: AssociationOwner {
 }
 
 /// A type counted only through `trackLifetime(of:)`, whose inspector may point back at it.
-private final class InspectedWindow {}
+private final class InspectedWindow: Sendable {}
 
-private final class WindowInspector {
+private final class WindowInspector: Sendable {
   let window: InspectedWindow
 
   init(window: InspectedWindow) {

@@ -4,30 +4,30 @@ import Testing
 
 private final class Document: Sendable {}
 
-private final class OwningDocument: AssociationOwner {
+private final class OwningDocument: AssociationOwner, Sendable {
   let associationStorage = AssociationStorage()
 }
 
 /// Points back at the host it is attached to.
-private final class Inspector {
-  let document: AnyObject
+private final class Inspector: Sendable {
+  let document: any AnyObject & Sendable
 
-  init(document: AnyObject) {
+  init(document: any AnyObject & Sendable) {
     self.document = document
   }
 }
 
-private final class WeakInspector {
-  weak var document: AnyObject?
+private final class WeakInspector: Sendable {
+  weak let document: (any AnyObject & Sendable)?
 
-  init(document: AnyObject) {
+  init(document: any AnyObject & Sendable) {
     self.document = document
   }
 }
 
-private struct InspectorState {
+private struct InspectorState: Sendable {
   var count = 0
-  let owner: AnyObject
+  let owner: any AnyObject & Sendable
 }
 
 private final class Pinned: Capability {

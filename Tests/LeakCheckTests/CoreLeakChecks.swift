@@ -8,9 +8,9 @@ import Testing
 // The core's ownership facts, in the manner of UIKitPlus's ownership tests: what a host's
 // death releases, what never keeps a host alive, and what cleans up independently.
 
-private final class PlainHost {}
+private final class PlainHost: Sendable {}
 
-private final class OwningHost: AssociationOwner {
+private final class OwningHost: AssociationOwner, Sendable {
   let associationStorage = AssociationStorage()
 }
 
@@ -18,10 +18,10 @@ private final class OwningHost: AssociationOwner {
 private final class Payload: Sendable {}
 
 /// A value that points back at its host.
-private final class BackPointer {
-  let host: AnyObject
+private final class BackPointer: Sendable {
+  let host: any AnyObject & Sendable
 
-  init(host: AnyObject) {
+  init(host: any AnyObject & Sendable) {
     self.host = host
   }
 }
@@ -66,7 +66,7 @@ enum HostKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
   var testDescription: String { rawValue }
 
-  fileprivate func make() -> AnyObject {
+  fileprivate func make() -> any AnyObject & Sendable {
     switch self {
     case .sharedTable: PlainHost()
     case .owner: OwningHost()

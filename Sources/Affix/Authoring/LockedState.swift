@@ -20,14 +20,16 @@
 /// }
 /// ```
 ///
-/// It is as strict as `Synchronization.Mutex`: the state goes in as a `sending` value and each
-/// critical section hands it to `body` as `inout sending`, so that no reference the caller
-/// keeps can reach it outside the lock, and a result leaves only if it is `sending` (a value
-/// disconnected from the state, or a `Sendable` one). A non-`Sendable` object shared through
-/// the lock with two tasks does not compile.
+/// It is stricter than `Synchronization.Mutex`: the state goes in as a `sending` value, so that
+/// no reference the caller keeps can reach it outside the lock, and only a `Sendable` result
+/// leaves a critical section. `Mutex.withLock` lets a `sending` result out, and today's
+/// compiler accepts the state itself as one (`mutex.withLock { $0 }`, swiftlang/swift#81274),
+/// which hands a non-`Sendable` object to every caller; here that does not compile. Take a
+/// non-`Sendable` part out by making it `Sendable` (a `@MainActor` class, a `Sendable` copy), or
+/// act on it inside the lock.
 public final class LockedState<State>: @unchecked Sendable {
-  // `@unchecked Sendable`: `state` is only reached through `withLock`, under `lock`, and the
-  // `sending` initializer and results keep every other reference to it out of reach.
+  // `@unchecked Sendable`: `state` is only reached through `withLock`, under `lock`; the
+  // `sending` initializer and the `Sendable` results keep every other reference out of reach.
   @usableFromInline
   let lock = SpinLock()
 
@@ -47,8 +49,8 @@ public final class LockedState<State>: @unchecked Sendable {
 
   /// Runs `body` with the state, under the lock, and returns what it returns.
   ///
-  /// `body` must not block, take this lock again, or run user code. What it returns must not
-  /// share the state (`sending`): return a copy of a `Sendable` part, or a value made there.
+  /// `body` must not block, take this lock again, or run user code. What it returns is
+  /// `Sendable`: a copy of a `Sendable` part of the state, or a value made there.
   ///
   /// ```swift
   /// let count = LockedState(0)
@@ -58,9 +60,9 @@ public final class LockedState<State>: @unchecked Sendable {
   /// }
   /// ```
   @inlinable @inline(__always)
-  public func withLock<Result, Failure: Error>(
-    _ body: (inout sending State) throws(Failure) -> sending Result
-  ) throws(Failure) -> sending Result {
+  public func withLock<Result: Sendable, Failure: Error>(
+    _ body: (inout sending State) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     lock.lock()
     defer { lock.unlock() }
     return try body(&state)

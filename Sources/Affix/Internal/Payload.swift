@@ -1,9 +1,9 @@
 /// A value as the storage keeps it: inline bits, or a class instance (the value itself, a
 /// ``ValueBox`` or a ``WeakBox``) held by a strong reference.
 ///
-/// `@unchecked Sendable` because a value follows its host's isolation (see ``Associations``):
-/// the storage hands a value only to code that holds the host, so it moves between threads
-/// only as far as the host does.
+/// `@unchecked Sendable` because everything it holds is: a key's value is `Sendable`
+/// (``AssociatedKey/Value``), a capability is, and the boxes around them hold nothing else;
+/// `AnyObject` only erases their types.
 @usableFromInline
 struct Payload: @unchecked Sendable {
   /// The inline bits, or the object's address.

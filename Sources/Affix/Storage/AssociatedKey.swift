@@ -45,7 +45,12 @@
 /// as the storage itself.
 public protocol AssociatedKey {
   /// The type of the values attached under this key.
-  associatedtype Value
+  ///
+  /// `Sendable`, because a host may cross isolations: a main-actor view and an actor are
+  /// `Sendable`, and any thread holding one can reach its values. A model that must stay on the
+  /// main actor is a `@MainActor` class (which is `Sendable`); see "Isolation" in
+  /// ``Associations``.
+  associatedtype Value: Sendable
 
   /// The value a host has under this key while nothing is attached: before the first write,
   /// after a removal, after a weakly held value dies.

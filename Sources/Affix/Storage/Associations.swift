@@ -19,9 +19,10 @@
 /// ```
 ///
 /// ## Isolation
-/// An associated value is logically part of its host. A host that is not `Sendable` is kept in
-/// one isolation region by the compiler, and its values go wherever it goes, so they need not
-/// be `Sendable`. If you share a host across threads, store only `Sendable` values on it.
+/// Values are `Sendable` (``AssociatedKey/Value``), because a host may cross isolations: a
+/// main-actor view and an actor are `Sendable`, so any thread holding one can reach its values.
+/// A model that must stay on the main actor is a `@MainActor` class. See
+/// <doc:MemoryAndThreads#Isolation-follows-the-host>.
 public struct Associations<Host: AnyObject> {
   /// The host whose values this view reads and writes. The view retains it while it exists.
   public let host: Host

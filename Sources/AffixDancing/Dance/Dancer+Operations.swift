@@ -314,7 +314,7 @@ extension Dancer {
     return true
   }
 
-  func read<Value>(
+  func read<Value: Sendable>(
     group selector: GroupSelector, _ aspect: ObservedAspects = .schedule,
     _ body: (AnimationEngine?) -> Value
   ) -> Value {

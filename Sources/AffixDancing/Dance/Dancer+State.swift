@@ -47,7 +47,7 @@ extension Dancer {
   /// One animation and those chained after it with `then`: it animates its own properties,
   /// independently of the host's other groups, and ends on its own.
   @dynamicMemberLookup
-  struct Group {
+  struct Group: Sendable {
     /// Names the group for the handles that address it: the tag of its first animation.
     let id: Int
     /// The current animation; nil only while a chained one begins on its own isolation.
@@ -84,7 +84,7 @@ extension Dancer {
 
   /// A group's fields that the frame never reads. Touched only under the dancer's lock (or,
   /// for a group that has left the state, by the one thread that took it out).
-  final class GroupRecord {
+  final class GroupRecord: @unchecked Sendable {
     /// The current animation's tag.
     var tag: Int
     /// The animations chained after the current one with `then`.
@@ -172,7 +172,7 @@ extension Dancer {
   }
 
   /// Work collected under the lock and done after unlocking.
-  struct Aftermath {
+  struct Aftermath: Sendable {
     var values: [FrameValues] = []
     var completed: [(AnimatingPosition, [AnimationCompletion])] = []
     /// Waiters of `ended()` to resume, with what.

@@ -275,7 +275,7 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
   }
 
   /// Reads the body's state, or its last state once it has left the world.
-  private func read<T>(_ body: (BodyState) -> T) -> T {
+  private func read<T: Sendable>(_ body: (BodyState) -> T) -> T {
     world.state.withLock { state in
       if let index = state.slots[id] { return body(state.bodies[index]) }
       // `retired` keeps every removed body until its handle dies; the fallback is unreachable.

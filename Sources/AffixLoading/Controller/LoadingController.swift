@@ -532,7 +532,7 @@ public final class LoadingController: Capability, Observable {
   /// Observation of the properties it changes, then runs `body` again on the state as it is
   /// then (another thread may have changed it in between: Observation was told of what the
   /// first run changes, and what only the second run changes is announced after it).
-  private func change<Result>(_ body: (inout sending State) -> sending Result) -> sending Result {
+  private func change<Result: Sendable>(_ body: (inout sending State) -> Result) -> Result {
     guard observation.hasBeenRead else { return locked.withLock(body) }
     let (kept, changes) = locked.withLock { state -> (Result?, [PublicProperty]) in
       var changed = state

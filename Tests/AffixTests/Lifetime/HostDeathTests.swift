@@ -212,7 +212,7 @@ enum ReadPhase {
   }
 
   @Test func aStrongValueReferencingItsHostKeepsItAlive() {
-    final class BackReference {
+    final class BackReference: Sendable {
       let host: Host
       init(_ host: Host) { self.host = host }
     }

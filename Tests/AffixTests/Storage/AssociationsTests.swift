@@ -172,7 +172,7 @@ private enum Object: AssociatedKey {
   @Test func classBoundExistentialValuesRoundTrip() {
     let host = Host()
     enum Key: AssociatedKey { typealias Value = (any Capability)? }
-    enum AnyObjectKey: AssociatedKey { typealias Value = AnyObject? }
+    enum AnyObjectKey: AssociatedKey { typealias Value = (any AnyObject & Sendable)? }
     let key = Key.self
     let anyObject = AnyObjectKey.self
     let recorder = Recorder()

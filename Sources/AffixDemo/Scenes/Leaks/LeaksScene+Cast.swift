@@ -3,7 +3,7 @@ import Affix
 // The objects the leaks scene creates and drops: plain classes that know nothing of Affix.
 
 /// A host from code we do not own: its values live in the shared table.
-final class Sprite {
+final class Sprite: Sendable {
   enum Name: AssociatedKey { typealias Value = String? }
   enum BadgeKey: AssociatedKey { typealias Value = Badge? }
   enum NoteKey: AssociatedKey { typealias Value = Note? }
@@ -17,7 +17,7 @@ final class Card: AssociationOwner {
 }
 
 /// An attached value with a life of its own to count.
-final class Badge {
+final class Badge: Sendable {
   let number: Int
 
   init(_ number: Int) {
@@ -31,19 +31,19 @@ final class Glow: Capability {
 }
 
 /// A value that holds its host strongly: the documented way to keep a host alive forever.
-final class Note {
-  let host: AnyObject
+final class Note: Sendable {
+  let host: any AnyObject & Sendable
 
-  init(about host: AnyObject) {
+  init(about host: any AnyObject & Sendable) {
     self.host = host
   }
 }
 
 /// The same note with a weak back-reference, which lets the host go.
-final class WeakNote {
-  let host: WeakReference<AnyObject>
+final class WeakNote: Sendable {
+  let host: WeakReference<any AnyObject & Sendable>
 
-  init(about host: AnyObject) {
+  init(about host: any AnyObject & Sendable) {
     self.host = WeakReference(host)
   }
 }

@@ -71,9 +71,9 @@ public final class Blinker: Capability, Observable {
   }
 
   /// Changes the toggles left, telling Observation first, outside the lock.
-  private func changeTogglesLeft<Result>(
-    _ body: (inout sending (remaining: Int, toggle: IsolatedCallback<Toggle>?)) -> sending Result
-  ) -> sending Result {
+  private func changeTogglesLeft<Result: Sendable>(
+    _ body: (inout sending (remaining: Int, toggle: IsolatedCallback<Toggle>?)) -> Result
+  ) -> Result {
     observation.withMutation(of: self, keyPath: \.togglesLeft) { state.withLock(body) }
   }
 
