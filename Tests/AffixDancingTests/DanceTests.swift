@@ -143,7 +143,7 @@ private struct Stage {
     #expect(abs(stage.sprite.opacity - (1 - Double(progress))) < 1e-6)
     dance.setProgress(to: CGFloat(0.5))
     #expect(abs(dance.progress - 0.5) < 1e-12)
-    dance.progress = 0.1
+    dance.setProgress(to: 0.1)
     #expect(abs(stage.sprite.opacity - 0.9) < 1e-9)
   }
 
@@ -250,7 +250,8 @@ private struct Stage {
   @Test func awaitingReturnsWhereTheAnimationEnded() async {
     let stage = Stage()
     let dance = stage.sprite.dance.animate(duration: 1) { $0.opacity = 0 }.start()
-    async let position = dance.ended()
+    let positionWait = dance.ending
+    async let position = positionWait()
     while dance.dancer.waiterCount == 0 { await Task.yield() }
     stage.advance(2)
     #expect(await position == .end)

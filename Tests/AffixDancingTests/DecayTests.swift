@@ -93,7 +93,8 @@ import Testing
     #expect(abs(stage.box.x - Decay(velocity: 500).projectedDistance) < 1e-9)
     stage.dance.decay(\.x, velocity: 300).start()
     let ending = stage.dance
-    async let position = ending.ended()
+    let positionWait = ending.ending
+    async let position = positionWait()
     while ending.dancer.waiterCount == 0 { await Task.yield() }
     stage.advance(milliseconds: 5000)
     #expect(await position == .end)

@@ -185,8 +185,10 @@ private struct Table {
     // swift-format-ignore: NeverForceUnwrap
     let fade = card!.dance.animate(duration: 1) { $0.opacity = 0 }
       .addCompletion { ends.append($0) }.start()
-    async let moved = move.ended()
-    async let faded = fade.ended()
+    let movedWait = move.ending
+    async let moved = movedWait()
+    let fadedWait = fade.ending
+    async let faded = fadedWait()
     // swift-format-ignore: NeverForceUnwrap
     while card!.dance.dancer.waiterCount < 2 { await Task.yield() }
     table.advance(0.1)
@@ -203,7 +205,8 @@ private struct Table {
     let table = Table()
     let short = table.card.dance.animate(duration: 0.5) { $0.opacity = 0 }.start()
     let long = table.card.dance.animate(duration: 2) { $0.x = 100 }.start()
-    async let shortEnd = short.ended()
+    let shortEndWait = short.ending
+    async let shortEnd = shortEndWait()
     while table.card.dance.dancer.waiterCount == 0 { await Task.yield() }
     table.advance(0.6)
     let end = await shortEnd
@@ -221,7 +224,7 @@ private struct Table {
     #expect(!dance.pausesOnCompletion && dance.scrubsLinearly && !dance.isReversed)
     dance.pausesOnCompletion = true
     dance.scrubsLinearly = false
-    dance.isReversed = true
+    dance.setReversed(true)
     #expect(dance.pausesOnCompletion && !dance.scrubsLinearly && dance.isReversed)
     // The running animation kept its own.
     dance.start()
@@ -237,7 +240,7 @@ private struct Table {
     let table = Table()
     let dance = table.card.dance.animate(duration: 1) { $0.x = 100 }
     dance.pausesOnCompletion = true
-    dance.isReversed = true
+    dance.setReversed(true)
     #expect(dance.pausesOnCompletion && dance.isReversed)
   }
 }

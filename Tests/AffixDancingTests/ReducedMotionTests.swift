@@ -93,7 +93,8 @@ import Testing
     let dance = ReducedMotion.$override.withValue(true) {
       stage.dance.animate(spring: .bouncy) { $0.y = -20 }.start()
     }
-    async let position = dance.ended()
+    let positionWait = dance.ending
+    async let position = positionWait()
     while dance.dancer.waiterCount == 0 { await Task.yield() }
     stage.scheduler.advance(by: .milliseconds(10))
     #expect(await position == .end)

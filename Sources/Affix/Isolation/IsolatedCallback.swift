@@ -5,14 +5,17 @@ import Synchronization
 /// there: a completion added from the main actor may touch main-actor state.
 ///
 /// `Associations.observe(_:isolation:_:)` calls its observers through this type, and so does
-/// every mixin's callback. Three spellings make one, and the compiler checks two of them:
+/// every mixin's callback. Each spelling is checked by the compiler:
 /// - ``init(isolation:_:)``, from code isolated to an actor (the main actor included): the
 ///   closure is not `@Sendable`, so it may touch that actor's state, and the compiler checks
 ///   that the caller is on the actor it names;
 /// - ``init(nonisolated:)``, from anywhere: the closure is `@Sendable` and runs on whichever
 ///   thread calls the callback;
-/// - ``init(unchecked:_:)``, for a method that takes `isolation: isolated (any Actor)? =
-///   #isolation` and a closure and hands both on: the method vouches for a nonisolated caller.
+/// - ``init(on:_:)-(_,(Argument)->Void)``, for a capability that keeps its host's actor: a
+///   `@Sendable` closure, run there;
+/// - ``init(on:_:)-(_,(isolated any Actor, Argument)->Void)``, the same, with the actor handed
+///   to the closure as its `isolated` parameter, so that it reaches an ``IsolationBound`` value
+///   of that actor.
 ///
 /// It is `Sendable` itself, so a `Sendable` capability can keep it and call it from a
 /// scheduler's thread:
@@ -83,17 +86,45 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
     self.init(unchecked: nil, body)
   }
 
-  /// Wraps `body` for `isolation` without the compiler's check that `body` was written there:
-  /// for a method that takes `isolation: isolated (any Actor)? = #isolation` and a closure,
-  /// and hands both on.
+  /// Wraps `body`, which may run anywhere, to be called on `isolation`: for a capability that
+  /// keeps an actor (the host's) and hands it work that touches only `Sendable` state, such as
+  /// itself. `nil` calls it on the caller's thread.
   ///
-  /// The checked spellings, ``init(isolation:_:)`` and ``init(nonisolated:)``, cannot serve
-  /// such a method when its caller is nonisolated: `isolation` is then `nil`, and the closure,
-  /// not `@Sendable`, will run on whichever thread calls the callback. The method vouches that
-  /// this is sound: that its nonisolated caller handed it the closure, and everything the
-  /// closure touches, for that thread (a host given to a scheduler that runs on it, say).
-  /// Prefer a checked spelling wherever the method can require an isolation or a `@Sendable`
-  /// closure.
+  /// ```swift
+  /// let frames = IsolatedCallback<Void>(on: hostActor) { [weak self] in self?.tick() }
+  /// ```
+  public init(on isolation: (any Actor)?, _ body: @escaping @Sendable (Argument) -> Void) {
+    self.init(unchecked: isolation, body)
+  }
+
+  /// Wraps `body` to be called on `isolation`, which `body` receives as its `isolated`
+  /// parameter: the compiler then lets it touch what belongs there, such as an
+  /// ``IsolationBound`` value of that isolation, with no other proof.
+  ///
+  /// ```swift
+  /// let show = IsolatedCallback<String>(on: badge.isolation) { isolation, text in
+  ///   badge.withValue { $0.text = text }
+  /// }
+  /// ```
+  public init(
+    on isolation: any Actor, _ body: @escaping @Sendable (isolated any Actor, Argument) -> Void
+  ) {
+    // Every call runs on `isolation` (see `run`), which `assumeIsolated` checks and hands on.
+    self.init(unchecked: isolation) { argument in
+      Self.call(body, on: isolation, with: argument)
+    }
+  }
+
+  private static func call<A: Actor>(
+    _ body: @Sendable (isolated any Actor, Argument) -> Void, on actor: A, with argument: Argument
+  ) {
+    actor.assumeIsolated { actor in body(actor, argument) }
+  }
+
+  /// Wraps `body` for `isolation` without the compiler's check that `body` was written there:
+  /// the library's own, for `Associations.observe(_:isolation:_:)`, whose nonisolated caller
+  /// hands it a closure for the writer's thread. Not public: a third party's mixin uses a
+  /// checked spelling.
   ///
   /// ```swift
   /// public func onBlink(
@@ -103,7 +134,7 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
   ///   state.withLock { $0.callbacks.append(callback) }
   /// }
   /// ```
-  public init(unchecked isolation: (any Actor)?, _ body: @escaping (Argument) -> Void) {
+  package init(unchecked isolation: (any Actor)?, _ body: @escaping (Argument) -> Void) {
     self.init(unchecked: isolation, coalescingPast: nil, body)
   }
 

@@ -1,10 +1,17 @@
+// Every call here reads or writes the host (its start values, its values at a scrub, a pause
+// or an end), so each takes its caller's isolation and runs only in the host's: see
+// `Dancer.admits`.
 extension Dance {
   /// Starts (or resumes) the animation.
   @discardableResult
-  public func start(fileID: String = #fileID, line: Int = #line) -> Dance<Host> {
+  public func start(
+    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line
+  ) -> Dance<Host> {
+    let site = CallSite(fileID: fileID, line: line)
+    guard dancer.admits(isolation, "start", group: group, at: site) else { return self }
     dancer.readStartValues(group: group, keepingVelocity: true)
     dancer.perform(
-      "start", group: group, at: CallSite(fileID: fileID, line: line)
+      "start", group: group, at: site
     ) { engine, now throws(AnimatorMisuse) in try engine.start(at: now) }
     return self
   }
@@ -12,12 +19,15 @@ extension Dance {
   /// Starts (or resumes) the animation after `delay` seconds; the animation is running (and
   /// holds still) meanwhile. A negative delay is reported and ignored.
   @discardableResult
-  public func start(after delay: Double, fileID: String = #fileID, line: Int = #line)
-    -> Dance<Host>
-  {
+  public func start(
+    after delay: Double, isolation: isolated (any Actor)? = #isolation,
+    fileID: String = #fileID, line: Int = #line
+  ) -> Dance<Host> {
+    let site = CallSite(fileID: fileID, line: line)
+    guard dancer.admits(isolation, "start(after:)", group: group, at: site) else { return self }
     dancer.readStartValues(group: group, keepingVelocity: delay == 0)
     dancer.perform(
-      "start(after:)", group: group, at: CallSite(fileID: fileID, line: line)
+      "start(after:)", group: group, at: site
     ) { engine, now throws(AnimatorMisuse) in
       try engine.start(at: now, after: delay)
     }
@@ -27,21 +37,28 @@ extension Dance {
   /// Pauses the animation where it is; an animation not started yet becomes active and
   /// paused at its start.
   @discardableResult
-  public func pause(fileID: String = #fileID, line: Int = #line) -> Dance<Host> {
+  public func pause(
+    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line
+  ) -> Dance<Host> {
+    let site = CallSite(fileID: fileID, line: line)
+    guard dancer.admits(isolation, "pause", group: group, at: site) else { return self }
     dancer.readStartValues(group: group)
     dancer.perform(
-      "pause", group: group, at: CallSite(fileID: fileID, line: line)
+      "pause", group: group, at: site
     ) { engine, now throws(AnimatorMisuse) in try engine.pause(at: now) }
     return self
   }
 
   /// Pauses the running animation `delay` seconds from now.
   @discardableResult
-  public func pause(after delay: Double, fileID: String = #fileID, line: Int = #line)
-    -> Dance<Host>
-  {
+  public func pause(
+    after delay: Double, isolation: isolated (any Actor)? = #isolation,
+    fileID: String = #fileID, line: Int = #line
+  ) -> Dance<Host> {
+    let site = CallSite(fileID: fileID, line: line)
+    guard dancer.admits(isolation, "pause(after:)", group: group, at: site) else { return self }
     dancer.perform(
-      "pause(after:)", group: group, at: CallSite(fileID: fileID, line: line)
+      "pause(after:)", group: group, at: site
     ) { engine, now throws(AnimatorMisuse) in
       try engine.pause(at: now, after: delay)
     }
@@ -51,9 +68,13 @@ extension Dance {
   /// Turns the animation round: a running one heads back where it is, a paused one will when
   /// started.
   @discardableResult
-  public func reverse(fileID: String = #fileID, line: Int = #line) -> Dance<Host> {
+  public func reverse(
+    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line
+  ) -> Dance<Host> {
+    let site = CallSite(fileID: fileID, line: line)
+    guard dancer.admits(isolation, "reverse", group: group, at: site) else { return self }
     dancer.perform(
-      "reverse", group: group, at: CallSite(fileID: fileID, line: line)
+      "reverse", group: group, at: site
     ) { engine, now throws(AnimatorMisuse) in
       try engine.setReversed(!engine.isReversed, at: now)
     }
@@ -65,9 +86,11 @@ extension Dance {
   /// and ignored. Any floating-point type works.
   @discardableResult
   public func setProgress(
-    to progress: some BinaryFloatingPoint, fileID: String = #fileID, line: Int = #line
+    to progress: some BinaryFloatingPoint, isolation: isolated (any Actor)? = #isolation,
+    fileID: String = #fileID, line: Int = #line
   ) -> Dance<Host> {
     let site = CallSite(fileID: fileID, line: line)
+    guard dancer.admits(isolation, "setProgress", group: group, at: site) else { return self }
     var fraction = Double(progress)
     guard fraction.isFinite else {
       dancer.report(
@@ -98,10 +121,13 @@ extension Dance {
   /// or stopped; anything chained after it is dropped.
   @discardableResult
   public func finish(
-    at position: AnimatingPosition, fileID: String = #fileID, line: Int = #line
+    at position: AnimatingPosition, isolation: isolated (any Actor)? = #isolation,
+    fileID: String = #fileID, line: Int = #line
   ) -> Dance<Host> {
+    let site = CallSite(fileID: fileID, line: line)
+    guard dancer.admits(isolation, "finish(at:)", group: group, at: site) else { return self }
     dancer.perform(
-      "finish(at:)", group: group, at: CallSite(fileID: fileID, line: line), chaining: false
+      "finish(at:)", group: group, at: site, chaining: false
     ) { engine, now throws(AnimatorMisuse) in
       guard engine.state != .inactive else {
         throw AnimatorMisuse("the animation has not started")
@@ -112,13 +138,16 @@ extension Dance {
   }
 
   /// Stops the animation. Without finishing, it ends where it is and its completions never
-  /// run; otherwise it is stopped, frozen where it is, until ``finish(at:fileID:line:)``.
+  /// run; otherwise it is stopped, frozen where it is, until ``finish(at:isolation:fileID:line:)``.
   @discardableResult
   public func stop(
-    withoutFinishing: Bool = false, fileID: String = #fileID, line: Int = #line
+    withoutFinishing: Bool = false, isolation: isolated (any Actor)? = #isolation,
+    fileID: String = #fileID, line: Int = #line
   ) -> Dance<Host> {
+    let site = CallSite(fileID: fileID, line: line)
+    guard dancer.admits(isolation, "stop", group: group, at: site) else { return self }
     dancer.perform(
-      "stop", group: group, at: CallSite(fileID: fileID, line: line), chaining: false
+      "stop", group: group, at: site, chaining: false
     ) { engine, now throws(AnimatorMisuse) in
       try engine.stop(withoutFinishing: withoutFinishing, at: now)
     }
@@ -130,10 +159,14 @@ extension Dance {
   @discardableResult
   public func continueAnimation(
     timingParameters: TimingParameters? = nil, durationFactor: Double = 1,
-    fileID: String = #fileID, line: Int = #line
+    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line
   ) -> Dance<Host> {
+    let site = CallSite(fileID: fileID, line: line)
+    guard dancer.admits(isolation, "continueAnimation", group: group, at: site) else {
+      return self
+    }
     dancer.perform(
-      "continueAnimation", group: group, at: CallSite(fileID: fileID, line: line)
+      "continueAnimation", group: group, at: site
     ) { engine, now throws(AnimatorMisuse) in
       try engine.continueAnimation(
         timing: timingParameters, durationFactor: durationFactor, at: now)

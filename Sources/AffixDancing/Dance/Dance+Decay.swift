@@ -5,7 +5,7 @@ extension Dance {
   /// Creates a momentum animation of `property`: it leaves at `velocity` and slows down at
   /// `rate`, as a scroll view does after a flick, coming to rest at
   /// `start + velocity / 1000 * r / (1 - r)` (``Decay/projectedDistance``). It waits for
-  /// ``start(fileID:line:)``, like every animation, and has the same states, completions and `ended()`.
+  /// ``start(isolation:fileID:line:)``, like every animation, and has the same states, completions and `ended()`.
   ///
   /// ```swift
   /// let landing = card.x + Decay(velocity: flingVelocity).projectedDistance  // known now
@@ -85,6 +85,7 @@ extension Dance {
     distances: [Double], rate: DecelerationRate, isolation: any Actor, at site: CallSite,
     track: @escaping (Host) -> AnimationTrack
   ) -> Dance<Host> {
+    guard dancer.admits(isolation, "decay", group: group, at: site) else { return self }
     let duration =
       distances.map {
         Decay.restingTime(distance: $0, rate: rate, threshold: Decay.restThreshold)

@@ -69,7 +69,7 @@ extension Dance {
       duration = 0
     }
     let begin = IsolatedCallback<(Dancer, Int, Dancer.ChainLink.Settings)>(
-      unchecked: isolation
+      isolation: isolation
     ) { dancer, group, settings in
       guard let host = dancer.host.object as? Host else { return dancer.hostDied() }
       dancer.install(
@@ -89,7 +89,7 @@ extension Dance {
   /// the animation's completions have run where they were written, on the host's actor too.
   ///
   /// It waits in the caller's isolation, so that on the main actor nothing ends between
-  /// ``start(fileID:line:)`` and the wait: `start().ended()` never misses the end of a short animation.
+  /// ``start(isolation:fileID:line:)`` and the wait: `start().ended()` never misses the end of a short animation.
   ///
   /// ```swift
   /// let position = await box.dance.animate(duration: 1) { $0.x = 100 }.start().ended()

@@ -39,7 +39,17 @@ public import Foundation
 /// an inactive one, a progress outside `0...1`, a negative delay, a dead host) is reported
 /// through `Diagnostics` (subsystem `"dance"`, naming the host type, its ``tag`` and the
 /// caller's line) and leaves the animation as it was.
-public struct Dance<Host: AnyObject>: Sendable {
+///
+/// ## Isolation
+/// The host's frames, and every call that reads or writes the host (``start(isolation:fileID:line:)``,
+/// ``pause(isolation:fileID:line:)``, ``setProgress(to:isolation:fileID:line:)``,
+/// ``finish(at:isolation:fileID:line:)``, ``addAnimations(delayFactor:isolation:fileID:line:_:)``, ...),
+/// run in the isolation the host's animations were declared in: the main actor for a
+/// main-actor view. A handle is `Sendable` only where its host is, so a non-`Sendable` host's
+/// handle stays where the host is; a main-actor view's handle may travel, and a call made
+/// with it elsewhere (a detached task, another actor) is reported with the caller's line and
+/// ignored. A host with no animation takes the isolation of the next `animate`.
+public struct Dance<Host: AnyObject> {
   /// The capability this handle drives.
   package let dancer: Dancer
   /// The group of animations the handle addresses: `host.dance` addresses the latest, the
@@ -77,11 +87,11 @@ public struct Dance<Host: AnyObject>: Sendable {
 
   // MARK: Creating animations
 
-  /// Creates an animation with one of UIKit's standard curves; it waits for ``start(fileID:line:)``.
+  /// Creates an animation with one of UIKit's standard curves; it waits for ``start(isolation:fileID:line:)``.
   ///
   /// The block runs at once, on a proxy of the host: each property written animates to the
   /// value written, from its value when the animation starts (as UIKit reads an animator's
-  /// values when it becomes active), so a property moved between `animate` and ``start(fileID:line:)``
+  /// values when it becomes active), so a property moved between `animate` and ``start(isolation:fileID:line:)``
   /// does not jump back.
   ///
   /// It declares a new group and returns a handle to it. The group takes the properties it
@@ -110,6 +120,11 @@ public struct Dance<Host: AnyObject>: Sendable {
     isolation: isolated (any Actor) = #isolation, fileID: String = #fileID, line: Int = #line,
     _ animations: (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
+    // A host animating in one isolation does not move to another while it animates: its
+    // frames would then write it there, racing its own code.
+    guard
+      dancer.admits(isolation, "animate", group: group, at: CallSite(fileID: fileID, line: line))
+    else { return self }
     let declared = dancer.animate(
       duration: duration, timing: timingParameters, isolation: isolation,
       at: CallSite(fileID: fileID, line: line)
@@ -186,10 +201,11 @@ public struct Dance<Host: AnyObject>: Sendable {
   /// host's other groups, as a new declaration does.
   @discardableResult
   public func addAnimations(
-    delayFactor: Double = 0, fileID: String = #fileID, line: Int = #line,
-    _ animations: (DanceProxy<Host>) -> Void
+    delayFactor: Double = 0, isolation: isolated (any Actor)? = #isolation,
+    fileID: String = #fileID, line: Int = #line, _ animations: (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
     let site = CallSite(fileID: fileID, line: line)
+    guard dancer.admits(isolation, "addAnimations", group: group, at: site) else { return self }
     guard let host = dancer.host.object as? Host else {
       dancer.report("addAnimations ignored: the host is gone", group: group, at: site)
       return self
@@ -205,7 +221,7 @@ public struct Dance<Host: AnyObject>: Sendable {
   }
 
   /// Runs `completion` once, with the final position, when the animation ends (by reaching
-  /// its end or by ``finish(at:fileID:line:)``; not when stopped without finishing or when the
+  /// its end or by ``finish(at:isolation:fileID:line:)``; not when stopped without finishing or when the
   /// host dies). After ``then(duration:curve:isolation:fileID:line:_:)``, it belongs to the
   /// chained animation.
   ///
@@ -236,7 +252,7 @@ public struct Dance<Host: AnyObject>: Sendable {
     isolation: isolated (any Actor) = #isolation, fileID: String = #fileID, line: Int = #line,
     _ completion: @escaping (AnimatingPosition) -> Void
   ) -> Dance<Host> {
-    let callback = IsolatedCallback(unchecked: isolation, completion)
+    let callback = IsolatedCallback(isolation: isolation, completion)
     let completion = AnimationCompletion(
       delivered: { await callback.delivered() }, { callback($0) })
     dancer.changeLatest(
@@ -274,37 +290,46 @@ public struct Dance<Host: AnyObject>: Sendable {
   public var isRunning: Bool { dancer.read(group: group) { $0?.isRunning ?? false } }
 
   /// The fraction of the animation elapsed, 0...1 (0 shows the start values, also when
-  /// reversed). Setting it is ``setProgress(to:fileID:line:)``.
+  /// reversed). Scrub with ``setProgress(to:isolation:fileID:line:)``, which writes the host in
+  /// its isolation.
   public var progress: Double {
-    get { dancer.read(group: group, .progress) { $0?.fractionComplete ?? 0 } }
-    nonmutating set { setProgress(to: newValue) }
+    dancer.read(group: group, .progress) { $0?.fractionComplete ?? 0 }
   }
 
   /// Whether the last declared animation runs backwards, towards its start values: the
-  /// animation chained last with `then`, if any, which starts reversed; else the current one,
-  /// which turns round where it is when set while running.
+  /// animation chained last with `then`, if any, which starts reversed; else the current one.
+  /// Set it with ``setReversed(_:isolation:fileID:line:)``.
   public var isReversed: Bool {
-    get {
-      dancer.access(.schedule)
-      return dancer.readLatest(
-        group: group, engine: \.isReversed, link: \.isReversed, fallback: false)
-    }
-    nonmutating set {
-      let chained = dancer.changing(.schedule) {
-        dancer.state.withLock { state -> Bool in
-          guard let index = state.index(of: group), !state.groups[index].chain.isEmpty else {
-            return false
-          }
-          let last = state.groups[index].chain.count - 1
-          state.groups[index].chain[last].settings.isReversed = newValue
-          return true
+    dancer.access(.schedule)
+    return dancer.readLatest(
+      group: group, engine: \.isReversed, link: \.isReversed, fallback: false)
+  }
+
+  /// Makes the last declared animation run backwards, or forwards: the animation chained last
+  /// with `then`, if any, which then starts reversed; else the current one, which turns round
+  /// where it is when running (writing the host, so in its isolation).
+  @discardableResult
+  public func setReversed(
+    _ reversed: Bool, isolation: isolated (any Actor)? = #isolation,
+    fileID: String = #fileID, line: Int = #line
+  ) -> Dance<Host> {
+    let site = CallSite(fileID: fileID, line: line)
+    guard dancer.admits(isolation, "setReversed", group: group, at: site) else { return self }
+    let chained = dancer.changing(.schedule) {
+      dancer.state.withLock { state -> Bool in
+        guard let index = state.index(of: group), !state.groups[index].chain.isEmpty else {
+          return false
         }
-      }
-      guard !chained else { return }
-      dancer.perform("isReversed", group: group, at: nil) { engine, now throws(AnimatorMisuse) in
-        try engine.setReversed(newValue, at: now)
+        let last = state.groups[index].chain.count - 1
+        state.groups[index].chain[last].settings.isReversed = reversed
+        return true
       }
     }
+    guard !chained else { return self }
+    dancer.perform("setReversed", group: group, at: site) { engine, now throws(AnimatorMisuse) in
+      try engine.setReversed(reversed, at: now)
+    }
+    return self
   }
 
   /// Whether the last declared animation (the one chained last with `then`, if any) stays
@@ -325,7 +350,7 @@ public struct Dance<Host: AnyObject>: Sendable {
     }
   }
 
-  /// Whether ``setProgress(to:fileID:line:)`` moves the values of the last declared animation
+  /// Whether ``setProgress(to:isolation:fileID:line:)`` moves the values of the last declared animation
   /// (the one chained last with `then`, if any) linearly (the default) rather than along the
   /// timing curve.
   public var scrubsLinearly: Bool {
@@ -343,3 +368,7 @@ public struct Dance<Host: AnyObject>: Sendable {
     }
   }
 }
+
+/// A handle travels only as far as its host: a non-`Sendable` host's handle stays in the
+/// host's region.
+extension Dance: Sendable where Host: Sendable {}

@@ -29,3 +29,21 @@ extension Dancer {
     DanceDriver.memberCount(of: clock)
   }
 }
+
+extension Dance {
+  /// The wait of ``ended()``, apart from the handle: a non-`Sendable` host's handle stays in
+  /// its host's region, and a test waits in a child task while it advances the host's virtual
+  /// time itself.
+  package var ending: DanceEnding { DanceEnding(dancer: dancer, group: group) }
+}
+
+/// What ``Dance/ending`` hands a child task: the dancer and the group, both `Sendable`.
+package struct DanceEnding: Sendable {
+  let dancer: Dancer
+  let group: GroupSelector
+
+  /// Waits as ``Dance/ended()`` does, off every actor.
+  package func callAsFunction() async -> AnimatingPosition? {
+    await dancer.ended(group: group, isolation: nil)
+  }
+}

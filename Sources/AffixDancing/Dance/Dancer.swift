@@ -356,7 +356,7 @@ public final class Dancer: Capability, Observable {
   /// on. Call under the lock.
   func frames(on actor: any Actor, in state: inout State) {
     guard state.frames?.isolation !== actor else { return }
-    state.frames = IsolatedCallback<Void>(unchecked: actor) { [weak self] in
+    state.frames = IsolatedCallback<Void>(on: actor) { [weak self] in
       self?.tickWaitingFrame()
     }
   }

@@ -61,6 +61,8 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   private let state: LockedState<State>
   /// Reads the object's centre; `nil` once the object has died.
   private let readCenter: @Sendable () -> CGPoint?
+  /// Where the object lives: the only isolation whose events may read its centre.
+  private let hostIsolation: any Actor
   private let hostName: String
   /// Hands the world's moves to the host in its isolation, which ``settled(isolation:)`` waits for.
   private let moves: MoveDelivery
@@ -71,11 +73,12 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   private let restTracking = LockedState<[CancellationToken]?>(nil)
 
   private init(
-    body: DynamicBody, state: State, hostName: String, moves: MoveDelivery,
-    readCenter: @escaping @Sendable () -> CGPoint?
+    body: DynamicBody, state: State, hostName: String, hostIsolation: any Actor,
+    moves: MoveDelivery, readCenter: @escaping @Sendable () -> CGPoint?
   ) {
     self.body = body
     self.state = LockedState(state)
+    self.hostIsolation = hostIsolation
     self.hostName = hostName
     self.moves = moves
     self.readCenter = readCenter
@@ -184,7 +187,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
       state: State(
         snapPoints: points, snapPoint: nearest(to: start, in: points), snap: snap,
         attachment: attachment),
-      hostName: "\(type(of: host))", moves: handler.delivery,
+      hostName: "\(type(of: host))", hostIsolation: isolation, moves: handler.delivery,
       readCenter: { reference.object.map(center.read(from:)) })
     return Associations(of: host).attach(controller)
   }
@@ -335,7 +338,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   /// an earlier handler: snap to the nearest snap point (the default), to another point (throw
   /// to dismiss), back to where it was (a veto), or hand the object off to the app.
   ///
-  /// The handler runs as the drag ends, before ``handle(_:isolation:)`` returns, when it can
+  /// The handler runs as the drag ends, before ``handle(_:isolation:fileID:line:)`` returns, when it can
   /// run there: written in the isolation the drag events come from (a main-actor view's
   /// gesture handler), when that is the main actor and the events come on the main queue. Otherwise it runs later on its actor, and the
   /// object holds still where it was let go until it has decided. Cancelled and failed
@@ -358,7 +361,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
     isolation: isolated (any Actor) = #isolation,
     _ decide: @escaping (DragRelease) -> DragRelease.Decision
   ) -> DragController {
-    let handler = ReleaseHandler(isolation: isolation, decide: decide)
+    let handler = ReleaseHandler(decide: decide)
     let replaced = state.withLock { state in
       defer { state.releaseHandler = handler }
       return state.releaseHandler
@@ -390,9 +393,25 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   ///
   /// - Parameters:
   ///   - event: The gesture's event.
-  ///   - isolation: Where the events come from; the caller's isolation unless given. A
-  ///     release handler written there runs before this returns.
-  public func handle(_ event: DragEvent, isolation: isolated (any Actor) = #isolation) {
+  ///   - isolation: Where the events come from; the caller's isolation unless given. It must be
+  ///     the object's (where the controller was attached), since an event reads the object's
+  ///     centre: events from elsewhere are reported and ignored. A release handler written
+  ///     there runs before this returns.
+  ///   - fileID: The caller's file, for a report.
+  ///   - line: The caller's line, for a report.
+  public func handle(
+    _ event: DragEvent, isolation: isolated (any Actor) = #isolation, fileID: String = #fileID,
+    line: Int = #line
+  ) {
+    // The events read the object's centre: only where the object lives.
+    guard isolation === hostIsolation else {
+      Diagnostics.report(
+        subsystem: Self.subsystem,
+        message: "\(event): ignored: the \(hostName) lives on \(type(of: hostIsolation)), but "
+          + "its events come from \(type(of: isolation)); feed them where it lives",
+        fileID: fileID, line: line)
+      return
+    }
     guard !body.isRemoved else {
       diagnose("\(event): the drag was removed; ignored")
       return
@@ -465,7 +484,9 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   }
 
   /// Lets go with a fling: projects it, asks the handler if there is one, and acts.
-  private func release(_ velocity: CGPoint, _ ending: Ending, from caller: any Actor) {
+  private func release(
+    _ velocity: CGPoint, _ ending: Ending, from caller: isolated (any Actor)
+  ) {
     let position = body.position
     let projected = position + Vector2D(ending.rate.projection(of: velocity))
     let release = DragRelease(
@@ -476,8 +497,8 @@ public final class DragController: Capability, CustomStringConvertible, Observab
     guard let handler = ending.handler else {
       return snap(to: release.nearestSnapPoint, velocity: velocity, drag: ending.drag)
     }
-    if handler.runsInline(from: caller) {
-      return act(on: handler.decide(release), release, drag: ending.drag)
+    if let decision = handler.decide(release, from: caller) {
+      return act(on: decision, release, drag: ending.drag)
     }
     // Held where it was let go until the handler has decided on its actor.
     body.removeBehavior()
@@ -565,36 +586,28 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   }
 }
 
-/// A release handler and the isolation it was written in.
-///
-/// `@unchecked Sendable`: `decide` is only called on its isolation, directly when the caller is
-/// there (``runsInline(from:)``), otherwise through `IsolatedCallback`.
-private final class ReleaseHandler: @unchecked Sendable {
-  let isolation: any Actor
-  private let body: (DragRelease) -> DragRelease.Decision
+/// A release handler, bound to the isolation it was written in.
+private final class ReleaseHandler: Sendable {
+  private let body: IsolationBound<(DragRelease) -> DragRelease.Decision>
 
-  init(isolation: any Actor, decide: @escaping (DragRelease) -> DragRelease.Decision) {
-    self.isolation = isolation
-    self.body = decide
+  init(
+    decide: @escaping (DragRelease) -> DragRelease.Decision,
+    isolation: isolated (any Actor) = #isolation
+  ) {
+    body = IsolationBound(decide)
   }
 
-  /// Whether a caller in `caller`'s isolation may call ``decide(_:)`` directly.
-  func runsInline(from caller: any Actor) -> Bool {
-    if caller === isolation { return true }
-    return IsolatedCallback<Void>.runsInline(in: isolation)
-  }
-
-  /// Decides at once; only where ``runsInline(from:)`` says so.
-  func decide(_ release: DragRelease) -> DragRelease.Decision {
-    body(release)
+  /// Decides at once when `caller` is the handler's isolation; `nil` elsewhere.
+  func decide(_ release: DragRelease, from caller: isolated (any Actor)) -> DragRelease.Decision? {
+    body.withValue { $0(release) }
   }
 
   /// Decides on the handler's isolation, then hands the decision to `act` there.
   func later(
     _ release: DragRelease, _ act: @escaping @Sendable (DragRelease.Decision) -> Void
   ) {
-    IsolatedCallback<DragRelease>(unchecked: isolation) { [body] release in
-      act(body(release))
+    IsolatedCallback<DragRelease>(on: body.isolation) { [body] isolation, release in
+      if let decision = body.withValue(isolation: isolation, { $0(release) }) { act(decision) }
     }(release)
   }
 }

@@ -137,7 +137,7 @@ extension Draggable {
         fileID: fileID, line: line)
       return
     }
-    controller.handle(event, isolation: isolation)
+    controller.handle(event, isolation: isolation, fileID: fileID, line: line)
   }
 
   /// The drag state of the object, if it is draggable.

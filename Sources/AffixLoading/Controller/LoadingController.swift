@@ -46,9 +46,6 @@ public import Observation
 /// it (the caller's for `start`, `stop` and the updates; the scheduler's when the indicator
 /// appears or hides), before the change.
 public final class LoadingController: Capability, Observable {
-  /// What the controller shows; touch it only in the isolation the controller was made in.
-  public var indicator: any LoadingIndicator { channel.indicator }
-
   /// How many calls wait for the indicator's isolation now, and the most that ever did: while
   /// the isolation is busy, updates join the last call on its way (see `IndicatorChannel.send`).
   package var indicatorBacklog: (now: Int, peak: Int) { channel.backlog }
@@ -95,7 +92,7 @@ public final class LoadingController: Capability, Observable {
     options: LoadingOptions
   ) {
     self.host = nil
-    self.channel = IndicatorChannel(indicator: indicator, isolation: nil)
+    self.channel = IndicatorChannel(sendable: indicator)
     self.scheduler = scheduler
     self.options = options.validated()
   }
@@ -666,10 +663,10 @@ extension LoadingController {
 
 /// A controller's indicator with the isolation it is called in.
 ///
-/// `@unchecked Sendable`: the indicator is only touched through ``call(_:)``, which runs on
-/// that isolation (see `IsolatedCallback`), or by the code that created the controller there.
-private final class IndicatorChannel: @unchecked Sendable {
-  let indicator: any LoadingIndicator
+/// An indicator that lives on an actor (a main-actor view's) is kept in an `IsolationBound`
+/// and reached only by calls that run there; a `Sendable` one, of a controller with no host,
+/// is called on the scheduler's context.
+private final class IndicatorChannel: Sendable {
   /// Read once, in the isolation the indicator lives in.
   let wantsTicks: Bool
 
@@ -677,15 +674,24 @@ private final class IndicatorChannel: @unchecked Sendable {
   /// made.
   private let calls: IsolatedCallback<IndicatorCall>
 
-  init(indicator: any LoadingIndicator, isolation: (any Actor)?) {
-    self.indicator = indicator
+  /// The channel of `indicator`, which lives in the caller's isolation.
+  init(indicator: any LoadingIndicator, isolation: isolated (any Actor)) {
     wantsTicks = indicator.wantsTicks
-    calls = IsolatedCallback(unchecked: isolation) { call in call.body(indicator) }
+    let bound = IsolationBound(indicator)
+    calls = IsolatedCallback(on: isolation) { isolation, call in
+      bound.withValue(isolation: isolation) { call.body($0) }
+    }
+  }
+
+  /// The channel of a `Sendable` indicator, called wherever the controller calls it.
+  init(sendable indicator: any LoadingIndicator & Sendable) {
+    wantsTicks = indicator.wantsTicks
+    calls = IsolatedCallback(on: nil) { call in call.body(indicator) }
   }
 
   /// Hands the indicator a call that changes what it shows (appearing, disappearing), in order
   /// with the others.
-  func call(_ body: @escaping (any LoadingIndicator) -> Void) {
+  func call(_ body: @escaping @Sendable (any LoadingIndicator) -> Void) {
     pending.withLock { $0.made &+= 1 }
     calls(IndicatorCall(body: body))
   }
@@ -754,12 +760,10 @@ struct IndicatorUpdate: Sendable {
   }
 }
 
-/// One call of the indicator, carried to its isolation.
-///
-/// `@unchecked Sendable`: `body` is made by the controller for the indicator, and runs only
-/// on the indicator's isolation, through ``IndicatorChannel``.
-private struct IndicatorCall: @unchecked Sendable {
-  let body: (any LoadingIndicator) -> Void
+/// One call of the indicator, carried to its isolation, where ``IndicatorChannel`` hands it the
+/// indicator.
+private struct IndicatorCall: Sendable {
+  let body: @Sendable (any LoadingIndicator) -> Void
 }
 
 /// A Foundation `Progress`, which is thread-safe (it locks its own state) but is not declared

@@ -106,7 +106,7 @@ final class MoveDelivery: Sendable {
   init(isolation: any Actor) {
     let backlog = LockedState(Backlog())
     self.backlog = backlog
-    drains = IsolatedCallback(unchecked: isolation) { Self.drain(backlog) }
+    drains = IsolatedCallback(on: isolation) { Self.drain(backlog) }
   }
 
   /// Hands `batch` to its handlers, and returns whether they ran here, before returning.
