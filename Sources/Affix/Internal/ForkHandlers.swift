@@ -3,8 +3,15 @@ import Synchronization
 
 /// Keeps the core usable in the child of `fork()`, as allocators do: before the fork, the
 /// forking thread takes every lock of the core's shared state, so that none is held by a
-/// thread that will not exist in the child; after it, both processes release them, and the
-/// child forgets the read sections and releases that other threads had under way.
+/// thread that will not exist in the child; after it, the parent unlocks them, the child makes
+/// them unlocked anew (``ProcessLocks/reinitializeAllInChild()``), and the child forgets the
+/// read sections and releases that other threads had under way.
+///
+/// The child does not unlock: the same code runs on every platform, and on Apple platforms a
+/// lock is an `os_unfair_lock`, whose unlock by a thread other than the owner its word names
+/// stops the process (libplatform's `os_unfair_lock_unlock`). The child's thread is not the
+/// parent's. jemalloc's `malloc_mutex_postfork_child` initializes its mutexes anew for the
+/// same reason.
 ///
 /// What the child cannot do (Docs/Architecture.md, "After fork()"): use a host whose storage
 /// another thread was writing at the fork (that storage's lock stays held), or rely on
@@ -39,7 +46,7 @@ enum ForkHandlers {
   private static func child() {
     affix_reclamation_after_fork_in_child()
     isChildOfFork.store(true, ordering: .relaxed)
-    parent()
+    ProcessLocks.reinitializeAllInChild()
     ReleaseQueue.resetInChild()
     Retirement.resetInChild()
   }

@@ -42,6 +42,9 @@ enum ProcessLocks {
     let rank: Rank
     let lock: @Sendable () -> Void
     let unlock: @Sendable () -> Void
+    /// Makes the lock unlocked anew in the child of a fork (``SpinLock/reinitializeInChildOfFork()``),
+    /// where no thread owns it: an unlock there is an unlock by a thread that is not the owner.
+    let reinitialize: @Sendable () -> Void
     let next: Member?
     /// Set by the handler before the fork, for the handlers after it: a lock that joins
     /// during the fork is not held, and must not be unlocked.
@@ -49,12 +52,13 @@ enum ProcessLocks {
 
     init(
       rank: Rank, next: Member?, lock: @escaping @Sendable () -> Void,
-      unlock: @escaping @Sendable () -> Void
+      unlock: @escaping @Sendable () -> Void, reinitialize: @escaping @Sendable () -> Void
     ) {
       self.rank = rank
       self.next = next
       self.lock = lock
       self.unlock = unlock
+      self.reinitialize = reinitialize
     }
   }
 
@@ -63,13 +67,16 @@ enum ProcessLocks {
 
   /// Adds a lock to the list, and installs the fork handlers on the first call.
   static func join(
-    _ rank: Rank, lock: @escaping @Sendable () -> Void, unlock: @escaping @Sendable () -> Void
+    _ rank: Rank, lock: @escaping @Sendable () -> Void, unlock: @escaping @Sendable () -> Void,
+    reinitialize: @escaping @Sendable () -> Void
   ) {
     ForkHandlers.register()
     var current = head.load(ordering: .acquiring)
     while true {
       let member = Unmanaged.passRetained(
-        Member(rank: rank, next: current?.takeUnretainedValue(), lock: lock, unlock: unlock))
+        Member(
+          rank: rank, next: current?.takeUnretainedValue(), lock: lock, unlock: unlock,
+          reinitialize: reinitialize))
       let (exchanged, found) = head.compareExchange(
         expected: current, desired: member, ordering: .acquiringAndReleasing)
       if exchanged { return }
@@ -101,11 +108,22 @@ enum ProcessLocks {
     }
   }
 
-  /// After a fork, in each process: releases what ``lockAll()`` took, in reverse order.
+  /// After a fork, in the parent: releases what ``lockAll()`` took, in reverse order.
   static func unlockAll() {
     for member in members.reversed()
     where member.isHeldForFork.exchange(false, ordering: .relaxed) {
       member.unlock()
+    }
+  }
+
+  /// After a fork, in the child: makes what ``lockAll()`` took unlocked anew, without unlocking
+  /// it. The thread that took the locks in the parent is not this one (on Apple platforms an
+  /// `os_unfair_lock` would stop the process on an unlock by another thread), and no other
+  /// thread exists here to hold one or wait for it.
+  static func reinitializeAllInChild() {
+    for member in members.reversed()
+    where member.isHeldForFork.exchange(false, ordering: .relaxed) {
+      member.reinitialize()
     }
   }
 }
@@ -114,7 +132,9 @@ extension Locked {
   /// Creates a process-wide lock around `state`, which joins ``ProcessLocks`` at `rank`.
   convenience init(_ state: State, processWide rank: ProcessLocks.Rank) {
     self.init(state)
-    ProcessLocks.join(rank, lock: { self.lock.lock() }, unlock: { self.lock.unlock() })
+    ProcessLocks.join(
+      rank, lock: { self.lock.lock() }, unlock: { self.lock.unlock() },
+      reinitialize: { self.lock.reinitializeInChildOfFork() })
   }
 }
 

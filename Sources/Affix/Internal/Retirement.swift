@@ -50,7 +50,8 @@ enum Retirement {
 
     init() {
       ProcessLocks.join(
-        .retirementShard, lock: { self.lock.lock() }, unlock: { self.lock.unlock() })
+        .retirementShard, lock: { self.lock.lock() }, unlock: { self.lock.unlock() },
+        reinitialize: { self.lock.reinitializeInChildOfFork() })
     }
 
     @inline(__always)

@@ -118,6 +118,22 @@ package struct SpinLock: ~Copyable, Sendable {
     }
   #endif
 
+  /// Makes the lock unlocked anew, in the child of a fork, whatever thread of the parent held
+  /// it: what allocators do in their child handlers (jemalloc's `malloc_mutex_postfork_child`
+  /// initializes its mutexes again rather than unlocking them).
+  ///
+  /// An unlock would not do on Apple platforms: the word of an `os_unfair_lock` holds its
+  /// owner's thread port, and libplatform's `os_unfair_lock_unlock` stops the process
+  /// (`_os_unfair_lock_unowned_abort`, "Unlock of an os_unfair_lock not owned by current
+  /// thread") when the word it clears is not the calling thread's port. The child's one thread
+  /// is not the thread the parent's word names. `OS_UNFAIR_LOCK_INIT` is the word 0, which is
+  /// also the futex lock's unlocked state, so this is one store on every platform.
+  ///
+  /// Only in the child of a fork, where no other thread exists to hold the lock or sleep on it.
+  package func reinitializeInChildOfFork() {
+    word.store(0, ordering: .releasing)
+  }
+
   /// Runs `body` under the lock.
   @inlinable @inline(__always)
   package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {

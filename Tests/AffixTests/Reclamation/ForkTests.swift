@@ -148,6 +148,29 @@ struct ForkTests {
       #expect(outcomes.allSatisfy { $0 == "exited 0" }, "children: \(outcomes)")
     }
 
+    /// The child of a fork makes every lock the handlers took unlocked anew instead of
+    /// unlocking it: on Apple platforms the core's lock is an `os_unfair_lock`, which records
+    /// its owner's thread and stops the process on an unlock by any other, and the child's one
+    /// thread is not the parent's. The twin here records the owning process, which differs in
+    /// the child as the thread does there.
+    @Test
+    func theChildOfAForkReinitializesTheLocksRatherThanUnlockingThem() throws {
+      let twin = OwnerRecordingLock()
+      ProcessLocks.join(
+        .diagnosticsHandler, lock: { twin.lock() }, unlock: { twin.unlock() },
+        reinitialize: { twin.reinitialize() })
+      let child = fork()
+      if child == 0 {
+        _exit(twin.unlocksByAnotherOwner == 0 && twin.isUnlocked ? 0 : 3)
+      }
+      try #require(child > 0)
+      let outcome = Self.waitForChild(child)
+      #expect(outcome == "exited 0", "the child of the fork: \(outcome)")
+      // The parent's handler unlocks what its own thread locked.
+      #expect(twin.unlocksByAnotherOwner == 0)
+      #expect(twin.isUnlocked)
+    }
+
     /// Waits up to ten seconds for `child`, killing it past that; says how it ended.
     static func waitForChild(_ child: pid_t) -> String {
       var status: Int32 = 0
@@ -159,6 +182,34 @@ struct ForkTests {
       return "hung"
     }
   #endif
+}
+
+/// The twin of an `os_unfair_lock` for the fork tests: records its owner (the process, which a
+/// fork changes as it changes the thread), and counts unlocks by any other owner, where
+/// libplatform's `os_unfair_lock_unlock` would stop the process. Spins: the fork handlers hold
+/// it only across a fork.
+final class OwnerRecordingLock: Sendable {
+  private let owner = Atomic<Int32>(0)
+  private let badUnlocks = Atomic<Int>(0)
+
+  func lock() {
+    while !owner.compareExchange(expected: 0, desired: getpid(), ordering: .acquiring).exchanged {
+      yieldThread()
+    }
+  }
+
+  func unlock() {
+    if owner.exchange(0, ordering: .releasing) != getpid() {
+      badUnlocks.add(1, ordering: .relaxed)
+    }
+  }
+
+  func reinitialize() {
+    owner.store(0, ordering: .releasing)
+  }
+
+  var unlocksByAnotherOwner: Int { badUnlocks.load(ordering: .relaxed) }
+  var isUnlocked: Bool { owner.load(ordering: .relaxed) == 0 }
 }
 
 /// A capability for the fork tests.
