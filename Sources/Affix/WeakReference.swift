@@ -104,7 +104,7 @@ extension WeakReference: Sendable where Object: Sendable {}
 ///     self.host = AnyWeakReference(host)
 ///   }
 ///
-///   var hostIsAlive: Bool { host.object != nil }
+///   var hostIsAlive: Bool { host.isAlive }
 /// }
 /// ```
 ///
@@ -132,12 +132,27 @@ public struct AnyWeakReference: @unchecked Sendable, CustomStringConvertible {
 
   /// The object, or `nil` once its `deinit` has begun.
   ///
+  /// `@unsafe`: it hands the object to the thread that asks, whatever the object's isolation,
+  /// so `-strict-memory-safety` flags every use. Read it where the object lives (in an
+  /// ``IsolatedCallback`` made with the host's isolation, say); to test for life, use
+  /// ``isAlive``.
+  ///
   /// ```swift
-  /// if let view = host.object as? CardView { /* on the view's isolation */ }
+  /// if let view = unsafe host.object as? CardView { /* on the view's isolation */ }
   /// ```
-  public var object: AnyObject? {
+  @unsafe public var object: AnyObject? {
     guard let pinned else { return reference.object }
     return Self.object(pinnedAt: pinned)
+  }
+
+  /// Whether the object is alive: its `deinit` has not begun. Safe from any thread, as it
+  /// hands out nothing.
+  ///
+  /// ```swift
+  /// guard host.isAlive else { return }
+  /// ```
+  public var isAlive: Bool {
+    unsafe object != nil
   }
 
   /// See ``WeakReference/pinnedAddress``.

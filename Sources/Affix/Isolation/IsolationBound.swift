@@ -29,9 +29,9 @@
 /// see ``IsolatedCallback/init(on:_:)-(_,(isolated any Actor, Argument)->Void)``.
 public struct IsolationBound<Value>: @unchecked Sendable {
   // `@unchecked Sendable`: `storage` is reached only through `withValue`, whose `isolated`
-  // parameter the compiler proves is the isolation the value was made in, so that no two
-  // threads reach it at once; the initializer takes the value as `sending`, so no other region
-  // keeps it.
+  // parameter the compiler proves is the isolation the value was bound to, so that no two
+  // threads reach it at once. The initializer is isolated to that actor, so the compiler merges
+  // the value into the actor's region: no other isolation keeps a reference to it.
 
   /// The isolation the value lives in.
   public let isolation: any Actor
