@@ -11,11 +11,10 @@ import Synchronization
 ///   that the caller is on the actor it names;
 /// - ``init(nonisolated:)``, from anywhere: the closure is `@Sendable` and runs on whichever
 ///   thread calls the callback;
-/// - ``init(on:_:)-(_,(Argument)->Void)``, for a capability that keeps its host's actor: a
-///   `@Sendable` closure, run there;
-/// - ``init(on:_:)-(_,(isolated any Actor, Argument)->Void)``, the same, with the actor handed
-///   to the closure as its `isolated` parameter, so that it reaches an ``IsolationBound`` value
-///   of that actor.
+/// - `init(on:_:)` with a `@Sendable (Argument) -> Void` closure, for a capability that keeps
+///   its host's actor: the closure runs there;
+/// - ``init(on:_:)-(Actor,_)``, the same, with the actor handed to the closure as its
+///   `isolated` parameter, so that it reaches an `IsolationBound` value of that actor.
 ///
 /// It is `Sendable` itself, so a `Sendable` capability can keep it and call it from a
 /// scheduler's thread:
@@ -99,7 +98,7 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
 
   /// Wraps `body` to be called on `isolation`, which `body` receives as its `isolated`
   /// parameter: the compiler then lets it touch what belongs there, such as an
-  /// ``IsolationBound`` value of that isolation, with no other proof.
+  /// `IsolationBound` value of that isolation, with no other proof.
   ///
   /// ```swift
   /// let show = IsolatedCallback<String>(on: badge.isolation) { isolation, text in

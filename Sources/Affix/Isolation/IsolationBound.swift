@@ -26,7 +26,7 @@
 /// ```
 ///
 /// A callback that runs on the value's isolation reaches it with the isolation it is handed:
-/// see ``IsolatedCallback/init(on:_:)-(_,(isolated any Actor, Argument)->Void)``.
+/// see ``IsolatedCallback/init(on:_:)-(Actor,_)``.
 public struct IsolationBound<Value>: @unchecked Sendable {
   // `@unchecked Sendable`: `storage` is reached only through `withValue`, whose `isolated`
   // parameter the compiler proves is the isolation the value was bound to, so that no two
