@@ -34,8 +34,8 @@ extension Blinking {
     Associations(of: self).capability(Blinker.self)?.stop()
   }
 
-  public func blinkFinished(isolation: isolated (any Actor)? = #isolation) async {
-    await Associations(of: self).capability(Blinker.self)?.finished(isolation: isolation)
+  public nonisolated(nonsending) func blinkFinished() async {
+    await Associations(of: self).capability(Blinker.self)?.finished(isolation: #isolation)
   }
 }
 

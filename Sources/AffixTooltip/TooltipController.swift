@@ -160,7 +160,7 @@ public final class TooltipController: Capability, CustomStringConvertible, Obser
   /// tooltip.pointerEntered()
   /// await tooltip.settled()  // shown
   /// ```
-  public func settled(isolation: isolated (any Actor)? = #isolation) async {
+  public nonisolated(nonsending) func settled() async {
     await run.finished()
     await state.withLock { $0.present }?.delivered()
   }

@@ -85,7 +85,7 @@ extension Tooltipped {
   /// ```swift
   /// await button.tooltipSettled()
   /// ```
-  public func tooltipSettled(isolation: isolated (any Actor)? = #isolation) async {
+  public nonisolated(nonsending) func tooltipSettled() async {
     await tooltip?.settled()
   }
 

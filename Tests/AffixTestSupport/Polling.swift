@@ -9,9 +9,8 @@ import Foundation
 /// With `blockingEventually`, where the tests wait on real time, so that every such wait is
 /// bounded the same way. Runs in its caller's isolation, so that `condition` may read the
 /// caller's state.
-package func eventually(
-  isolation: isolated (any Actor)? = #isolation, timeout: Duration = .seconds(10),
-  _ condition: () async -> Bool
+package nonisolated(nonsending) func eventually(
+  timeout: Duration = .seconds(10), _ condition: () async -> Bool
 ) async -> Bool {
   let deadline = ContinuousClock.now + timeout
   while ContinuousClock.now < deadline {

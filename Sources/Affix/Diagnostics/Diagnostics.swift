@@ -165,12 +165,10 @@ public enum Diagnostics {
   }
 
   /// Runs the async `body` with `handler` receiving the diagnostics reported on this task.
-  public static func withHandler<T>(
-    _ handler: @escaping @Sendable (Diagnostic) -> Void,
-    isolation: isolated (any Actor)? = #isolation,
-    operation body: () async throws -> T
+  public nonisolated(nonsending) static func withHandler<T>(
+    _ handler: @escaping @Sendable (Diagnostic) -> Void, operation body: () async throws -> T
   ) async rethrows -> T {
-    try await $scopedHandler.withValue(handler, operation: body, isolation: isolation)
+    try await $scopedHandler.withValue(handler, operation: body, isolation: #isolation)
   }
 
   private static func printToStandardError(_ line: String) {

@@ -209,7 +209,7 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
   /// ```
   ///
   /// Returns at once when nothing waits. A call made while it waits is not waited for.
-  public func delivered(isolation: isolated (any Actor)? = #isolation) async {
+  public nonisolated(nonsending) func delivered() async {
     await calls.delivered()
   }
 
@@ -414,7 +414,7 @@ private final class OrderedCalls: @unchecked Sendable {
   }
 
   /// Returns once every turn taken before the call has run.
-  func delivered() async {
+  nonisolated(nonsending) func delivered() async {
     let before = turns.load(ordering: .relaxed)
     await withCheckedContinuation { continuation in
       let isDone = state.withLock { state in

@@ -95,8 +95,8 @@ extension Dance {
   /// let position = await box.dance.animate(duration: 1) { $0.x = 100 }.start().ended()
   /// ```
   @discardableResult
-  public func ended(isolation: isolated (any Actor)? = #isolation) async -> AnimatingPosition? {
-    await dancer.ended(group: group, isolation: isolation)
+  public nonisolated(nonsending) func ended() async -> AnimatingPosition? {
+    await dancer.ended(group: group)
   }
 
   private func setRepeat(count: Int?, autoreverses: Bool, call: String, at site: CallSite)

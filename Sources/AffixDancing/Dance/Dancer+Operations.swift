@@ -290,7 +290,7 @@ extension Dancer {
   /// Waits until the group `selector` addresses now, and everything chained after it, has
   /// ended; nil at once when the task is cancelled, or when the host's values are released
   /// after it died.
-  func ended(group selector: GroupSelector, isolation: isolated (any Actor)?) async
+  nonisolated(nonsending) func ended(group selector: GroupSelector) async
     -> AnimatingPosition?
   {
     let group = state.withLock { state in

@@ -44,6 +44,6 @@ package struct DanceEnding: Sendable {
 
   /// Waits as ``Dance/ended()`` does, off every actor.
   package func callAsFunction() async -> AnimatingPosition? {
-    await dancer.ended(group: group, isolation: nil)
+    await dancer.ended(group: group)
   }
 }

@@ -64,7 +64,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   /// Where the object lives: the only isolation whose events may read its centre.
   private let hostIsolation: any Actor
   private let hostName: String
-  /// Hands the world's moves to the host in its isolation, which ``settled(isolation:)`` waits for.
+  /// Hands the world's moves to the host in its isolation, which ``settled()`` waits for.
   private let moves: MoveDelivery
   /// Tells Observation of the controller's changes.
   private let observation = LazyObservationRegistrar()
@@ -379,7 +379,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   /// card.drag(.ended(velocity: CGPoint(x: 400, y: 0)))
   /// await card.dragController?.settled()  // back at its snap point
   /// ```
-  public func settled(isolation: isolated (any Actor)? = #isolation) async {
+  public nonisolated(nonsending) func settled() async {
     await body.settled()
     await moves.delivered()
   }

@@ -257,7 +257,7 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
 
   /// Waits until the body rests, leaves its world, or the task is cancelled; returns at once if
   /// it rests already. A world without a clock must be advanced by someone else meanwhile.
-  public func settled(isolation: isolated (any Actor)? = #isolation) async {
+  public nonisolated(nonsending) func settled() async {
     await world.settled(id)
   }
 

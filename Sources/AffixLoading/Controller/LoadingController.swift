@@ -37,7 +37,7 @@ public import Observation
 /// Work that does not suspend (a synchronous computation on the main thread) keeps the main
 /// queue busy, and an indicator ticked there never draws: time such work on another
 /// scheduler, or run it through the hostless
-/// ``withLoading(message:indicator:scheduler:options:isolation:_:)``, which draws on a queue
+/// ``withLoading(message:indicator:scheduler:options:_:)``, which draws on a queue
 /// of its own.
 ///
 /// Its public state (``state``, ``nestingDepth`` and ``isLoading``, ``message``, ``progress``,
@@ -314,7 +314,7 @@ public final class LoadingController: Capability, Observable {
   /// loading.stop()
   /// await loading.settled()  // "✔ Resolving" is on the terminal
   /// ```
-  public func settled(isolation: isolated (any Actor)? = #isolation) async {
+  public nonisolated(nonsending) func settled() async {
     await waiters.wait(ifCancelled: ()) { locked.withLock { $0.isIdle } ? () : nil }
     // The indicator's last calls may still wait on its isolation.
     await channel.delivered()

@@ -30,15 +30,13 @@ import Dispatch
 ///   - scheduler: Times and calls the indicator; `nil` for a queue of the loading module's own.
 ///     A `VirtualTimeScheduler` in tests.
 ///   - options: The timing rules.
-///   - isolation: Where `work` runs: the caller's isolation.
 ///   - work: The slow work; it reports progress through the controller it is given.
 /// - Returns: What `work` returned.
 /// - Throws: What `work` threw.
-public func withLoading<Result, Failure: Error>(
+public nonisolated(nonsending) func withLoading<Result, Failure: Error>(
   message: String? = nil,
   indicator: any LoadingIndicator & Sendable = TerminalSpinner.standardError(),
   scheduler: (any SchedulingClock)? = nil, options: LoadingOptions = .standard,
-  isolation: isolated (any Actor)? = #isolation,
   _ work: (LoadingController) async throws(Failure) -> Result
 ) async throws(Failure) -> Result {
   let controller = LoadingController(

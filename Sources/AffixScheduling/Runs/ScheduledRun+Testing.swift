@@ -1,4 +1,4 @@
 extension ScheduledRun {
-  /// How many tasks wait in ``finished(isolation:)``, so that tests can wait for one to register.
+  /// How many tasks wait in ``finished()``, so that tests can wait for one to register.
   package var waiterCount: Int { waiters.count }
 }

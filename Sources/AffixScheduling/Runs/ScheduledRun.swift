@@ -7,7 +7,7 @@ public import Affix
 /// and keeps the `CancellationToken` it returns for as long as the run is current. Starting
 /// again ends the current run first (a restart); ``cancel()`` ends it; your scheduled work
 /// ends it with ``finish(_:)`` when it is done, naming the run it belongs to, so that work
-/// left over from a run that was restarted meanwhile changes nothing. ``finished(isolation:)`` waits
+/// left over from a run that was restarted meanwhile changes nothing. ``finished()`` waits
 /// for the current run to end. ``shutDown()`` cancels and refuses later starts: call it from
 /// `Capability.didEnd(_:)` and from `deinit`.
 ///
@@ -107,7 +107,7 @@ public final class ScheduledRun: Sendable, CustomStringConvertible {
   }
 
   /// Ends run `id` if it is still current, cancelling its scheduled work and resuming the
-  /// waiters of ``finished(isolation:)``; returns whether it was current.
+  /// waiters of ``finished()``; returns whether it was current.
   ///
   /// ```swift
   /// run.finish(id)  // the last blink is shown
@@ -118,7 +118,7 @@ public final class ScheduledRun: Sendable, CustomStringConvertible {
   }
 
   /// Ends the current run, if any, cancelling its scheduled work and resuming the waiters of
-  /// ``finished(isolation:)``; returns whether a run was in progress. Later runs may still start.
+  /// ``finished()``; returns whether a run was in progress. Later runs may still start.
   ///
   /// ```swift
   /// run.cancel()
@@ -146,7 +146,7 @@ public final class ScheduledRun: Sendable, CustomStringConvertible {
   /// ```swift
   /// await run.finished()
   /// ```
-  public func finished(isolation: isolated (any Actor)? = #isolation) async {
+  public nonisolated(nonsending) func finished() async {
     await waiters.wait(ifCancelled: ()) { isRunning ? nil : () }
   }
 

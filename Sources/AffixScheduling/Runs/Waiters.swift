@@ -61,8 +61,18 @@ public final class Waiters<Value: Sendable>: Sendable {
   /// ```swift
   /// let position = await waiters.wait(ifCancelled: nil) { engine.withLock { $0.endedAt } }
   /// ```
-  public func wait(
-    isolation: isolated (any Actor)? = #isolation, ifCancelled cancelledValue: Value,
+  public nonisolated(nonsending) func wait(
+    ifCancelled cancelledValue: Value, unlessEnded ended: () -> Value?
+  ) async -> Value {
+    await wait(isolation: #isolation, ifCancelled: cancelledValue, unlessEnded: ended)
+  }
+
+  /// The body of ``wait(ifCancelled:unlessEnded:)``. Its closures capture `isolation`, a
+  /// parameter, and so run there: a closure written in a `nonisolated(nonsending)` function
+  /// is nonisolated, and would leave the caller's actor before the waiter registers (on the
+  /// main actor, letting the main queue end the work unseen in between).
+  private func wait(
+    isolation: isolated (any Actor)?, ifCancelled cancelledValue: Value,
     unlessEnded ended: () -> Value?
   ) async -> Value {
     let id = state.withLock { state in

@@ -34,9 +34,8 @@ public func expectNoLeaks<R>(
 /// Runs the asynchronous `body` with a ``LeakTracker`` and records a Swift Testing issue if any
 /// object tracked in it is still alive when `body` returns or throws.
 ///
-/// See ``expectNoLeaks(sourceLocation:_:)``.
-public func expectNoLeaks<R>(
-  isolation: isolated (any Actor)? = #isolation,
+/// See ``expectNoLeaks(sourceLocation:_:)-9fjqw``.
+public nonisolated(nonsending) func expectNoLeaks<R>(
   sourceLocation: SourceLocation = #_sourceLocation,
   _ body: (LeakTracker) async throws -> R
 ) async rethrows -> R {

@@ -36,8 +36,8 @@ extension LeakTracker {
 /// The form for objects released asynchronously, by another thread, after the scope ends; see
 /// ``LeakTracker/report(waitingUpTo:)``. When everything is released on the caller's thread by
 /// the end of the scope (hosts and their associated values included: the report sweeps the
-/// shared table), use ``expectNoLeaks(sourceLocation:_:)`` or
-/// ``expectNoLeaks(isolation:sourceLocation:_:)``, which do not wait and so catch a release that
+/// shared table), use ``expectNoLeaks(sourceLocation:_:)-9fjqw`` or
+/// ``expectNoLeaks(sourceLocation:_:)-9tnvz``, which do not wait and so catch a release that
 /// happens late.
 ///
 /// ```swift
@@ -54,13 +54,11 @@ extension LeakTracker {
 ///
 /// - Parameters:
 ///   - timeout: How long, in real time, tracked objects have to be released after `body`.
-///   - isolation: Where `body` runs: the caller's isolation.
 ///   - sourceLocation: Where the issue is recorded.
 ///   - body: The scope.
 /// - Returns: What `body` returns.
-public func expectNoLeaks<R, Failure: Error>(
+public nonisolated(nonsending) func expectNoLeaks<R, Failure: Error>(
   waitingUpTo timeout: Duration,
-  isolation: isolated (any Actor)? = #isolation,
   sourceLocation: SourceLocation = #_sourceLocation,
   _ body: (LeakTracker) async throws(Failure) -> R
 ) async throws(Failure) -> R {

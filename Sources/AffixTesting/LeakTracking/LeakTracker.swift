@@ -5,7 +5,7 @@ public import Testing
 /// Tracks objects that should be released by the end of a scope, and reports the ones that
 /// are not.
 ///
-/// Usually you get a tracker from ``expectNoLeaks(sourceLocation:_:)`` (Swift Testing) or
+/// Usually you get a tracker from ``expectNoLeaks(sourceLocation:_:)-9fjqw`` (Swift Testing) or
 /// ``checkForLeaks(_:)`` (XCTest or anywhere else). A tracker holds its objects weakly, so
 /// tracking never changes what it observes.
 ///

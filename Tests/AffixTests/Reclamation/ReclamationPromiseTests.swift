@@ -237,8 +237,7 @@ import Testing
 
   /// Stores a value and removes it in `place`, which runs the writes where the test says, and
   /// returns whether the value's deinit ran on the main queue.
-  static func releasedOnTheMainQueue(
-    isolation: isolated (any Actor)? = #isolation,
+  nonisolated(nonsending) static func releasedOnTheMainQueue(
     writingIn place: (_ writes: @escaping @Sendable () -> Void) -> Void
   ) async -> Bool {
     let host = Host()

@@ -140,7 +140,7 @@ final class MoveDelivery: Sendable {
   }
 
   /// Returns once the moves handed over so far have reached their handlers: what
-  /// ``DragController/settled(isolation:)`` waits for.
+  /// ``DragController/settled()`` waits for.
   func delivered() async {
     await drains.delivered()
   }

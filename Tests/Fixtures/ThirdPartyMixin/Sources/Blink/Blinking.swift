@@ -52,7 +52,7 @@ extension Blinking {
 
   /// Waits until the blinking ends and its last toggle has been written; at once if it is not
   /// blinking.
-  public func blinkFinished(isolation: isolated (any Actor)? = #isolation) async {
+  public nonisolated(nonsending) func blinkFinished() async {
     await Associations(of: self).capability(Blinker.self)?.finished()
   }
 }
@@ -99,7 +99,7 @@ public final class Blinker: Capability, Observable {
   }
 
   /// Waits for the run to end, then for the toggles it queued on the host's isolation.
-  func finished(isolation: isolated (any Actor)? = #isolation) async {
+  nonisolated(nonsending) func finished() async {
     await run.finished()
     await state.withLock { $0.toggle }?.delivered()
   }
