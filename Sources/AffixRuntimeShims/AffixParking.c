@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 // The values of <linux/futex.h>, part of the kernel's stable ABI; spelled out so that a C
@@ -15,6 +16,13 @@
 
 void affix_park(void *word, uint32_t expected) {
   (void)syscall(SYS_futex, word, AFFIX_FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+}
+
+void affix_park_for(void *word, uint32_t expected, int64_t nanoseconds) {
+  // FUTEX_WAIT takes a relative timeout, on the monotonic clock.
+  struct timespec timeout = {
+    .tv_sec = (time_t)(nanoseconds / 1000000000), .tv_nsec = (long)(nanoseconds % 1000000000)};
+  (void)syscall(SYS_futex, word, AFFIX_FUTEX_WAIT_PRIVATE, expected, &timeout, NULL, 0);
 }
 
 void affix_unpark_one(void *word) {
@@ -34,6 +42,13 @@ void affix_unpark_all(void *word) {
 
 void affix_park(void *word, uint32_t expected) {
   (void)os_sync_wait_on_address(word, expected, sizeof(uint32_t), OS_SYNC_WAIT_ON_ADDRESS_NONE);
+}
+
+void affix_park_for(void *word, uint32_t expected, int64_t nanoseconds) {
+  // A relative timeout in nanoseconds of the clock named.
+  (void)os_sync_wait_on_address_with_timeout(
+      word, expected, sizeof(uint32_t), OS_SYNC_WAIT_ON_ADDRESS_NONE, OS_CLOCK_MACH_ABSOLUTE_TIME,
+      (uint64_t)nanoseconds);
 }
 
 void affix_unpark_one(void *word) {

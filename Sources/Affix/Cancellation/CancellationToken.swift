@@ -58,6 +58,10 @@ public final class CancellationToken: Sendable, Hashable, CustomStringConvertibl
   }
 
   /// Cancels the work. Calling it again, from any thread, does nothing.
+  ///
+  /// An observation's token also waits, for 2 seconds at most, for a call of its observer
+  /// running on another thread (see `Associations.observe(_:isolation:_:)`): past that, the
+  /// call may be waiting for this thread, and the cancel returns and reports a diagnostic.
   public func cancel() {
     let onCancel = state.withLock { Self.takeHandler(&$0) }
     if let onCancel { onCancel() } else { onLaterCancel?() }

@@ -27,12 +27,16 @@ extension Associations {
   /// Neither the token nor the observation retains the host, and the observation ends with the
   /// host. Do not capture the host strongly in `onChange`: the host would keep itself alive.
   ///
-  /// Once `cancel()` returns (on any thread, however many cancel at once), `onChange` is not
-  /// running and will not run again, including calls already enqueued on an actor. A cancel
-  /// therefore waits for a call running on another thread: `onChange` must not wait for a
-  /// thread that may cancel it. A cancel made inside `onChange` (or dropping the token there)
-  /// returns at once and only ensures that no call starts after it: calls already running on
-  /// other threads may still be finishing.
+  /// Once `cancel()` returns (on any thread, however many cancel at once), `onChange` will not
+  /// run again, including calls already enqueued on an actor, and is not running, with two
+  /// exceptions. A cancel made inside `onChange` (or dropping the token there) returns at once
+  /// and only ensures that no call starts after it: calls already running on other threads may
+  /// still be finishing. And a cancel waits for a call running on another thread for 2 seconds
+  /// at most: that call may be waiting for the cancelling thread (a nonisolated `onChange` that
+  /// calls `DispatchQueue.main.sync` while the main thread cancels it, or that cancels its own
+  /// token through it), which no wait would end. Past that, the cancel returns and reports a
+  /// diagnostic; the call in flight finishes after it, and later cancels do not wait for it.
+  /// So `onChange` should not wait for a thread that may cancel it.
   ///
   /// ```swift
   /// @MainActor final class SelectionLabel {

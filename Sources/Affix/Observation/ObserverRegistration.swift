@@ -1,3 +1,4 @@
+internal import AffixRuntimeShims
 import Synchronization
 
 #if canImport(Glibc)
@@ -22,6 +23,15 @@ import Synchronization
 /// observation, or drops its token) returns at once, without waiting for any call: its own
 /// thread's call is its caller, and a call on another thread may be a cancel waiting for this
 /// one. No call starts after it either way.
+///
+/// A cancel never waits without end. A call on another thread may itself wait for the
+/// cancelling thread: a nonisolated observer that does `DispatchQueue.main.sync` while the
+/// main thread cancels it, or that cancels its own token through it, or one that takes a lock
+/// the canceller holds. Nothing the library can see tells such a call from a slow one, so the
+/// cancel waits up to ``cancelWaitLimit``, as `sweep()` waits for releases, and then returns
+/// and reports it: the call in flight finishes after the cancel returned, and no call starts
+/// after it. Returning at once instead would drop the guarantee for every cancel, including
+/// the common one whose call in flight ends a few microseconds later.
 @usableFromInline
 final class ObserverRegistration: Sendable {
   /// The key observed.
@@ -37,6 +47,10 @@ final class ObserverRegistration: Sendable {
   /// waiting before it, so that the observer gets the newest value, in order, and a writer
   /// faster than its observer grows nothing.
   package static let backlogBound = 256
+
+  /// How long a cancel waits for a call running on another thread before it gives up and
+  /// reports that the call may be waiting for the cancelling thread (see the type's summary).
+  package static let cancelWaitLimit: Duration = .seconds(2)
 
   /// An observer that runs `onChange` in `isolation` (see ``IsolatedCallback``), and not once
   /// cancelled.
@@ -66,9 +80,17 @@ final class ObserverRegistration: Sendable {
   }
 
   /// Stops the observation: no call starts once this returns, and, unless this thread is
-  /// inside the callback, none is still running. Idempotent; every caller waits.
+  /// inside the callback or a call on another thread outlasted ``cancelWaitLimit`` (reported
+  /// as a diagnostic), none is still running. Idempotent; every caller waits, until a cancel
+  /// has given up.
   func cancel() {
-    gate.cancel()
+    guard !gate.cancel(waitingUpTo: Self.cancelWaitLimit) else { return }
+    Diagnostics.report(
+      subsystem: "observation",
+      message: "cancel() returned while a call of the observer was still running on another "
+        + "thread after \(Self.cancelWaitLimit); it may be waiting for the cancelling thread "
+        + "(DispatchQueue.main.sync in a nonisolated observer, or a lock held around the "
+        + "cancel). That call ends after the cancel; no later call starts.")
   }
 
   /// How many cancels are waiting for calls in flight, for tests.
@@ -87,6 +109,8 @@ private final class ObserverGate: Sendable {
     var threads: [UInt] = []
     /// The cancels asleep until those calls leave.
     var waitingCancels = 0
+    /// Whether a cancel gave up waiting for a call: later cancels do not wait for it again.
+    var gaveUp = false
   }
 
   private let calls = Locked(Calls())
@@ -118,24 +142,33 @@ private final class ObserverGate: Sendable {
     Parking.unparkAll(on: leaves)
   }
 
-  /// Refuses calls from now on, and waits for those running on other threads.
-  func cancel() {
+  /// Refuses calls from now on, and waits for those running on other threads, for at most
+  /// `limit`; false if one was still running then. Once a cancel has given up, later ones
+  /// return at once: the call they would wait for was reported, and may be waiting for them.
+  func cancel(waitingUpTo limit: Duration) -> Bool {
     let thread = currentThread()
-    let isInsideCallback = calls.withLock { calls in
+    let returnsAtOnce = calls.withLock { calls in
       calls.isCancelled = true
-      return calls.threads.contains(thread)
+      return calls.gaveUp || calls.threads.contains(thread)
     }
-    guard !isInsideCallback else { return }
+    guard !returnsAtOnce else { return true }
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: limit)
     while true {
       // Read before the check: a call that leaves after the check bumps it first, so the
       // park below returns at once rather than missing the wake-up.
       let seen = leaves.load(ordering: .acquiring)
+      let remaining = clock.now.duration(to: deadline)
       let isIdle = calls.withLock { calls in
-        calls.waitingCancels += calls.threads.isEmpty ? 0 : 1
+        calls.waitingCancels += calls.threads.isEmpty || remaining <= .zero ? 0 : 1
         return calls.threads.isEmpty
       }
-      if isIdle { return }
-      Parking.park(on: leaves, while: seen)
+      if isIdle { return true }
+      if remaining <= .zero {
+        calls.withLock { $0.gaveUp = true }
+        return false
+      }
+      Parking.park(on: leaves, while: seen, for: remaining)
       calls.withLock { $0.waitingCancels -= 1 }
     }
   }
@@ -143,6 +176,25 @@ private final class ObserverGate: Sendable {
   /// How many cancels are waiting for calls in flight, for tests.
   var waitingCancels: Int {
     calls.withLock { $0.waitingCancels }
+  }
+}
+
+extension Parking {
+  /// Sleeps while `word` holds `expected`, for at most `duration`; may return early, as
+  /// ``Parking/park(on:while:)`` may: the caller checks its condition and its deadline again.
+  fileprivate static func park(
+    on word: borrowing Atomic<UInt32>, while expected: UInt32, for duration: Duration
+  ) {
+    let (seconds, attoseconds) = duration.components
+    // Clamped to a day, which no caller's limit nears, so that the product cannot overflow.
+    let nanoseconds = min(seconds, 86_400) * 1_000_000_000 + attoseconds / 1_000_000_000
+    #if os(Linux) || canImport(Darwin)
+      withUnsafePointer(to: word) {
+        affix_park_for(UnsafeMutableRawPointer(mutating: $0), expected, max(1, nanoseconds))
+      }
+    #else
+      if word.load(ordering: .relaxed) == expected { sched_yield() }
+    #endif
   }
 }
 

@@ -22,6 +22,9 @@ static inline void affix_spin_pause(void) {
 /// already differs, on a signal, or spuriously: the caller checks the word again.
 void affix_park(void *word, uint32_t expected);
 
+/// `affix_park`, for at most `nanoseconds` (positive): also returns once they have passed.
+void affix_park_for(void *word, uint32_t expected, int64_t nanoseconds);
+
 /// Wakes at most one thread sleeping in `affix_park` on `word`.
 void affix_unpark_one(void *word);
 

@@ -2,6 +2,7 @@
 // The flags are `OS_OPTIONS` of <os/base.h>, a `uint32_t` enum.
 #ifndef AFFIX_STANDIN_OS_SYNC_WAIT_ON_ADDRESS_H
 #define AFFIX_STANDIN_OS_SYNC_WAIT_ON_ADDRESS_H
+#include <os/clock.h>
 #include <stddef.h>
 #include <stdint.h>
 typedef uint32_t os_sync_wait_on_address_flags_t;
@@ -16,6 +17,9 @@ enum {
 };
 int os_sync_wait_on_address(void *addr, uint64_t value, size_t size,
                             os_sync_wait_on_address_flags_t flags);
+int os_sync_wait_on_address_with_timeout(void *addr, uint64_t value, size_t size,
+                                         os_sync_wait_on_address_flags_t flags,
+                                         os_clockid_t clockid, uint64_t timeout_ns);
 int os_sync_wake_by_address_any(void *addr, size_t size, os_sync_wake_by_address_flags_t flags);
 int os_sync_wake_by_address_all(void *addr, size_t size, os_sync_wake_by_address_flags_t flags);
 #endif
