@@ -5,8 +5,12 @@ extension Associations {
   /// `onChange` receives the new value (the key's default after a removal) and runs where the
   /// code that wrote it runs, as every callback of the library does (see ``IsolatedCallback``):
   /// - called on the main actor, `onChange` runs on the main actor: at once, inside the write,
-  ///   when the write is made on the main actor and no earlier change waits to be delivered
-  ///   there; otherwise enqueued there, after the write returns. It may touch main-actor state.
+  ///   when the write is made on the main queue and no earlier change waits to be delivered
+  ///   there; otherwise enqueued on the main actor, after the write returns. It may touch
+  ///   main-actor state. The main queue, not the main actor, is what runs it at once:
+  ///   main-actor code inside another queue's `sync` block is on the main actor and off the
+  ///   main queue, so a write it makes enqueues the call, which runs once that code has
+  ///   returned to the main queue.
   /// - called on another actor, `onChange` runs on that actor, enqueued after the write.
   ///
   /// Nonisolated code has no isolation to hand over, and the compiler refuses this method
