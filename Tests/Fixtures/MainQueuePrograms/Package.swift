@@ -3,7 +3,8 @@ import PackageDescription
 
 // Programs whose main queue runs where users meet it on Linux: an `async` entry point and
 // `dispatchMain()`, both of which hand the main queue to a Dispatch thread. Each replaces a
-// value on the main queue and exits 0 only if the value was released there. Built and run by
+// value on the main queue and exits 0 only if the value was released there; `observer-cancel`
+// cancels an observation on the main queue while its call waits for that queue. Built and run by
 // .ci/main-queue-programs.sh; Swift Testing, the third such setting, is covered by
 // ReclamationPromiseTests.
 let package = Package(
@@ -19,6 +20,10 @@ let package = Package(
       swiftSettings: [.swiftLanguageMode(.v6)]),
     .executableTarget(
       name: "dispatch-main", dependencies: ["MainQueueCheck"],
+      swiftSettings: [.swiftLanguageMode(.v6)]),
+    // The deadlock of an observer's cancel on the main queue with the observer's own call.
+    .executableTarget(
+      name: "observer-cancel", dependencies: [.product(name: "Affix", package: "Affix")],
       swiftSettings: [.swiftLanguageMode(.v6)]),
   ]
 )
