@@ -328,7 +328,9 @@ compile_flavour() {
     # standard library, built without it, supports for type-checking only (its pointer
     # conversions look for `AutoreleasingUnsafeMutablePointer`, which exists only with it):
     # such a module is type-checked with it, and no other is.
-    local mode=(-emit-sil -o /dev/null)
+    # Never `-o /dev/null`: a failing compile deletes its output file, and as root that is the
+    # device itself.
+    local mode=(-emit-sil -o "$out/$name.sil")
     if grep -qE '@objc|#selector' "${files[@]}"; then
       mode=(-Xfrontend -enable-objc-interop -Xfrontend -disable-objc-attr-requires-foundation-module)
     fi

@@ -12,12 +12,16 @@ fail() { printf 'must-not-compile: FAILED: %s\n' "$*" >&2; exit 1; }
 
 [ -f "$modules/Affix.swiftmodule" ] || fail "build the package first (no $modules/Affix.swiftmodule)"
 
+sil=$(mktemp)
+trap 'rm -f "$sil"' EXIT
 # A fixture may ask for more compiler flags on a line `// flags: ...` (an escape hatch that only
 # -strict-memory-safety flags, say).
 typecheck() {
   local flags
   read -r -a flags <<<"$(sed -n 's|^// flags: ||p' "$1")"
-  swiftc -emit-sil -o /dev/null -swift-version 6 -I "$modules" "${flags[@]}" \
+  # Never `-o /dev/null`: a failing compile deletes its output file, and as root that is the
+  # device itself.
+  swiftc -emit-sil -o "$sil" -swift-version 6 -I "$modules" "${flags[@]}" \
     -Xcc -fmodule-map-file="$root/.build/debug/AffixRuntimeShims.build/module.modulemap" "$1" 2>&1
 }
 
