@@ -1,5 +1,6 @@
-# Sourced by doc-samples.sh and readme-samples.sh: the manifest of a package of sample
-# programs, one executable target each, that depends on every public library of Affix.
+# Sourced by doc-samples.sh: the manifest of a package of sample programs, one executable
+# target each, that depends on every public library of Affix. (The README's samples are built
+# with the README's own manifest instead: see readme-samples.sh.)
 
 # write_samples_manifest PACKAGE_NAME AFFIX_ROOT SAMPLE... : the manifest, on standard output.
 write_samples_manifest() {
