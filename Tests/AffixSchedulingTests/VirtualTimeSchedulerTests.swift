@@ -334,3 +334,30 @@ func nonPositiveRepeatIntervalIsRejectedWithAClearDiagnostic(interval: Duration)
   #expect(message.contains("positive interval"))
   #expect(message.contains("\(interval)"))
 }
+
+@MainActor @Suite struct AdvancingOnAnotherThreadTests {
+  @Test func dueWorkRunsOffTheCallersQueueAndHasRunWhenItReturns() {
+    let scheduler = VirtualTimeScheduler()
+    let ranOnTheMainQueue = Recording<Bool>()
+    let tick = scheduler.schedule(after: .milliseconds(100)) {
+      ranOnTheMainQueue.append(IsolatedCallback<Void>.runsInline(in: MainActor.shared))
+    }
+    scheduler.advanceOnAnotherThread(by: .milliseconds(100))
+    #expect(ranOnTheMainQueue.values == [false])
+    #expect(scheduler.now == .zero + .milliseconds(100))
+    tick.cancel()
+  }
+
+  @Test func aCallMadeAfterItComesBetweenTheTicksCallsAndTheirRunning() async {
+    let scheduler = VirtualTimeScheduler()
+    var writes: [String] = []
+    let write = IsolatedCallback<String> { writes.append($0) }
+    let tick = scheduler.schedule(after: .milliseconds(100)) { write("tick") }
+    scheduler.advanceOnAnotherThread(by: .milliseconds(100))
+    write("stop")
+    #expect(writes.isEmpty)
+    await write.delivered()
+    #expect(writes == ["tick", "stop"])
+    tick.cancel()
+  }
+}

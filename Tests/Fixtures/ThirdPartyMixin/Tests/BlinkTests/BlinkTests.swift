@@ -2,7 +2,6 @@ import Affix
 import AffixScheduling
 import AffixTesting
 import Blink
-import Dispatch
 import Observation
 import Synchronization
 import Testing
@@ -87,14 +86,13 @@ extension Lamp: @MainActor Blinking {
     #expect(lamp.toggles == [false, true])
   }
 
-  @Test func stoppingAfterALateTickLeavesTheLampVisible() async {
+  @Test func aStopMadeAfterATickQueuedItsWriteLeavesTheLampVisible() async {
     let lamp = Lamp()
     lamp.blink(times: 5, every: .milliseconds(100))
-    let scheduler = lamp.scheduler
-    // A tick on the clock's thread while the main actor is busy here: its toggle waits to run
-    // on the main actor, behind nothing, and the stop comes first. The toggle, decided as it
-    // runs, after the stop, writes nothing: the lamp is only shown.
-    DispatchQueue.global().sync { scheduler.advance(by: .milliseconds(100)) }
+    // A tick on a thread of its own while the main actor waits here: its toggle waits to run
+    // on the main actor, and the stop comes first. The toggle, decided as it runs, after the
+    // stop, writes nothing: the lamp is only shown.
+    lamp.scheduler.advanceOnAnotherThread(by: .milliseconds(100))
     lamp.stopBlinking()
     await lamp.blinkFinished()
     #expect(lamp.isVisible)
