@@ -164,12 +164,16 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
     calls.backlog
   }
 
-  /// Whether the caller is in the callback's isolation, so that a call made now can run
-  /// before returning (it does unless earlier calls still wait to run, see
-  /// ``callAsFunction(_:)``).
+  /// Whether the caller is in the callback's isolation: where a call made now *may* run before
+  /// returning. It runs then only if no earlier call waits to run as well (see
+  /// ``callAsFunction(_:)``); when this is false, a call made now never runs before returning.
+  ///
+  /// So `true` promises nothing about the next call: code after a call must not count on the
+  /// call having run, whatever this says. What it answers is where the caller is:
   ///
   /// ```swift
-  /// if !callback.runsInline { /* the call will only be enqueued: keep state consistent */ }
+  /// // A main-actor callback, asked off the main queue: every call made here is queued.
+  /// #expect(!callback.runsInline)
   /// ```
   public var runsInline: Bool {
     Self.runsInline(in: isolation)
