@@ -25,7 +25,7 @@ private final class Released {}
   @Test func theTraitRecordsTheSurvivorsWhenTheTestEnds() async throws {
     let test = try #require(Test.current)
     let kept = Kept()
-    try await withKnownIssue {
+    try await withKnownIssue(.deliberateLeak) {
       try await LeakCheckTrait.checksLeaks.provideScope(for: test, testCase: Test.Case.current) {
         LeakTracker.current?.track(kept, "kept")
       }
