@@ -18,28 +18,37 @@ struct DemoOptions: Equatable, Sendable {
   var showHelp = false
 
   static let usage = """
-    usage: affix-demo [loading] [dancing] [draggable] [tooltip] [leaks] [--speed <factor>] [--plain]
+    usage: affix-demo [loading] [dancing] [draggable] [tooltip] [leaks]
+                      [--speed <factor>] [--plain]
            affix-demo plot [directory]
 
-    Shows each Affix capability at work in the terminal. With no scene named, plays
-    loading, dancing, draggable, tooltip and leaks in turn (about half a minute at speed 1).
+    Shows each Affix capability at work in the terminal. With no scene named,
+    plays loading, dancing, draggable, tooltip and leaks in turn: about half a
+    minute at speed 1.
 
     scenes:
-      loading      a spinner only for slow work: a fast task, a slow one, then a failure
-      dancing      a ball animated with an easing curve, paused, scrubbed, reversed and
-                   finished, then a spring
-      draggable    a card pressed off-centre, dragged, flung and springing back to its snap point
-      tooltip      a tooltip shown when the pointer rests and kept while it comes back
-      leaks        short-lived hosts with values and capabilities: live counts back to zero,
-                   and the leak checker's report, with a deliberate retain cycle
-      plot [dir]   writes SVG pictures of the timing curves and of a drag (default: each where its guide shows it)
+      loading      a spinner only for slow work: a fast task, a slow one, then a
+                   failure
+      dancing      a ball animated with an easing curve, paused, scrubbed,
+                   reversed and finished, then a spring
+      draggable    a card pressed off-centre, dragged, flung and springing back to
+                   its snap point
+      tooltip      a tooltip shown when the pointer rests and kept while it comes
+                   back
+      leaks        short-lived hosts with values and capabilities: live counts
+                   back to zero, and the leak checker's report, with a deliberate
+                   retain cycle
+      plot [dir]   writes SVG pictures of the timing curves and of a drag
+                   (default: each where its guide shows it)
 
     options:
-      --speed <factor>   plays scene time <factor> times as fast (default 1; 0.5 is slower)
+      --speed <factor>   plays scene time <factor> times as fast (default 1; 0.5
+                         is slower)
       --plain            plain lines without control codes, even on a terminal
       -h, --help         shows this help
 
-    Output is plain, too, when standard output is not a terminal or NO_COLOR is set.
+    Output is plain, too, when standard output is not a terminal or NO_COLOR is
+    set. Every line fits an 80-column terminal.
     """
 
   /// Parses the arguments after the program's name.

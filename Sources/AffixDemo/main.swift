@@ -7,7 +7,7 @@ switch DemoOptions.parse(Array(CommandLine.arguments.dropFirst())) {
 case .success(let parsed):
   options = parsed
 case .failure(let error):
-  Terminal.writeError("affix-demo: \(error)\n\n\(DemoOptions.usage)\n")
+  Terminal.writeError(Screen.wrap("affix-demo: \(error)") + "\n\n\(DemoOptions.usage)\n")
   exit(2)
 }
 

@@ -5,6 +5,7 @@ struct CommandLineTests {
   @Test func helpDescribesEveryScene() throws {
     let run = try DemoRun.run(["--help"])
     #expect(run.status == 0, "\(run.summary)")
+    #expect(run.linesWiderThanATerminal.isEmpty, "\(run.linesWiderThanATerminal)")
     for scene in ["loading", "dancing", "draggable", "leaks", "plot", "--speed", "NO_COLOR"] {
       #expect(run.output.contains(scene), "\(run.summary)")
     }
@@ -23,5 +24,6 @@ struct CommandLineTests {
     let run = try DemoRun.run(arguments)
     #expect(run.status == 2, "\(run.summary)")
     #expect(run.errorOutput.contains("usage: affix-demo"), "\(run.summary)")
+    #expect(run.linesWiderThanATerminal.isEmpty, "\(run.linesWiderThanATerminal)")
   }
 }

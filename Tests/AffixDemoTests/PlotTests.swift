@@ -22,7 +22,8 @@ struct PlotTests {
     #expect(!run.hasControlCodes, "\(run.summary)")
     for name in Self.pictures {
       let file = directory.appendingPathComponent(name)
-      #expect(run.output.contains("wrote \(file.path)"), "\(run.summary)")
+      #expect(
+        SceneTests.collapsingSpaces(run.output).contains("wrote \(file.path)"), "\(run.summary)")
       let data = try Data(contentsOf: file)
       let outline = SVGOutline(data)
       #expect(outline.error == nil, "\(name): \(outline.error ?? "")")

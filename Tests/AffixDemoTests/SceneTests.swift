@@ -91,8 +91,11 @@ struct SceneTests {
     #expect(run.status == 0, "\(run.summary)")
     #expect(!run.hasControlCodes, "\(run.summary)")
     #expect(run.errorOutput.isEmpty, "\(run.summary)")
-    var rest = run.output[...]
-    for step in Self.steps[scene, default: []] {
+    #expect(run.linesWiderThanATerminal.isEmpty, "\(run.linesWiderThanATerminal)")
+    // A line wider than the terminal is wrapped at a space: compare with spaces collapsed.
+    let output = Self.collapsingSpaces(run.output)
+    var rest = output[...]
+    for step in Self.steps[scene, default: []].map(Self.collapsingSpaces) {
       guard let found = rest.range(of: step) else {
         Issue.record("missing, or out of order: \(step)\n\(run.summary)")
         return
@@ -107,9 +110,25 @@ extension SceneTests {
     let run = try DemoRun.run(["--speed", Self.speed])
     #expect(run.status == 0, "\(run.summary)")
     #expect(!run.hasControlCodes, "\(run.summary)")
+    #expect(run.linesWiderThanATerminal.isEmpty, "\(run.linesWiderThanATerminal)")
     let titles = ["== loading", "== dancing", "== draggable", "== tooltip", "== leaks"]
     let positions = titles.map { run.output.range(of: $0)?.lowerBound }
     #expect(positions.allSatisfy { $0 != nil }, "\(run.summary)")
     #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "\(run.summary)")
+  }
+}
+
+extension SceneTests {
+  /// `text` with every run of spaces and line breaks made one space.
+  static func collapsingSpaces(_ text: String) -> String {
+    text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+  }
+
+  /// On a terminal too, with the live regions each scene redraws in place.
+  @Test func onATerminalEveryLineOfEverySceneFitsEightyColumns() throws {
+    let run = try DemoRun.run(
+      ["--speed", Self.speed], environment: ["AFFIX_DEMO_ASSUME_TERMINAL": "1"])
+    #expect(run.status == 0, "\(run.summary)")
+    #expect(run.linesWiderThanATerminal.isEmpty, "\(run.linesWiderThanATerminal)")
   }
 }

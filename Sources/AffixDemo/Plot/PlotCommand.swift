@@ -66,7 +66,8 @@ extension Chart: SVGDrawing {}
       let path = (folderPath as NSString).appendingPathComponent(picture.fileName)
       do {
         try Data(picture.chart.svg().utf8).write(to: file, options: .atomic)
-        screen.step("wrote \(path): \(picture.caption)")
+        screen.step("wrote \(path):")
+        screen.detail(picture.caption)
       } catch {
         screen.step(screen.paint("could not write \(path): \(error)", .red))
         allWritten = false

@@ -123,10 +123,75 @@ final class Screen: Sendable {
   }
 
   private func permanent(_ text: String) {
+    let wrapped = Self.wrap(text)
     state.withLock { state in
       guard !state.isClosed else { return }
-      Terminal.write(Self.eraseLive(&state) + text + "\n")
+      Terminal.write(Self.eraseLive(&state) + wrapped + "\n")
     }
+  }
+
+  /// The widest line the demo writes, so that it reads in an 80-column terminal.
+  static let width = 80
+
+  /// `text` with each line wider than ``width`` broken at spaces, the rest of a broken line
+  /// indented two columns past the line's own indentation. Control codes take no width; a
+  /// word too long for any line (a path) is left whole where it stands.
+  static func wrap(_ text: String) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false)
+      .map(wrap(line:))
+      .joined(separator: "\n")
+  }
+
+  private static func wrap(line: Substring) -> String {
+    guard columns(line) > width else { return String(line) }
+    // The line's start, kept as it is: its control codes and indentation.
+    var start = line.startIndex
+    var indentation = 0
+    var inEscape = false
+    while start < line.endIndex {
+      let character = line[start]
+      if inEscape || character == "\u{1B}" {
+        inEscape = character == "\u{1B}" || !character.isLetter
+      } else if character == " " {
+        indentation += 1
+      } else {
+        break
+      }
+      start = line.index(after: start)
+    }
+    let continuation = String(repeating: " ", count: indentation + 2)
+    var result = String(line[..<start])
+    var column = indentation
+    var isFirstWord = true
+    for word in line[start...].split(separator: " ", omittingEmptySubsequences: false) {
+      let wordColumns = columns(word)
+      if !isFirstWord, column + 1 + wordColumns > width,
+        continuation.count + wordColumns <= width
+      {
+        result += "\n" + continuation + word
+        column = continuation.count + wordColumns
+      } else {
+        result += (isFirstWord ? "" : " ") + word
+        column += (isFirstWord ? 0 : 1) + wordColumns
+      }
+      isFirstWord = false
+    }
+    return result
+  }
+
+  /// The columns `text` takes on a terminal: its characters but its escape sequences
+  /// (`ESC [ ... letter`).
+  private static func columns(_ text: Substring) -> Int {
+    var count = 0
+    var inEscape = false
+    for character in text {
+      if inEscape || character == "\u{1B}" {
+        inEscape = character == "\u{1B}" || !character.isLetter
+      } else {
+        count += 1
+      }
+    }
+    return count
   }
 
   /// The codes that move back to the start of the live region and erase it.

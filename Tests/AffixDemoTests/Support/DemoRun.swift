@@ -71,6 +71,16 @@ struct DemoRun: Sendable {
     output.unicodeScalars.contains("\u{1B}")
   }
 
+  /// The lines, of standard output and error, wider than an 80-column terminal, without
+  /// their control codes; a carriage return starts a line too.
+  var linesWiderThanATerminal: [String] {
+    (output + errorOutput)
+      .replacing(/\x1B\[[0-9;?]*[A-Za-z]/, with: "")
+      .split(whereSeparator: { $0 == "\n" || $0 == "\r" })
+      .filter { $0.count > 80 }
+      .map(String.init)
+  }
+
   var summary: String {
     "affix-demo \(arguments.joined(separator: " ")) exited with \(status)\n"
       + "--- stdout\n\(output)--- stderr\n\(errorOutput)"

@@ -28,12 +28,12 @@ enum DancingScene {
 
     stage.run(after: .milliseconds(900)) { dance.pause() }
     screen.step("pause(): \(track.reading)")
-    stage.pause(.milliseconds(500))
+    stage.pause(.milliseconds(300))
 
     for progress in [0.25, 0.9, 0.5] {
       stage.run { dance.setProgress(to: progress) }
       screen.step("setProgress(to: \(progress)): \(track.reading)")
-      stage.pause(.milliseconds(500))
+      stage.pause(.milliseconds(300))
     }
 
     stage.run { dance.reverse().start() }
@@ -43,17 +43,17 @@ enum DancingScene {
 
     stage.run { dance.stop() }
     screen.step("stop(): frozen where it is, \(track.reading)")
-    stage.pause(.milliseconds(500))
+    stage.pause(.milliseconds(300))
     stage.run { dance.finish(at: .end) }
     screen.step("finish(at: .end): \(track.reading)")
-    stage.pause(.milliseconds(400))
+    stage.pause(.milliseconds(300))
 
     screen.step("Calls that make no sense now are diagnostics, not crashes:")
     stage.run {
       dance.finish(at: .end)
       dance.setProgress(to: 1.5)
     }
-    stage.pause(.milliseconds(400))
+    stage.pause(.milliseconds(300))
 
     track.startMeasuringOvershoot()
     stage.run {

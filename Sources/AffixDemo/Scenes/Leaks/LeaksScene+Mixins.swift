@@ -44,7 +44,7 @@ extension LeaksScene {
           + "short-lived widgets that conform to nothing:")
       screen.detail(census.summary(kinds))
       screen.detail(clockSummary(stage, world))
-      stage.pause(.milliseconds(600))
+      stage.pause(.milliseconds(300))
 
       widgets.removeAll()
       // The capabilities notice at their next frame or timer that their host is gone.
@@ -55,7 +55,7 @@ extension LeaksScene {
       screen.detail(clockSummary(stage, world))
     }
     screen.step("The leak checker agrees: " + paint(report, on: screen))
-    stage.pause(.milliseconds(600))
+    stage.pause(.milliseconds(300))
   }
 
   private static func clockSummary(_ stage: Stage, _ world: DynamicsWorld) -> String {

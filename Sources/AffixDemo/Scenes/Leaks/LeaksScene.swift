@@ -45,19 +45,19 @@ enum LeaksScene {
         "Attached a name, a Badge and a Glow capability to \(hostCount) short-lived sprites.")
       screen.detail(census.summary(kinds))
       screen.detail("table: \(AssociationTable.statistics)")
-      stage.pause(.milliseconds(600))
+      stage.pause(.milliseconds(300))
 
       sprites.removeAll()
       screen.step("Dropped the sprites: the table never kept one alive.")
       screen.detail(census.summary(kinds))
       screen.detail("table: \(AssociationTable.statistics)")
-      stage.pause(.milliseconds(600))
+      stage.pause(.milliseconds(300))
 
       let swept = AssociationTable.sweep()
       screen.step("Swept the table: \(swept) dead hosts, their values released.")
       screen.detail(census.summary(kinds))
       screen.detail("table: \(AssociationTable.statistics)")
-      stage.pause(.milliseconds(600))
+      stage.pause(.milliseconds(300))
 
       var cards: [Card] = []
       for index in 0..<hostCount {
@@ -75,9 +75,9 @@ enum LeaksScene {
         "\(hostCount) cards that own their storage (AssociationOwner) released theirs at deinit:")
       screen.detail(census.summary(["Card", "Card's Badge"]) + ", no sweep needed")
     }
-    stage.pause(.milliseconds(600))
+    stage.pause(.milliseconds(300))
     screen.step("The leak checker agrees: " + paint(report, on: screen))
-    stage.pause(.milliseconds(600))
+    stage.pause(.milliseconds(300))
 
     playMixins(on: stage)
     showDeliberateCycle(on: stage)
@@ -100,7 +100,7 @@ enum LeaksScene {
     }
     // Break the cycle now that it has been shown, so the demo itself leaks nothing.
     escaped.object?.inspector = nil
-    stage.pause(.milliseconds(900))
+    stage.pause(.milliseconds(500))
 
     let (_, fixed) = checkForLeaks { tracker in
       let document = Document()
@@ -110,7 +110,7 @@ enum LeaksScene {
       tracker.track(document, "document")
     }
     screen.step("Fixed with a weak back-reference (WeakReference): " + paint(fixed, on: screen))
-    stage.pause(.milliseconds(600))
+    stage.pause(.milliseconds(300))
   }
 
   private static func showValueHoldingItsHost(on stage: Stage) {
@@ -129,7 +129,7 @@ enum LeaksScene {
     if let sprite = escaped.object {
       Associations(of: sprite).removeValue(for: Sprite.NoteKey.self)
     }
-    stage.pause(.milliseconds(900))
+    stage.pause(.milliseconds(500))
 
     let (_, fixed) = checkForLeaks { tracker in
       let sprite = Sprite()
@@ -140,7 +140,7 @@ enum LeaksScene {
     AssociationTable.sweep()
     screen.detail(
       "Both deliberate leaks broken; the table after a sweep: \(AssociationTable.statistics)")
-    stage.pause(.milliseconds(600))
+    stage.pause(.milliseconds(300))
   }
 
   static func paint(_ report: LeakReport, on screen: Screen) -> String {
