@@ -19,6 +19,12 @@ struct ReadmeTests {
     #expect(lines[firstBlock + 2] == "swift test")
   }
 
+  /// A first page, not a manual: depth goes to `Docs/` and the DocC catalogs.
+  @Test func itStaysUnderTwoHundredLines() throws {
+    let lines = try Self.readme().split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.count < 200, "README.md has \(lines.count) lines: move depth to Docs/")
+  }
+
   @Test func everyLocalLinkAndPictureExists() throws {
     let readme = try Self.readme()
     let links = try Regex(#"\]\(([^)#\s]+)\)"#)
