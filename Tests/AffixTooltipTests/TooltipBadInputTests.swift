@@ -29,6 +29,15 @@ import Testing
     #expect(!tooltip.isShown && !tooltip.isPending)
   }
 
+  @Test func aNegativeDelayIsTakenAsZeroAndReported() {
+    let log = DiagnosticLog()
+    let line = #line + 1
+    let timing = log.capture { TooltipTiming(showDelay: .seconds(-1), hideDelay: .nanoseconds(-1)) }
+    #expect(timing.showDelay == .zero && timing.hideDelay == .zero)
+    #expect(log.lines == [line, line] && log.subsystems == ["tooltip"])
+    #expect(DiagnosticLog.capture { _ = TooltipTiming.standard }.count == 0)
+  }
+
   @Test func onTheMainQueueTheDelayIsNeverHandedToDispatchAsAPastDeadline() {
     // What `DispatchScheduler` asks of Dispatch for the show delay: no deadline at all, where
     // `now + delay` past 2^63 ns would read as a wall-clock time in the past and fire at once.
