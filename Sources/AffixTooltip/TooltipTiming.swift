@@ -1,3 +1,5 @@
+import Affix
+
 /// When a tooltip shows and hides: after a delay, so that a pointer passing over does not
 /// flash it, and with a grace time, so that a pointer leaving for a moment does not hide it.
 ///
@@ -11,12 +13,23 @@ public struct TooltipTiming: Sendable, Hashable, CustomStringConvertible {
   /// How long the tooltip stays after the pointer leaves; a return within it keeps it shown.
   public var hideDelay: Duration
 
-  /// Creates timing rules; a negative delay is taken as zero.
+  /// Creates timing rules; a negative delay is taken as zero and reported through
+  /// `Diagnostics` (subsystem `"tooltip"`) with the caller's line. A delay too long to pass
+  /// (`.seconds(Int64.max)`) is kept: the tooltip then never shows, or never hides.
   ///
   /// ```swift
   /// let timing = TooltipTiming(showDelay: .seconds(1))
   /// ```
-  public init(showDelay: Duration = .milliseconds(500), hideDelay: Duration = .milliseconds(100)) {
+  public init(
+    showDelay: Duration = .milliseconds(500), hideDelay: Duration = .milliseconds(100),
+    fileID: String = #fileID, line: Int = #line
+  ) {
+    for (name, delay) in [("show", showDelay), ("hide", hideDelay)] where delay < .zero {
+      Diagnostics.report(
+        subsystem: TooltipController.subsystem,
+        message: "A tooltip's \(name) delay cannot be negative (\(delay)); using zero.",
+        fileID: fileID, line: line)
+    }
     self.showDelay = max(showDelay, .zero)
     self.hideDelay = max(hideDelay, .zero)
   }

@@ -279,7 +279,10 @@ struct TimingParametersTests {
     #expect(DampedSpring.unitVelocity(pointsPerSecond: 600, distance: 0) == 0)
     #expect(DampedSpring.unitVelocity(pointsPerSecond: 600, distance: .nan) == 0)
     #expect(DampedSpring.unitVelocity(pointsPerSecond: .infinity, distance: 10) == 0)
-    #expect(DampedSpring.unitVelocity(pointsPerSecond: 1e300, distance: 1e-300) == 0)
+    // A finite fling whose quotient overflows is the fastest start there is, not none.
+    #expect(
+      DampedSpring.unitVelocity(pointsPerSecond: 1e300, distance: -1e-300)
+        == -DampedSpring.maximumInitialVelocity)
     #expect(DampedSpring.snappy.withInitialVelocity(4).initialVelocity == 4)
     #expect(DampedSpring.snappy.withInitialVelocity(4).stiffness == DampedSpring.snappy.stiffness)
   }

@@ -6,6 +6,10 @@ extension Associations {
   @discardableResult
   public func attach<C: Capability>(_ capability: C) -> C {
     CapabilityKey.register(C.self)
+    // Held to the end: a host that cannot carry values gets storage of its own, whose release
+    // ends the capability (`hostDied`), which must come after `didAttach`.
+    let storage = self.storage
+    defer { withExtendedLifetime(storage) {} }
     let (old, observers) = storage.exchange(Payload(capability), for: CapabilityKey.id(of: C.self))
     notify(observers, capability)
     if let old, old.object !== capability {
@@ -38,6 +42,9 @@ extension Associations {
     if let existing = capability(type) { return existing }
     CapabilityKey.register(C.self)
     let made = make()
+    // Held to the end, as in `attach(_:)`.
+    let storage = self.storage
+    defer { withExtendedLifetime(storage) {} }
     let (stored, inserted, observers) = storage.insertIfAbsent(
       Payload(made), for: CapabilityKey.id(of: type))
     if inserted {

@@ -88,6 +88,9 @@ package enum HostKind: Equatable, Sendable {
     if ObjectIdentifier(hostClass) == ObjectIdentifier(boxClass) {
       return .unsupported("a value converted to AnyObject is boxed afresh on every conversion")
     }
+    #if !canImport(ObjectiveC)
+      if let reason = bridgedValueReason(hostClass) { return .unsupported(reason) }
+    #endif
     if !usesNativeReferenceCounting(hostClass) {
       if host is AnyClass {
         return .unsupported("a class object is never deallocated and is shared by every caller")
@@ -132,6 +135,38 @@ package enum HostKind: Equatable, Sendable {
   package static func isCountedNatively(_ host: AnyObject) -> Bool {
     usesNativeReferenceCounting(type(of: host))
   }
+
+  #if !canImport(ObjectiveC)
+    /// Why an object of `hostClass` cannot carry values, if it is what Foundation makes of a
+    /// Swift value converted to `AnyObject` on Linux: `17 as AnyObject` is a new `NSNumber`,
+    /// `"a" as AnyObject` a new `NSString`, an array a new `NSArray`, on every conversion; and
+    /// every `nil as AnyObject` is the one `NSNull` of the process, which every caller would
+    /// share. (On Apple platforms these are Objective-C objects: tagged pointers are refused
+    /// above, and the rest take the weak path.) The classes are looked up by name once, so
+    /// that the core need not link Foundation; a process without it has none of them.
+    private static func bridgedValueReason(_ hostClass: AnyClass) -> String? {
+      let id = ObjectIdentifier(hostClass)
+      if let null = bridgedNullClass, id == null {
+        return "nil converted to AnyObject is the one NSNull every caller shares"
+      }
+      guard bridgedValueClasses.contains(id) else { return nil }
+      return "a value converted to AnyObject is bridged to a new Foundation object on every "
+        + "conversion"
+    }
+
+    /// Foundation's `NSNull`, if Foundation is in the process.
+    private static let bridgedNullClass: ObjectIdentifier? =
+      (_typeByName("Foundation.NSNull") as? AnyClass).map(ObjectIdentifier.init)
+
+    /// The classes Foundation bridges Swift values to (exactly those, not their subclasses:
+    /// a mutable collection made on purpose is an object like any other), for those present.
+    private static let bridgedValueClasses: [ObjectIdentifier] = [
+      "Foundation.NSNumber", "Foundation.__NSCFBoolean", "Foundation.NSString",
+      "Foundation.NSArray", "Foundation.NSDictionary", "Foundation.NSSet", "Foundation.NSDate",
+      "Foundation.NSData", "Foundation.NSURL", "Foundation.NSUUID", "Foundation.NSIndexPath",
+      "Foundation.NSDecimalNumber",
+    ].compactMap { name in (_typeByName(name) as? AnyClass).map(ObjectIdentifier.init) }
+  #endif
 
   /// The class the runtime boxes values in when they are converted to `AnyObject`.
   private static let boxClass: AnyClass = {

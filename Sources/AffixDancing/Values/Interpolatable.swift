@@ -29,26 +29,42 @@ public protocol Interpolatable: Sendable {
 }
 
 extension Double: Interpolatable {
-  /// Blends linearly: `start + (end - start) * fraction`.
+  /// Blends linearly: `start + (end - start) * fraction`, exactly `end` at 1.
+  ///
+  /// Between endpoints whose difference overflows (-1e308 to 1e308) it blends as
+  /// `start * (1 - fraction) + end * fraction`, which stays finite within `0...1`; past them an
+  /// extrapolation is held at the largest finite values. Non-finite endpoints are the caller's.
   @inlinable
   public static func interpolate(from start: Double, to end: Double, fraction: Double) -> Double {
-    start + (end - start) * fraction
+    if fraction == 1 { return end }
+    let difference = end - start
+    if difference.isFinite || !start.isFinite || !end.isFinite {
+      return start + difference * fraction
+    }
+    let blend = start * (1 - fraction) + end * fraction
+    return blend.isFinite ? blend : blend < 0 ? -greatestFiniteMagnitude : greatestFiniteMagnitude
   }
 }
 
 extension Float: Interpolatable {
-  /// Blends linearly: `start + (end - start) * fraction`.
+  /// Blends linearly: `start + (end - start) * fraction`, exactly `end` at 1, as
+  /// `Double.interpolate(from:to:fraction:)` does (finite between finite endpoints).
   @inlinable
   public static func interpolate(from start: Float, to end: Float, fraction: Double) -> Float {
-    start + (end - start) * Float(fraction)
+    if fraction == 1 { return end }
+    let blended = Double.interpolate(from: Double(start), to: Double(end), fraction: fraction)
+    let limit = Double(Float.greatestFiniteMagnitude)
+    guard start.isFinite && end.isFinite else { return Float(blended) }
+    return Float(min(max(blended, -limit), limit))
   }
 }
 
 extension CGFloat: Interpolatable {
-  /// Blends linearly: `start + (end - start) * fraction`.
+  /// Blends linearly: `start + (end - start) * fraction`, exactly `end` at 1, as
+  /// `Double.interpolate(from:to:fraction:)` does (finite between finite endpoints).
   @inlinable
   public static func interpolate(from start: CGFloat, to end: CGFloat, fraction: Double) -> CGFloat
   {
-    start + (end - start) * CGFloat(fraction)
+    CGFloat(Double.interpolate(from: Double(start), to: Double(end), fraction: fraction))
   }
 }

@@ -159,7 +159,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
     isolation: any Actor
   ) -> DragController {
     let reference = AnyWeakReference(host)
-    let start = center.read(from: host)
+    let centre = center.read(from: host)
     // Written in the host's isolation: at once where the world runs there, else later there,
     // the newest move, never on the clock's thread.
     let handler = MoveHandler(
@@ -169,7 +169,9 @@ public final class DragController: Capability, CustomStringConvertible, Observab
         center.write(point, to: host)
         return true
       })
-    let body = world.makeBody(at: start, bounds: bounds, handler: handler)
+    let body = world.makeBody(at: centre, bounds: bounds, handler: handler)
+    // Where the world put the body: a centre it cannot hold is replaced there, and reported.
+    let start = body.position
     if let rubberBand { body.rubberBand = rubberBand }
     var points = (snapPoints ?? [start]).filter { point in
       guard point.isFinite else {

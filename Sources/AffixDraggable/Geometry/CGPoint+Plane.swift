@@ -8,6 +8,24 @@ extension CGPoint {
 
   var isFinite: Bool { x.isFinite && y.isFinite }
 
+  /// This finite point brought within ``DynamicsWorld/maximumCoordinate`` of the origin along
+  /// each axis, or nil when it lies within already.
+  var heldWithinCoordinates: CGPoint? {
+    let bound = DynamicsWorld.maximumCoordinate
+    let (x, y) = (Double(self.x), Double(self.y))
+    let held = CGPoint(min(max(x, -bound), bound), min(max(y, -bound), bound))
+    return held == self ? nil : held
+  }
+
+  /// This finite velocity brought within ``DynamicsWorld/maximumSpeed`` along each axis, or nil
+  /// when it lies within already.
+  var heldWithinSpeeds: CGPoint? {
+    let bound = DynamicsWorld.maximumSpeed
+    let (x, y) = (Double(self.x), Double(self.y))
+    let held = CGPoint(min(max(x, -bound), bound), min(max(y, -bound), bound))
+    return held == self ? nil : held
+  }
+
   static func + (lhs: CGPoint, rhs: Vector2D) -> CGPoint {
     CGPoint(Double(lhs.x) + rhs.dx, Double(lhs.y) + rhs.dy)
   }

@@ -38,14 +38,12 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
   }
 
   /// The position of the body's centre. Setting it moves the body there at once (a teleport,
-  /// keeping its velocity) and wakes it; a non-finite position is reported and ignored.
+  /// keeping its velocity) and wakes it; a non-finite position is reported and ignored, one
+  /// beyond ``DynamicsWorld/maximumCoordinate`` is reported and brought within it.
   public var position: CGPoint {
     get { read { $0.position } }
     set {
-      guard newValue.isFinite else {
-        diagnose("body position \(newValue) is not finite; ignored")
-        return
-      }
+      guard let newValue = Self.usable(newValue, "body position") else { return }
       update("set the position") { body in
         body.x = Double(newValue.x)
         body.y = Double(newValue.y)
@@ -60,13 +58,19 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
 
   /// The velocity of the body's centre, in points per second. Setting it (a fling) wakes the
   /// body; a body with no behaviour keeps the velocity until one is added, and the snap or
-  /// attachment then starts from it. A non-finite velocity is reported and ignored.
+  /// attachment then starts from it. A non-finite velocity is reported and ignored, one beyond
+  /// ``DynamicsWorld/maximumSpeed`` is reported and brought within it.
   public var velocity: CGPoint {
     get { read { CGPoint($0.vx, $0.vy) } }
     set {
       guard newValue.isFinite else {
         diagnose("body velocity \(newValue) is not finite; ignored")
         return
+      }
+      let given = newValue
+      let newValue = given.heldWithinSpeeds ?? given
+      if newValue != given {
+        diagnose("body velocity \(given) is beyond the speeds a world holds; using \(newValue)")
       }
       update("set the velocity") { body in
         body.vx = Double(newValue.x)
@@ -79,7 +83,8 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
   /// A rectangle the body's centre may not leave, or `nil`. Setting it moves a body outside
   /// into the rectangle; walls stop the body's motion into them. Snap points and anchors
   /// outside the bounds pull the body to the nearest point inside. An unusable rectangle
-  /// (null, infinite, non-finite or negative in size) is reported and ignored.
+  /// (null, infinite, non-finite or negative in size) is reported and ignored; the part of one
+  /// beyond ``DynamicsWorld/maximumCoordinate`` is reported and cut off.
   public var bounds: CGRect? {
     get {
       read { body in
@@ -93,6 +98,21 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
       if let rect = newValue, !rect.isUsableBounds {
         diagnose("bounds \(rect) are not a finite, non-negative rectangle; ignored")
         return
+      }
+      var newValue = newValue
+      if let rect = newValue?.standardized {
+        let bound = DynamicsWorld.maximumCoordinate
+        let held = CGRect(x: -bound, y: -bound, width: 2 * bound, height: 2 * bound)
+        let corners = (
+          held.clamping(rect.origin), held.clamping(CGPoint(x: rect.maxX, y: rect.maxY))
+        )
+        let cut = CGRect(
+          x: corners.0.x, y: corners.0.y, width: corners.1.x - corners.0.x,
+          height: corners.1.y - corners.0.y)
+        if cut != rect {
+          diagnose("bounds \(rect) reach beyond the coordinates a world holds; using \(cut)")
+          newValue = cut
+        }
       }
       update("set the bounds") { body in
         guard let rect = newValue?.standardized else {
@@ -162,18 +182,23 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
   /// Attaches the body to an anchor, replacing its behaviour.
   ///
   /// A non-finite anchor or offset is reported and the call ignored; a negative or
-  /// non-finite length is reported and replaced by zero.
+  /// non-finite length is reported and replaced by zero. Coordinates and a length beyond
+  /// ``DynamicsWorld/maximumCoordinate`` are reported and brought within it.
   public func attach(_ attachment: SpringAttachment) {
-    guard attachment.anchor.isFinite, attachment.offset.isFinite else {
-      diagnose(
-        "attachment anchor \(attachment.anchor) or offset \(attachment.offset) is not finite; ignored"
-      )
-      return
-    }
+    var attachment = attachment
+    guard let anchor = Self.usable(attachment.anchor, "attachment anchor"),
+      let offset = Self.usable(attachment.offset, "attachment offset")
+    else { return }
+    (attachment.anchor, attachment.offset) = (anchor, offset)
     var length = attachment.length
     if !length.isFinite || length < 0 {
       diagnose("attachment length \(length) is not a finite value >= 0; using 0")
       length = 0
+    } else if length > DynamicsWorld.maximumCoordinate {
+      diagnose(
+        "attachment length \(length) is beyond the coordinates a world holds; using "
+          + "\(DynamicsWorld.maximumCoordinate)")
+      length = DynamicsWorld.maximumCoordinate
     }
     let spring = attachment.spring
     let transition = spring.map { SpringTransition(spring: $0, dt: world.dt) } ?? .identity
@@ -191,12 +216,10 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
 
   /// Moves the anchor of the body's attachment, as a finger moving.
   ///
-  /// Reported and ignored when the anchor is not finite or the body is not attached.
+  /// Reported and ignored when the anchor is not finite or the body is not attached; an anchor
+  /// beyond ``DynamicsWorld/maximumCoordinate`` is reported and brought within it.
   public func moveAnchor(to anchor: CGPoint) {
-    guard anchor.isFinite else {
-      diagnose("anchor \(anchor) is not finite; ignored")
-      return
-    }
+    guard let anchor = Self.usable(anchor, "anchor") else { return }
     update("move the anchor") { body in
       guard body.kind == .attachment else {
         return "cannot move the anchor of a body that is not attached; ignored"
@@ -213,12 +236,13 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
   /// the next frame, which writes it to the host and announces the rest (see
   /// ``onRest(isolation:_:)``) as a snap that moved would.
   ///
-  /// A non-finite point is reported and the call ignored. A point outside the bounds is reported and the body snaps to the nearest point inside.
+  /// A non-finite point is reported and the call ignored; one beyond
+  /// ``DynamicsWorld/maximumCoordinate`` is reported and brought within it. A point outside
+  /// the bounds is reported and the body snaps to the nearest point inside.
   public func snap(_ snap: Snap) {
-    guard snap.point.isFinite else {
-      diagnose("snap point \(snap.point) is not finite; ignored")
-      return
-    }
+    var snap = snap
+    guard let point = Self.usable(snap.point, "snap point") else { return }
+    snap.point = point
     let spring = snap.spring
     let transition = SpringTransition(spring: spring, dt: world.dt)
     let isReduced = ReducedMotion.isEnabled
@@ -272,6 +296,19 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
       ($0.position, CGPoint($0.vx, $0.vy), !$0.isMoving)
     }
     return "DynamicBody(at \(position), velocity \(velocity)\(resting ? ", resting" : ""))"
+  }
+
+  /// `point`, or nil with a report when it is not finite, or brought within
+  /// ``DynamicsWorld/maximumCoordinate`` with a report: the one check of every point a body
+  /// is given.
+  static func usable(_ point: CGPoint, _ name: String) -> CGPoint? {
+    guard point.isFinite else {
+      diagnose("\(name) \(point) is not finite; ignored")
+      return nil
+    }
+    guard let held = point.heldWithinCoordinates else { return point }
+    diagnose("\(name) \(point) is beyond the coordinates a world holds; using \(held)")
+    return held
   }
 
   /// Reads the body's state, or its last state once it has left the world.

@@ -35,13 +35,41 @@ public final class DynamicsWorld: Sendable {
   /// The clock that drives the world while something moves, or `nil` for a world advanced by
   /// hand.
   public let clock: FrameClock?
-  /// The fixed physics time step.
+  /// The fixed physics time step, within ``timeStepRange``.
   public let timeStep: Duration
-  /// When bodies count as at rest.
+  /// When bodies count as at rest, with each figure at least ``minimumRestThreshold``'s.
   public let restThreshold: RestThreshold
   /// The most time one advance simulates; a longer gap (a stalled frame, a suspended app) is
-  /// dropped rather than replayed in one burst.
+  /// dropped rather than replayed in one burst. At least one ``timeStep``, at most
+  /// ``maximumStepsPerAdvance`` of them.
   public let maximumAdvance: Duration
+
+  /// The time steps a world takes: from 250 µs to 100 ms.
+  ///
+  /// Below, a frame costs more steps than it is worth (an attosecond would be 10^16 steps in a
+  /// 60 Hz frame); at the floor, the default quarter-second ``maximumAdvance`` is exactly
+  /// ``maximumStepsPerAdvance`` steps. Above, a body moves fewer than ten times a second and
+  /// jumps rather than moves (a step of a million seconds would never be taken at all).
+  public static let timeStepRange: ClosedRange<Duration> = .microseconds(250)...(.milliseconds(100))
+
+  /// The most physics steps one ``advance(by:)`` takes, whatever the time it is given: the
+  /// bound on a frame's work per moving body.
+  public static let maximumStepsPerAdvance = 1000
+
+  /// The smallest rest threshold a world uses: a millionth of a point, and of a point a
+  /// second. A threshold of 0 would keep a body stepping until its motion underflows (minutes
+  /// of frames for a drift no screen shows), and one that is not a number would never let it
+  /// rest.
+  public static let minimumRestThreshold = RestThreshold(distance: 1e-6, speed: 1e-6)
+
+  /// The largest coordinate, either way, of a position, anchor, snap point or bound, in
+  /// points; larger ones are brought to it and reported. Within it, every difference,
+  /// square and velocity a step computes is finite (at ±1e308 the centre would become NaN).
+  public static let maximumCoordinate = 1e12
+
+  /// The largest speed, either way along each axis, a body is given, in points per second;
+  /// larger ones are brought to it and reported.
+  public static let maximumSpeed = 1e15
 
   let dt: Double
   let state = LockedState(WorldState())
@@ -54,24 +82,73 @@ public final class DynamicsWorld: Sendable {
   ///   - clock: The frame clock to advance the world while something moves, or `nil` to
   ///     advance it by hand with ``advance(by:)``.
   ///   - timeStep: The fixed step, 1/120 s by default (two steps per 60 Hz frame). A step that
-  ///     is not positive is reported and replaced by the default.
-  ///   - restThreshold: When bodies count as at rest.
+  ///     is not positive is reported and replaced by the default; one outside
+  ///     ``timeStepRange`` is reported and brought to the nearest bound.
+  ///   - restThreshold: When bodies count as at rest. A figure that is not finite is reported
+  ///     and replaced by ``RestThreshold/standard``'s, one below ``minimumRestThreshold``'s
+  ///     is reported and raised to it.
   ///   - maximumAdvance: The most time one advance simulates; a quarter second by default.
+  ///     Less than one step is raised to one step; more than ``maximumStepsPerAdvance`` steps
+  ///     is reported and lowered to them.
+  ///   - fileID: The caller's file, for a report.
+  ///   - line: The caller's line, for a report.
   public init(
     clock: FrameClock?, timeStep: Duration = .seconds(1) / 120,
     restThreshold: RestThreshold = .standard,
-    maximumAdvance: Duration = .milliseconds(250)
+    maximumAdvance: Duration = .milliseconds(250), fileID: String = #fileID, line: Int = #line
   ) {
+    func report(_ message: String) {
+      Diagnostics.report(
+        subsystem: DragController.subsystem, message: message, fileID: fileID, line: line)
+    }
     var step = timeStep
+    let range = Self.timeStepRange
     if step <= .zero {
-      diagnose("time step \(timeStep) is not positive; using 1/120 s")
+      report("time step \(timeStep) is not positive; using 1/120 s")
       step = .seconds(1) / 120
+    } else if !range.contains(step) {
+      step = min(max(step, range.lowerBound), range.upperBound)
+      report("time step \(timeStep) is outside \(range); using \(step)")
+    }
+    let steps = Self.maximumStepsPerAdvance
+    var advance = max(maximumAdvance, step)
+    if advance > step * steps {
+      advance = step * steps
+      report(
+        "maximum advance \(maximumAdvance) is more than \(steps) steps of \(step); using "
+          + "\(advance)")
     }
     self.clock = clock
     self.timeStep = step
-    self.restThreshold = restThreshold
-    self.maximumAdvance = max(maximumAdvance, step)
+    self.restThreshold = Self.usable(restThreshold, report: report)
+    self.maximumAdvance = advance
     dt = step / .seconds(1)
+  }
+
+  /// `threshold` with each figure that is not finite replaced by the standard one, and each
+  /// below the minimum raised to it, every change reported.
+  private static func usable(
+    _ threshold: RestThreshold, report: (String) -> Void
+  ) -> RestThreshold {
+    func figure(_ value: Double, _ name: String, standard: Double, minimum: Double) -> Double {
+      if !value.isFinite {
+        report("rest \(name) \(value) is not finite; using \(standard)")
+        return standard
+      }
+      if !(value >= minimum) {
+        report("rest \(name) \(value) is below \(minimum); using \(minimum)")
+        return minimum
+      }
+      return value
+    }
+    let (standard, minimum) = (RestThreshold.standard, minimumRestThreshold)
+    // Set after `init`, the public figures skip its checks: read them as given.
+    var usable = threshold
+    usable.distance = figure(
+      threshold.distance, "distance", standard: standard.distance, minimum: minimum.distance)
+    usable.speed = figure(
+      threshold.speed, "speed", standard: standard.speed, minimum: minimum.speed)
+    return usable
   }
 
   /// Adds a body with its centre at `position`, at rest and with no behaviour.
@@ -124,6 +201,9 @@ public final class DynamicsWorld: Sendable {
     if !start.isFinite {
       diagnose("body position \(position) is not finite; using the origin")
       start = .zero
+    } else if let held = start.heldWithinCoordinates {
+      diagnose("body position \(position) is beyond the coordinates a world holds; using \(held)")
+      start = held
     }
     let id = state.withLock { state in
       defer { state.nextID += 1 }
@@ -174,10 +254,15 @@ public final class DynamicsWorld: Sendable {
     let (moved, idleSubscription, settled, announcements) = state.withLock { state -> Outcome in
       if state.movingCount > 0 {
         state.accumulator += min(elapsed, maximumAdvance)
-        while state.accumulator >= timeStep && state.movingCount > 0 {
+        // At most `maximumStepsPerAdvance` steps: `maximumAdvance` is at most that many, and the
+        // carry is less than one, so the budget only guards the bound.
+        var budget = Self.maximumStepsPerAdvance
+        while state.accumulator >= timeStep && state.movingCount > 0 && budget > 0 {
           state.accumulator -= timeStep
           state.stepAll(dt: dt, threshold: threshold)
+          budget -= 1
         }
+        if state.accumulator >= timeStep { state.accumulator = .zero }
       }
       let settled = state.takeSettledWaiters()
       let announcements = state.takeAnnouncements(continuing: false)

@@ -1,4 +1,5 @@
 import Affix
+import AffixScheduling
 
 /// The timing rules of a loading indicator.
 ///
@@ -7,9 +8,11 @@ import Affix
 /// let options = LoadingOptions(graceTime: .milliseconds(200), minimumShowTime: .milliseconds(500))
 /// ```
 ///
-/// Values that make no sense (negative times, a zero tick interval, a non-finite angle) are
-/// replaced by the nearest sensible value and reported through `Diagnostics` when a
-/// ``LoadingController`` is created with them.
+/// Values that make no sense (negative times, a zero tick interval or one below
+/// ``minimumTickInterval``, a non-finite angle) are replaced by the nearest sensible value and
+/// reported through `Diagnostics` when a ``LoadingController`` is created with them. Times
+/// too long to ever pass (`.seconds(Int64.max)`) are kept: the indicator then never appears,
+/// or never hides before its work stops, as asked.
 public struct LoadingOptions: Sendable, Hashable {
   /// How long work may run before the indicator appears; work that ends sooner shows nothing.
   public var graceTime: Duration
@@ -40,6 +43,12 @@ public struct LoadingOptions: Sendable, Hashable {
   /// The default options.
   public static let standard = LoadingOptions()
 
+  /// The shortest ``tickInterval``: one millisecond, a frame of the fastest `FrameClock`.
+  ///
+  /// A tick redraws the indicator, and no display shows more than a frame a millisecond; a
+  /// shorter interval would only keep the scheduler's queue busy redrawing.
+  public static let minimumTickInterval = Duration.seconds(1) / FrameClock.maximumFramesPerSecond
+
   /// These options with every unusable value replaced, each replacement reported.
   func validated() -> LoadingOptions {
     var options = self
@@ -56,6 +65,11 @@ public struct LoadingOptions: Sendable, Hashable {
       report(
         "a tick interval must be positive (\(tickInterval)); using \(defaults.tickInterval)")
       options.tickInterval = defaults.tickInterval
+    } else if tickInterval < Self.minimumTickInterval {
+      report(
+        "a tick interval of \(tickInterval) is shorter than a frame can be; using "
+          + "\(Self.minimumTickInterval)")
+      options.tickInterval = Self.minimumTickInterval
     }
     if !anglePerTick.isFinite {
       report("an angle per tick must be finite (\(anglePerTick)); using \(defaults.anglePerTick)")

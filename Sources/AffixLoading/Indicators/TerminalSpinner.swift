@@ -150,13 +150,21 @@ public final class TerminalSpinner: LoadingIndicator, Sendable {
   }
 
   /// Redraws the line with the next frame; writes nothing when not on a terminal.
+  ///
+  /// Any `frame` names one of ``frames``, counted round them both ways: -1 is the last.
   public func tick(frame: Int, angle: Double) {
     guard isTerminal else { return }
     let (message, progress) = shown.withLock { state in
       state.frame = frame
       return (state.message, state.progress)
     }
-    write(Self.clearLine + line(frames[frame % frames.count], message, progress))
+    write(Self.clearLine + line(frames[wrapped(frame)], message, progress))
+  }
+
+  /// The index of the frame `frame` names: its remainder, never negative.
+  private func wrapped(_ frame: Int) -> Int {
+    let remainder = frame % frames.count
+    return remainder < 0 ? remainder + frames.count : remainder
   }
 
   /// Shows `message` from now on: redraws the line, or writes it as a plain line.
@@ -169,7 +177,7 @@ public final class TerminalSpinner: LoadingIndicator, Sendable {
     guard let shownNow else { return }
     if isTerminal {
       write(
-        Self.clearLine + line(frames[shownNow.frame % frames.count], message, shownNow.progress))
+        Self.clearLine + line(frames[wrapped(shownNow.frame)], message, shownNow.progress))
     } else {
       write((message ?? "Working") + "...\n")
     }

@@ -34,19 +34,26 @@ public final class DispatchScheduler: SchedulingClock {
 
   /// Runs `action` once on ``queue``, `delay` from now.
   ///
-  /// A zero or negative delay submits the action to run as soon as the queue gets to it.
+  /// A zero or negative delay submits the action to run as soon as the queue gets to it. A
+  /// delay whose deadline lies past what Dispatch can express (about 292 years of uptime) is
+  /// never reached: the action waits until it is cancelled, and is not submitted at all.
   public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void)
     -> CancellationToken
   {
     let work = DispatchWork(action: action, repeats: false)
-    let item = DispatchWorkItem { work.fire() }
-    work.setWorkItem(item)
-    queue.asyncAfter(deadline: Self.deadline(after: delay), execute: item)
+    if let deadline = Self.deadline(after: delay) {
+      let item = DispatchWorkItem { work.fire() }
+      work.setWorkItem(item)
+      queue.asyncAfter(deadline: deadline, execute: item)
+    }
     return CancellationToken { work.cancel() }
   }
 
   /// Runs `action` on ``queue`` every `interval`, the first time after `delay` (one `interval`
   /// if `nil`).
+  ///
+  /// An interval below ``SchedulingClock/minimumRepeatInterval`` is raised to it and reported.
+  /// A first firing past what Dispatch can express never comes.
   ///
   /// - Throws: ``SchedulingError/nonPositiveInterval(_:)`` if `interval` is zero or negative.
   public func scheduleRepeating(
@@ -54,22 +61,32 @@ public final class DispatchScheduler: SchedulingClock {
     _ action: @escaping @Sendable () -> Void
   ) throws(SchedulingError) -> CancellationToken {
     guard interval > .zero else { throw .nonPositiveInterval(interval) }
+    let interval = Self.usableRepeatInterval(interval, fileID: #fileID, line: #line)
     let work = DispatchWork(action: action, repeats: true)
+    guard let deadline = Self.deadline(after: delay ?? interval) else {
+      return CancellationToken { work.cancel() }
+    }
     let timer = DispatchSource.makeTimerSource(queue: queue)
-    // Sub-nanosecond intervals still have to move Dispatch's clock forward.
-    let step = max(interval.saturatingNanoseconds, 1)
     timer.schedule(
-      deadline: Self.deadline(after: delay ?? interval),
-      repeating: .nanoseconds(Int(clamping: step)), leeway: .nanoseconds(0))
+      deadline: deadline, repeating: .nanoseconds(Int(clamping: interval.saturatingNanoseconds)),
+      leeway: .nanoseconds(0))
     timer.setEventHandler { work.fire() }
     work.setTimer(timer)
     timer.resume()
     return CancellationToken { work.cancel() }
   }
 
-  private static func deadline(after delay: Duration) -> DispatchTime {
+  /// The Dispatch time `delay` from now, or `nil` when it lies past the last time Dispatch
+  /// can express: a `dispatch_time_t` at or above 2^63 nanoseconds is read as a wall-clock
+  /// time (and one in the past, at that), so such a deadline would fire at once.
+  package static func deadline(
+    after delay: Duration, now: UInt64 = DispatchTime.now().uptimeNanoseconds
+  )
+    -> DispatchTime?
+  {
     let wait = UInt64(max(delay.saturatingNanoseconds, 0))
-    let (deadline, overflow) = DispatchTime.now().uptimeNanoseconds.addingReportingOverflow(wait)
-    return overflow ? .distantFuture : DispatchTime(uptimeNanoseconds: deadline)
+    let (deadline, overflow) = now.addingReportingOverflow(wait)
+    guard !overflow, deadline < UInt64(Int64.max) else { return nil }
+    return DispatchTime(uptimeNanoseconds: deadline)
   }
 }

@@ -43,8 +43,10 @@ public final class FrameClock: Sendable {
   ///
   /// - Parameters:
   ///   - scheduler: The scheduler that runs the clock's timer and, with it, every subscriber.
-  ///   - framesPerSecond: The frame rate. A rate of zero or less falls back to 60 and is
-  ///     reported through `Diagnostics` (subsystem `"scheduling"`).
+  ///   - framesPerSecond: The frame rate, from 1 to ``maximumFramesPerSecond``, so that the
+  ///     ``interval`` lies between 1 ms and 1 s. A rate of zero or less falls back to 60, a
+  ///     rate above the maximum is lowered to it, and either is reported through `Diagnostics`
+  ///     (subsystem `"scheduling"`).
   ///   - fileID: The caller's file, for that report.
   ///   - line: The caller's line, for that report.
   public convenience init(
@@ -71,6 +73,13 @@ public final class FrameClock: Sendable {
         message:
           "A frame clock needs a positive frame rate, but was given \(framesPerSecond); it runs at "
           + "\(rate) frames a second instead.", fileID: fileID, line: line)
+    } else if rate > Self.maximumFramesPerSecond {
+      rate = Self.maximumFramesPerSecond
+      Diagnostics.report(
+        subsystem: "scheduling",
+        message:
+          "A frame clock cannot run at \(framesPerSecond) frames a second; it runs at \(rate), "
+          + "a frame every millisecond.", fileID: fileID, line: line)
     }
     interval = .seconds(1) / rate
     frameSource = followsTheDisplay ? .display(framesPerSecond: rate) : .scheduler
@@ -95,6 +104,13 @@ public final class FrameClock: Sendable {
   }
 
   static let defaultFramesPerSecond = 60
+
+  /// The fastest a frame clock runs: 1,000 frames a second, a frame every millisecond.
+  ///
+  /// Displays refresh at most a few hundred times a second, so no frame beyond this is ever
+  /// seen; a faster clock would only keep its queue busy (at a billion frames a second, every
+  /// moment of it), and an interval that rounds to zero would stop it from ticking at all.
+  public static let maximumFramesPerSecond = 1000
 
   /// Calls `onFrame` at every frame while the returned token lives and is not cancelled.
   ///

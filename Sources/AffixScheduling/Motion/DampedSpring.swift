@@ -4,12 +4,13 @@ import Foundation
 /// A damped spring, the one spring of every Affix motion: a Dancing animation's timing, a
 /// Draggable snap's pull and a drag attachment's give.
 ///
-/// It is spelled as SwiftUI's `Spring` is (``init(duration:bounce:initialVelocity:)``,
-/// ``init(response:dampingRatio:initialVelocity:)``,
-/// ``init(mass:stiffness:damping:initialVelocity:)`` and the presets ``smooth``, ``snappy`` and
-/// ``bouncy``), under a name of its own, so that an app that also imports SwiftUI names both
-/// without ambiguity. UIKit Dynamics spells a spring as a frequency in hertz and a damping
-/// ratio: ``init(frequency:dampingRatio:)`` is that one conversion.
+/// It is spelled as SwiftUI's `Spring` is
+/// (``init(duration:bounce:initialVelocity:fileID:line:)``,
+/// ``init(response:dampingRatio:initialVelocity:fileID:line:)``,
+/// ``init(mass:stiffness:damping:initialVelocity:fileID:line:)`` and the presets ``smooth``,
+/// ``snappy`` and ``bouncy``), under a name of its own, so that an app that also imports SwiftUI
+/// names both without ambiguity. UIKit Dynamics spells a spring as a frequency in hertz and a
+/// damping ratio: ``init(frequency:dampingRatio:fileID:line:)`` is that one conversion.
 ///
 /// As a timing curve it carries a motion from 0 to 1: `m x'' + c x' + k (x - 1) = 0`, along
 /// the closed forms of the damped oscillator. With `u = x - 1`, `u(0) = -1`, `u'(0) = v0`,
@@ -29,8 +30,12 @@ import Foundation
 /// ```
 ///
 /// Constants no spring can have (a mass, stiffness or duration that is not finite and
-/// positive, a non-finite damping, bounce or velocity) are replaced as each initializer says,
-/// and reported through `Diagnostics` with the subsystem `motion`.
+/// positive, a negative or non-finite damping, a non-finite bounce or velocity) are replaced as
+/// each initializer says, and reported through `Diagnostics` with the subsystem `motion` and
+/// the caller's line. So are finite constants whose motion no `Double` can follow: a natural
+/// frequency outside ``naturalFrequencyRange``, a damping ratio above ``maximumDampingRatio``
+/// or an initial velocity beyond ``maximumInitialVelocity`` is brought to the nearest bound.
+/// Within them every value, velocity and settling time of the spring is finite.
 public struct DampedSpring: Sendable, Hashable, CustomStringConvertible {
   /// The moving mass, greater than 0.
   public let mass: Double
@@ -47,33 +52,105 @@ public struct DampedSpring: Sendable, Hashable, CustomStringConvertible {
   /// How close to the end a spring must stay to count as settled.
   public static let settlingTolerance = 0.001
 
+  /// The natural frequencies a spring can have, in radians per second: a period from about
+  /// 6 nanoseconds to about 73 days. Beyond them a step's phase or decay no longer fits a
+  /// `Double` (a stiffness of 1e300 on a mass of 1e-300 is a frequency of 1e300), and no screen
+  /// could show the difference from the bound anyway.
+  public static let naturalFrequencyRange: ClosedRange<Double> = 1e-6...1e9
+
+  /// The largest damping ratio a spring gets: a million times critical, a creep so slow that
+  /// more damping shows no difference, and within which the motion stays finite.
+  public static let maximumDampingRatio = 1e6
+
+  /// The largest initial velocity, either way, in fractions of the distance per second: the
+  /// whole distance a trillion times a second.
+  public static let maximumInitialVelocity = 1e12
+
+  /// The time after which every spring within the bounds has come to rest to the last bit of
+  /// a `Double`: later times are evaluated at it, so that no product overflows.
+  static let restingTime = 1e15
+
   /// Creates a spring from its physical constants.
   ///
   /// Unusable constants are replaced and reported: a mass or stiffness that is not finite and
-  /// positive becomes 1 or that of a 0.5 s response, a non-finite damping becomes critical,
-  /// a non-finite velocity becomes 0. A damping below ``minimumDampingRatio`` of critical is
-  /// raised to it without a report, so that every motion comes to rest.
+  /// positive becomes 1 or that of a 0.5 s response, a non-finite damping becomes critical, a
+  /// negative one ``minimumDampingRatio`` of critical, a non-finite velocity becomes 0 and one
+  /// beyond ``maximumInitialVelocity`` that bound. Constants whose natural frequency
+  /// (`sqrt(k / m)`) leaves ``naturalFrequencyRange``, or whose damping ratio passes
+  /// ``maximumDampingRatio``, make a spring of mass 1 at the nearest bound, reported too. A
+  /// damping from 0 to ``minimumDampingRatio`` of critical is raised to it without a report,
+  /// so that every motion comes to rest.
   ///
   /// - Parameters:
   ///   - mass: The moving mass, greater than 0.
   ///   - stiffness: The spring constant k, greater than 0.
-  ///   - damping: The damping coefficient c.
+  ///   - damping: The damping coefficient c, 0 or more.
   ///   - initialVelocity: In fractions of the distance per second.
-  public init(mass: Double = 1, stiffness: Double, damping: Double, initialVelocity: Double = 0) {
+  ///   - fileID: The caller's file, for a report.
+  ///   - line: The caller's line, for a report.
+  public init(
+    mass: Double = 1, stiffness: Double, damping: Double, initialVelocity: Double = 0,
+    fileID: String = #fileID, line: Int = #line
+  ) {
     var problems: [String] = []
-    if !(mass.isFinite && mass > 0) { problems.append("a mass of \(mass)") }
-    if !(stiffness.isFinite && stiffness > 0) { problems.append("a stiffness of \(stiffness)") }
-    if !damping.isFinite { problems.append("a damping of \(damping)") }
-    if !initialVelocity.isFinite { problems.append("an initial velocity of \(initialVelocity)") }
-    Self.report(problems, using: "a mass of 1, a 0.5 s response's stiffness, critical damping or 0")
-    let mass = mass.isFinite && mass > 0 ? mass : 1
-    let stiffness =
+    var replacements: [String] = []
+    if !(mass.isFinite && mass > 0) {
+      problems.append("a mass of \(mass)")
+      replacements.append("a mass of 1")
+    }
+    if !(stiffness.isFinite && stiffness > 0) {
+      problems.append("a stiffness of \(stiffness)")
+      replacements.append("a 0.5 s response's stiffness")
+    }
+    if !damping.isFinite {
+      problems.append("a damping of \(damping)")
+      replacements.append("critical damping")
+    } else if damping < 0 {
+      problems.append("a negative damping of \(damping), which would add energy")
+      replacements.append("\(Self.minimumDampingRatio) of critical damping")
+    }
+    var velocity = initialVelocity.isFinite ? initialVelocity : 0
+    if !initialVelocity.isFinite || abs(initialVelocity) > Self.maximumInitialVelocity {
+      if initialVelocity.isFinite {
+        velocity = initialVelocity < 0 ? -Self.maximumInitialVelocity : Self.maximumInitialVelocity
+      }
+      problems.append("an initial velocity of \(initialVelocity)")
+      replacements.append("an initial velocity of \(velocity)")
+    }
+    var mass = mass.isFinite && mass > 0 ? mass : 1
+    var stiffness =
       stiffness.isFinite && stiffness > 0 ? stiffness : Self.stiffness(response: 0.5, mass: mass)
-    let critical = 2 * (stiffness * mass).squareRoot()
+    // Square roots first: `k * m` overflows for constants of 1e300, their roots do not.
+    var critical = 2 * stiffness.squareRoot() * mass.squareRoot()
+    let frequency = stiffness.squareRoot() / mass.squareRoot()
+    let ratio = damping.isFinite ? damping / critical : 1
+    let frequencies = Self.naturalFrequencyRange
+    if !(critical.isFinite && critical > 0 && frequencies.contains(frequency)
+      && ratio <= Self.maximumDampingRatio)
+    {
+      // Constants whose motion no Double can follow: the spring of mass 1 nearest to them.
+      let usableFrequency =
+        frequency.isNaN ? 1 : min(max(frequency, frequencies.lowerBound), frequencies.upperBound)
+      let usableRatio = ratio.isNaN ? 1 : min(ratio, Self.maximumDampingRatio)
+      if usableFrequency != frequency {
+        problems.append("a natural frequency of \(frequency) rad/s")
+        replacements.append("\(usableFrequency) rad/s")
+      }
+      if usableRatio != ratio {
+        problems.append("a damping ratio of \(ratio)")
+        replacements.append("a ratio of \(usableRatio)")
+      }
+      mass = 1
+      stiffness = usableFrequency * usableFrequency
+      critical = 2 * usableFrequency
+      self.damping = max(usableRatio, Self.minimumDampingRatio) * critical
+    } else {
+      self.damping = max(damping.isFinite ? damping : critical, critical * Self.minimumDampingRatio)
+    }
+    Self.report(problems, using: replacements, fileID: fileID, line: line)
     self.mass = mass
     self.stiffness = stiffness
-    self.damping = damping.isFinite ? max(damping, critical * Self.minimumDampingRatio) : critical
-    self.initialVelocity = initialVelocity.isFinite ? initialVelocity : 0
+    self.initialVelocity = velocity
   }
 
   /// Creates a spring as SwiftUI's `Spring(response:dampingRatio:)` does: from its response
@@ -82,22 +159,31 @@ public struct DampedSpring: Sendable, Hashable, CustomStringConvertible {
   ///
   /// - Parameters:
   ///   - response: The period of the undamped spring, in seconds; one that is not finite and
-  ///     positive is reported and replaced by 0.5.
+  ///     positive is reported and replaced by 0.5, one whose frequency leaves
+  ///     ``naturalFrequencyRange`` is reported and brought to the nearest bound.
   ///   - dampingRatio: 1 is critical, below 1 overshoots, above 1 creeps; one that is not
   ///     finite or is negative is reported and replaced by 1.
   ///   - initialVelocity: In fractions of the distance per second.
-  public init(response: Double, dampingRatio: Double, initialVelocity: Double = 0) {
+  ///   - fileID: The caller's file, for a report.
+  ///   - line: The caller's line, for a report.
+  public init(
+    response: Double, dampingRatio: Double, initialVelocity: Double = 0,
+    fileID: String = #fileID, line: Int = #line
+  ) {
     var problems: [String] = []
     if !(response.isFinite && response > 0) { problems.append("a response of \(response) s") }
     if !(dampingRatio.isFinite && dampingRatio >= 0) {
       problems.append("a damping ratio of \(dampingRatio)")
     }
-    Self.report(problems, using: "0.5 s or a ratio of 1")
-    let response = response.isFinite && response > 0 ? response : 0.5
+    Self.report(problems, using: ["0.5 s", "a ratio of 1"], fileID: fileID, line: line)
+    let response = Self.usablePeriod(
+      response.isFinite && response > 0 ? response : 0.5, named: "response", fileID: fileID,
+      line: line)
     let ratio = dampingRatio.isFinite && dampingRatio >= 0 ? dampingRatio : 1
     self.init(
       mass: 1, stiffness: Self.stiffness(response: response, mass: 1),
-      damping: 4 * .pi * ratio / response, initialVelocity: initialVelocity)
+      damping: 4 * .pi * ratio / response, initialVelocity: initialVelocity, fileID: fileID,
+      line: line)
   }
 
   /// Creates a spring as UIKit Dynamics spells one (`UIAttachmentBehavior`'s `frequency` and
@@ -111,19 +197,27 @@ public struct DampedSpring: Sendable, Hashable, CustomStringConvertible {
   ///
   /// - Parameters:
   ///   - frequency: The undamped natural frequency, in hertz; one that is not finite and
-  ///     positive is reported and replaced by 1.
+  ///     positive is reported and replaced by 1, one beyond ``naturalFrequencyRange`` (in
+  ///     radians per second) is reported and brought to the nearest bound.
   ///   - dampingRatio: 1 is critical, below 1 overshoots, above 1 creeps; one that is not
   ///     finite or is negative is reported and replaced by 1.
-  public init(frequency: Double, dampingRatio: Double) {
+  ///   - fileID: The caller's file, for a report.
+  ///   - line: The caller's line, for a report.
+  public init(
+    frequency: Double, dampingRatio: Double, fileID: String = #fileID, line: Int = #line
+  ) {
     var problems: [String] = []
     if !(frequency.isFinite && frequency > 0) { problems.append("a frequency of \(frequency) Hz") }
     if !(dampingRatio.isFinite && dampingRatio >= 0) {
       problems.append("a damping ratio of \(dampingRatio)")
     }
-    Self.report(problems, using: "1 Hz or a ratio of 1")
-    let omega = 2 * Double.pi * (frequency.isFinite && frequency > 0 ? frequency : 1)
+    Self.report(problems, using: ["1 Hz", "a ratio of 1"], fileID: fileID, line: line)
+    let hertz = frequency.isFinite && frequency > 0 ? frequency : 1
+    let omega =
+      2 * Double.pi / Self.usablePeriod(1 / hertz, named: "period", fileID: fileID, line: line)
     let ratio = dampingRatio.isFinite && dampingRatio >= 0 ? dampingRatio : 1
-    self.init(mass: 1, stiffness: omega * omega, damping: 2 * ratio * omega)
+    self.init(
+      mass: 1, stiffness: omega * omega, damping: 2 * ratio * omega, fileID: fileID, line: line)
   }
 
   /// Creates a spring as SwiftUI's `Spring(duration:bounce:)` does: from its perceptual
@@ -147,18 +241,25 @@ public struct DampedSpring: Sendable, Hashable, CustomStringConvertible {
   ///     `-0.99...1`; not finite: reported, and 0.
   ///   - initialVelocity: In fractions of the distance per second; see
   ///     ``unitVelocity(pointsPerSecond:distance:)``.
-  public init(duration: Double = 0.5, bounce: Double = 0, initialVelocity: Double = 0) {
+  ///   - fileID: The caller's file, for a report.
+  ///   - line: The caller's line, for a report.
+  public init(
+    duration: Double = 0.5, bounce: Double = 0, initialVelocity: Double = 0,
+    fileID: String = #fileID, line: Int = #line
+  ) {
     var problems: [String] = []
     if !(duration.isFinite && duration > 0) { problems.append("a duration of \(duration) s") }
     if !bounce.isFinite { problems.append("a bounce of \(bounce)") }
-    Self.report(problems, using: "0.5 s or no bounce")
-    let duration = duration.isFinite && duration > 0 ? duration : 0.5
+    Self.report(problems, using: ["0.5 s", "no bounce"], fileID: fileID, line: line)
+    let duration = Self.usablePeriod(
+      duration.isFinite && duration > 0 ? duration : 0.5, named: "duration", fileID: fileID,
+      line: line)
     let bounce = bounce.isFinite ? min(max(bounce, -0.99), 1) : 0
     let ratio = bounce >= 0 ? 1 - bounce : 1 / (1 + bounce)
     let stiffness = Self.stiffness(response: duration, mass: 1)
     self.init(
       mass: 1, stiffness: stiffness, damping: 2 * ratio * stiffness.squareRoot(),
-      initialVelocity: initialVelocity)
+      initialVelocity: initialVelocity, fileID: fileID, line: line)
   }
 
   /// SwiftUI's `.smooth`: duration 0.5, no bounce (critically damped).
@@ -199,7 +300,7 @@ public struct DampedSpring: Sendable, Hashable, CustomStringConvertible {
   /// This is how a drag hands its fling to a spring: the release velocity, divided by the
   /// distance the spring has to cover, so that the body leaves at the speed it was thrown.
   /// A `distance` of 0 or not finite (nothing to cover), or a velocity that is not finite,
-  /// gives 0.
+  /// gives 0; a result beyond ``maximumInitialVelocity`` (overflowing, even) is held at it.
   ///
   /// ```swift
   /// let velocity = DampedSpring.unitVelocity(pointsPerSecond: 1200, distance: 300)  // 4
@@ -213,14 +314,16 @@ public struct DampedSpring: Sendable, Hashable, CustomStringConvertible {
   public static func unitVelocity(pointsPerSecond: Double, distance: Double) -> Double {
     guard distance.isFinite, distance != 0, pointsPerSecond.isFinite else { return 0 }
     let velocity = pointsPerSecond / distance
-    return velocity.isFinite ? velocity : 0
+    // A fling over a vanishing distance, even one whose quotient overflows: the fastest start
+    // a spring takes.
+    return min(max(velocity, -maximumInitialVelocity), maximumInitialVelocity)
   }
 
   /// `zeta = c / (2 sqrt(k m))`: below 1 it overshoots, 1 is critical, above 1 it creeps.
-  public var dampingRatio: Double { damping / (2 * (stiffness * mass).squareRoot()) }
+  public var dampingRatio: Double { damping / (2 * stiffness.squareRoot() * mass.squareRoot()) }
 
   /// `w0 = sqrt(k / m)`, in radians per second.
-  public var naturalFrequency: Double { (stiffness / mass).squareRoot() }
+  public var naturalFrequency: Double { stiffness.squareRoot() / mass.squareRoot() }
 
   /// The natural frequency in hertz, `w0 / 2 pi`: UIKit Dynamics' `frequency`.
   public var frequency: Double { naturalFrequency / (2 * .pi) }
@@ -229,7 +332,7 @@ public struct DampedSpring: Sendable, Hashable, CustomStringConvertible {
   /// an underdamped spring passes 1 and comes back.
   public func value(at time: Double) -> Double {
     guard time > 0 else { return 0 }
-    return 1 + displacement(at: time)
+    return 1 + displacement(at: min(time, Self.restingTime))
   }
 
   /// The time after which the spring stays within ``settlingTolerance`` of the end, from an
@@ -259,8 +362,11 @@ public struct DampedSpring: Sendable, Hashable, CustomStringConvertible {
     guard time > 0 else { return initialVelocity }
     // The derivative of the motion is a motion of the same spring: one that starts at rest,
     // displaced by the spring's initial acceleration, from where the first starts moving.
-    let acceleration = (stiffness - damping * initialVelocity) / mass
-    return displacement(at: time, from: initialVelocity, velocity: acceleration)
+    // (`(k - c v0) / m`, written with the ratios, which stay finite where `c v0` may not.)
+    let w0 = naturalFrequency
+    let acceleration = w0 * w0 - 2 * dampingRatio * w0 * initialVelocity
+    return displacement(
+      at: min(time, Self.restingTime), from: initialVelocity, velocity: acceleration)
   }
 
   /// How far the spring carries a unit of velocity `time` seconds after it started at rest at
@@ -271,7 +377,7 @@ public struct DampedSpring: Sendable, Hashable, CustomStringConvertible {
   /// property's velocity, so that the property keeps its speed.
   public func impulseResponse(at time: Double) -> Double {
     guard time > 0 else { return 0 }
-    return displacement(at: time, from: 0, velocity: 1)
+    return displacement(at: min(time, Self.restingTime), from: 0, velocity: 1)
   }
 
   private func displacement(at t: Double) -> Double {
@@ -316,13 +422,29 @@ public struct DampedSpring: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  private static func report(_ problems: [String], using replacements: String) {
+  private static func report(
+    _ problems: [String], using replacements: [String], fileID: String, line: Int
+  ) {
     guard !problems.isEmpty else { return }
     Diagnostics.report(
       subsystem: "motion",
       message: "A spring cannot have " + problems.joined(separator: " or ") + "; using "
-        + replacements
-        + " instead.")
+        + replacements.joined(separator: " or ") + " instead.", fileID: fileID, line: line)
+  }
+
+  /// `period` (a response, duration or 1 / frequency, in seconds), brought within the periods
+  /// of ``naturalFrequencyRange`` and reported if it was outside.
+  private static func usablePeriod(
+    _ period: Double, named name: String, fileID: String, line: Int
+  ) -> Double {
+    let shortest = 2 * Double.pi / naturalFrequencyRange.upperBound
+    let longest = 2 * Double.pi / naturalFrequencyRange.lowerBound
+    let usable = min(max(period, shortest), longest)
+    if usable != period {
+      report(
+        ["a \(name) of \(period) s"], using: ["\(usable) s"], fileID: fileID, line: line)
+    }
+    return usable
   }
 
   private static func stiffness(response: Double, mass: Double) -> Double {

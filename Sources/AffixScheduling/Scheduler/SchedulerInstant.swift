@@ -6,6 +6,10 @@
 /// has its own epoch (the moment a ``DispatchScheduler`` was created, or an arbitrary start for
 /// a ``VirtualTimeScheduler``).
 ///
+/// Arithmetic on instants saturates: an instant plus a `Duration` near the top of its range is
+/// the latest instant there is, never an overflow trap, so a deadline of
+/// `.seconds(Int64.max)` simply never comes.
+///
 /// ```swift
 /// let start = SchedulerInstant.zero
 /// let later = start + .milliseconds(250)
@@ -23,14 +27,16 @@ public struct SchedulerInstant: InstantProtocol, CustomStringConvertible {
   /// The clock's epoch.
   public static let zero = SchedulerInstant(sinceEpoch: .zero)
 
-  /// The instant `duration` after this one (before it, if `duration` is negative).
+  /// The instant `duration` after this one (before it, if `duration` is negative), held at
+  /// the first or last instant a `Duration` can express rather than trapping on overflow.
   public func advanced(by duration: Duration) -> SchedulerInstant {
-    SchedulerInstant(sinceEpoch: sinceEpoch + duration)
+    SchedulerInstant(sinceEpoch: sinceEpoch.saturatingAdding(duration))
   }
 
-  /// The time from this instant to `other`: negative if `other` comes first.
+  /// The time from this instant to `other`: negative if `other` comes first; held at the
+  /// bounds of `Duration` rather than trapping on overflow.
   public func duration(to other: SchedulerInstant) -> Duration {
-    other.sinceEpoch - sinceEpoch
+    other.sinceEpoch.saturatingSubtracting(sinceEpoch)
   }
 
   /// The instant `rhs` after `lhs`.

@@ -43,6 +43,10 @@ public protocol SchedulingClock: AnyObject, Clock where Instant == SchedulerInst
 
   /// Runs `action` every `interval`, the first time after `delay`.
   ///
+  /// An interval below ``minimumRepeatInterval`` is raised to it and reported through
+  /// `Diagnostics` (subsystem `"scheduling"`): call ``scheduleRepeating(every:fileID:line:_:)``
+  /// for the report to name your line.
+  ///
   /// - Parameters:
   ///   - interval: The time between firings; it must be positive.
   ///   - delay: How long to wait before the first firing: one `interval` if `nil`; a negative
@@ -57,16 +61,43 @@ public protocol SchedulingClock: AnyObject, Clock where Instant == SchedulerInst
 }
 
 extension SchedulingClock {
+  /// The shortest interval a repeating timer runs at: one microsecond.
+  ///
+  /// A shorter interval asks for the impossible. A Dispatch timer cannot wake more often than
+  /// its handler runs (a wake-up and a queue hop take microseconds), so it would only run its
+  /// action back to back and starve its queue; a virtual clock advanced by one second would run
+  /// its action 10^18 times for an attosecond. At the floor a virtual second costs a million
+  /// firings, and a real timer is already far faster than any frame, tick or poll needs.
+  public static var minimumRepeatInterval: Duration { .microseconds(1) }
+
   /// Runs `action` every `interval`, the first time one `interval` from now.
   ///
   /// ```swift
   /// let ticker = try scheduler.scheduleRepeating(every: .milliseconds(50)) { spin() }
   /// ```
   ///
+  /// An interval below ``minimumRepeatInterval`` is raised to it and reported through
+  /// `Diagnostics` (subsystem `"scheduling"`) with the caller's `fileID` and `line`.
+  ///
   /// - Throws: ``SchedulingError/nonPositiveInterval(_:)`` if `interval` is zero or negative.
   public func scheduleRepeating(
-    every interval: Duration, _ action: @escaping @Sendable () -> Void
+    every interval: Duration, fileID: String = #fileID, line: Int = #line,
+    _ action: @escaping @Sendable () -> Void
   ) throws(SchedulingError) -> CancellationToken {
-    try scheduleRepeating(every: interval, after: nil, action)
+    try scheduleRepeating(
+      every: Self.usableRepeatInterval(interval, fileID: fileID, line: line), after: nil, action)
+  }
+
+  /// `interval`, raised to ``minimumRepeatInterval`` with a report if it is positive and
+  /// shorter; a zero or negative interval is returned as it is, for the scheduler to refuse.
+  static func usableRepeatInterval(_ interval: Duration, fileID: String, line: Int) -> Duration {
+    guard interval > .zero, interval < minimumRepeatInterval else { return interval }
+    Diagnostics.report(
+      subsystem: "scheduling",
+      message:
+        "A repeating timer cannot fire every \(interval); it fires every "
+        + "\(minimumRepeatInterval), the shortest interval a timer runs at.",
+      fileID: fileID, line: line)
+    return minimumRepeatInterval
   }
 }

@@ -96,7 +96,11 @@ public final class VirtualTimeScheduler: SchedulingClock {
         jobs[entry.id] = nil
         return (job.action, nil)
       }
-      return (job.action, Entry(due: entry.due + interval, sequence: makeSequence(), id: entry.id))
+      let due = entry.due + interval
+      // At the last instant there is, a timer's next firing saturates to the same instant; it
+      // would fire for ever there. It never fires again (cancelling it still releases it).
+      guard due > entry.due else { return (job.action, nil) }
+      return (job.action, Entry(due: due, sequence: makeSequence(), id: entry.id))
     }
 
     /// Puts a repeating timer's next firing in the queue, unless it was cancelled meanwhile.
@@ -143,12 +147,15 @@ public final class VirtualTimeScheduler: SchedulingClock {
   /// Schedules `action` to run every `interval`, the first time after `delay` (one `interval`
   /// if `nil`; a negative delay makes it due now).
   ///
+  /// An interval below ``SchedulingClock/minimumRepeatInterval`` is raised to it and reported.
+  ///
   /// - Throws: ``SchedulingError/nonPositiveInterval(_:)`` if `interval` is zero or negative.
   public func scheduleRepeating(
     every interval: Duration, after delay: Duration?,
     _ action: @escaping @Sendable () -> Void
   ) throws(SchedulingError) -> CancellationToken {
     guard interval > .zero else { throw .nonPositiveInterval(interval) }
+    let interval = Self.usableRepeatInterval(interval, fileID: #fileID, line: #line)
     let id = state.withLock { state in
       state.insert(
         Job(action: action, interval: interval), due: state.now + max(delay ?? interval, .zero))
@@ -159,6 +166,7 @@ public final class VirtualTimeScheduler: SchedulingClock {
   /// Moves the clock forward by `duration`, running every action due up to the new time.
   ///
   /// A negative duration is treated as zero: time never goes back, but work already due runs.
+  /// The clock stops at the last instant a `Duration` can express rather than overflowing.
   public func advance(by duration: Duration) {
     advance(to: now + max(duration, .zero))
   }

@@ -50,6 +50,9 @@ package struct AnimationEffects: Sendable {
   /// Completions that will never run, to be released after unlocking: they may hold the last
   /// reference to the host, whose death calls back into its dance.
   package var dropped: [AnimationCompletion] = []
+  /// Whether the call stopped repeating after ``AnimationEngine/maximumTraversalsPerAdvance``
+  /// traversals and began the next one at the frame's time, dropping the rest.
+  package var cutTraversals = false
 
   package init() {}
 
@@ -177,6 +180,7 @@ package struct AnimationEngine: Sendable {
       begin(at: startTime)
     }
     var effects = AnimationEffects()
+    var traversals = 0
     while let segment {
       let elapsed = segment.length > 0 ? (time - segment.startTime) / segment.length : 1
       if elapsed < 1 {
@@ -188,6 +192,13 @@ package struct AnimationEngine: Sendable {
       self.segment = nil
       continuation = nil
       if traversalsLeft != 0 {
+        traversals += 1
+        if traversals > Self.maximumTraversalsPerAdvance {
+          // Repeats too short for the clock to tell apart: on from here, the rest dropped.
+          effects.cutTraversals = true
+          repeatTraversal(endedAt: time, now: time)
+          break
+        }
         repeatTraversal(endedAt: segment.startTime + segment.length, now: time)
         if segment.length == 0 && traversalsLeft == nil { break }
         continue
@@ -558,6 +569,12 @@ package struct AnimationEngine: Sendable {
 
   // MARK: Internals
 
+  /// The most traversals one advance begins: repeats shorter than the clock can resolve (an
+  /// animation of 1e-300 s repeating for ever) would otherwise begin one after another at the
+  /// same instant, for ever, inside one frame. Whole traversals that a frame spans are skipped
+  /// in one go, so an animation that can be followed needs a handful at most.
+  package static let maximumTraversalsPerAdvance = 1000
+
   private var initialTraversalsLeft: Int? {
     guard let repeatCount else { return nil }
     let (total, overflow) = repeatCount.multipliedReportingOverflow(by: autoreverses ? 2 : 1)
@@ -617,22 +634,25 @@ package struct AnimationEngine: Sendable {
   private mutating func repeatTraversal(endedAt end: Double, now: Double) {
     let length = timing.duration
     var starting = 1
+    // Whole traversals that ended before `now`: beyond 1e15 they cannot be counted exactly
+    // (nor their time added to `end` without rounding it away), so they all count.
+    let whole = length > 0 ? (now - end) / length : 0
+    let countable = whole < 1e15
     if let left = traversalsLeft {
       let more = left - 1
       if length > 0 && more > 0 {
-        starting += min(more, Int(min((now - end) / length, Double(more))))
+        starting += countable ? min(more, Int(max(whole, 0))) : more
       } else if length == 0 {
         starting = left
       }
       traversalsLeft = left - starting
-    } else if length > 0 {
-      let whole = (now - end) / length
-      starting += whole < 1e15 ? Int(whole) : 0
+    } else if length > 0 && countable {
+      starting += Int(max(whole, 0))
     }
     let skippedTime = Double(starting - 1) * length
     if autoreverses && starting % 2 == 1 { isReversed.toggle() }
     fractionComplete = isReversed ? 1 : 0
     progress = fractionComplete
-    begin(at: end + skippedTime)
+    begin(at: countable ? end + skippedTime : now)
   }
 }

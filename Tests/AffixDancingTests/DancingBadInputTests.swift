@@ -1,0 +1,80 @@
+import Affix
+import AffixScheduling
+import AffixTestSupport
+import Foundation
+import Testing
+
+@testable import AffixDancing
+
+/// The rows of `Docs/BadInput.md` for AffixDancing's timing and values.
+@MainActor @Suite struct DancingBadInputTests {
+  @Test(arguments: [false, true])
+  func aRepeatTooShortForTheClockEndsEveryFrame(autoreverses: Bool) {
+    let stage = ClockedBox(framesPerSecond: 100)
+    stage.dance.animate(duration: 1e-300, curve: .linear) { $0.x = 100 }
+      .repeatingForever(autoreverses: autoreverses).start()
+    // Before the bound, this frame never returned: the next repeat began where the last ended,
+    // 1e-300 s later, which rounding leaves at the same instant.
+    stage.advance(milliseconds: 30)
+    #expect(stage.box.x.isFinite && (0...100).contains(stage.box.x))
+    #expect(stage.dance.state == .active)
+    stage.dance.stop()
+  }
+
+  @Test(arguments: [Int.max - 1, Int.max / 2])
+  func aHugeRepeatCountOfTinyRepeatsNeitherTrapsNorLoops(count: Int) {
+    let stage = ClockedBox(framesPerSecond: 100)
+    let ended = Recording<AnimatingPosition>()
+    stage.dance.animate(duration: 1e-300, curve: .linear) { $0.x = 100 }
+      .repeating(count: count).addCompletion { ended.append($0) }.start()
+    stage.advance(milliseconds: 50)
+    #expect(ended.values == [.end])
+    #expect(stage.box.x == 100)
+  }
+
+  @Test func theEngineBoundsTheTraversalsOneAdvanceBegins() throws {
+    var engine = AnimationEngine(
+      tracks: [AnimationTrack(\Box.x, from: 0, to: 100)], timing: .curve(.linear),
+      duration: 1e-300)
+    try engine.setRepeat(count: nil, autoreverses: false)
+    _ = try engine.start(at: 1)
+    let effects = engine.advance(to: 2)
+    #expect(engine.state == .active)
+    // Whole repeats a frame spans are skipped in one go: this frame needs no cut.
+    #expect(!effects.cutTraversals)
+    #expect(AnimationEngine.maximumTraversalsPerAdvance == 1000)
+  }
+
+  @Test(arguments: [
+    (-1e308, 1e308), (1e308, -1e308), (-Double.greatestFiniteMagnitude, .greatestFiniteMagnitude),
+  ])
+  func interpolatingBetweenHugeEndpointsEndsAtTheTarget(endpoints: (Double, Double)) {
+    let (start, end) = endpoints
+    #expect(Double.interpolate(from: start, to: end, fraction: 1) == end)
+    #expect(Double.interpolate(from: start, to: end, fraction: 0) == start)
+    for fraction in stride(from: -0.5, through: 1.5, by: 0.25) {
+      #expect(Double.interpolate(from: start, to: end, fraction: fraction).isFinite)
+      #expect(
+        CGFloat.interpolate(from: CGFloat(start), to: CGFloat(end), fraction: fraction).isFinite)
+    }
+    #expect(abs(Double.interpolate(from: start, to: end, fraction: 0.5)) < 1e300)
+    #expect(
+      Float.interpolate(from: -.greatestFiniteMagnitude, to: .greatestFiniteMagnitude, fraction: 1)
+        == .greatestFiniteMagnitude)
+    #expect(
+      Float.interpolate(
+        from: -.greatestFiniteMagnitude, to: .greatestFiniteMagnitude, fraction: 0.5
+      ).isFinite)
+  }
+
+  @Test func aLinearAnimationBetweenHugeEndpointsLandsOnItsTarget() {
+    let stage = ClockedBox(framesPerSecond: 100)
+    stage.box.x = -1e308
+    stage.dance.animate(duration: 1, curve: .linear) { $0.x = 1e308 }.start()
+    for _ in 0..<12 {
+      stage.advance(milliseconds: 100)
+      #expect(stage.box.x.isFinite)
+    }
+    #expect(stage.box.x == 1e308)
+  }
+}

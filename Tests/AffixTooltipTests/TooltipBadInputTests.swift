@@ -1,0 +1,49 @@
+import Affix
+import AffixScheduling
+import AffixTestSupport
+import AffixTooltip
+import Dispatch
+import Testing
+
+/// The row of `Docs/BadInput.md` for AffixTooltip: a show delay too long to pass never shows.
+@MainActor @Suite struct TooltipBadInputTests {
+  final class Host {
+    var shown: [Bool] = []
+  }
+
+  @Test(arguments: [Duration.seconds(Int64.max), Duration(attoseconds: .max)])
+  func aShowDelayTooLongToPassNeverShows(delay: Duration) {
+    let scheduler = VirtualTimeScheduler()
+    let host = Host()
+    let tooltip = TooltipController.attach(
+      to: host, timing: TooltipTiming(showDelay: delay), scheduler: scheduler
+    ) { host, shown in host.shown.append(shown) }
+    tooltip.pointerEntered()
+    // Any time short of the delay: a real clock never gets near it.
+    scheduler.advance(by: .seconds(Int64.max / 2))
+    scheduler.advance(by: .seconds(Int64.max / 4))
+    #expect(!tooltip.isShown && host.shown.isEmpty)
+    #expect(tooltip.isPending)
+    tooltip.pointerExited()
+    scheduler.advance(by: .seconds(1))
+    #expect(!tooltip.isShown && !tooltip.isPending)
+  }
+
+  @Test func aNegativeDelayIsTakenAsZeroAndReported() {
+    let log = DiagnosticLog()
+    let line = #line + 1
+    let timing = log.capture { TooltipTiming(showDelay: .seconds(-1), hideDelay: .nanoseconds(-1)) }
+    #expect(timing.showDelay == .zero && timing.hideDelay == .zero)
+    #expect(log.lines == [line, line] && log.subsystems == ["tooltip"])
+    #expect(DiagnosticLog.capture { _ = TooltipTiming.standard }.count == 0)
+  }
+
+  @Test func onTheMainQueueTheDelayIsNeverHandedToDispatchAsAPastDeadline() {
+    // What `DispatchScheduler` asks of Dispatch for the show delay: no deadline at all, where
+    // `now + delay` past 2^63 ns would read as a wall-clock time in the past and fire at once.
+    let uptime = DispatchTime.now().uptimeNanoseconds
+    #expect(
+      DispatchScheduler.deadline(
+        after: TooltipTiming(showDelay: .seconds(Int64.max)).showDelay, now: uptime) == nil)
+  }
+}
