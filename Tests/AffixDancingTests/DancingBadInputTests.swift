@@ -78,3 +78,23 @@ import Testing
     #expect(stage.box.x == 1e308)
   }
 }
+
+/// A frame that cut an animation's repeats tells it once, at the line that declared it.
+@MainActor @Suite struct RepeatCutReportTests {
+  @Test func aCutIsToldOncePerAnimation() throws {
+    var state = Dancer.State(clock: VirtualFrames().clock)
+    let site = CallSite(fileID: "Cards/Deck.swift", line: 42)
+    let engine = AnimationEngine(
+      tracks: [AnimationTrack(\Box.x, from: 0, to: 100)], timing: .curve(.linear), duration: 1)
+    state.append(Dancer.Group(id: 7, engine: engine, tag: 7, declaredAt: site))
+    var effects = AnimationEffects()
+    effects.cutTraversals = true
+    let first = Dancer.settle(effects, engine: engine, group: 0, state: &state, chaining: true)
+    let second = Dancer.settle(effects, engine: engine, group: 0, state: &state, chaining: true)
+    #expect(first.cut.map(\.tag) == [7] && first.cut.first?.declaredAt.line == 42)
+    #expect(second.cut.isEmpty)
+    let none = AnimationEffects()
+    let quiet = Dancer.settle(none, engine: engine, group: 0, state: &state, chaining: true)
+    #expect(quiet.cut.isEmpty)
+  }
+}

@@ -95,6 +95,9 @@ extension Dancer {
     /// The tag of the last animation told that it repeats forever while holding completions
     /// or chained animations, so that it is told once.
     var advisedTag = 0
+    /// The tag of the last animation told that its repeats were cut in a frame, so that it is
+    /// told once.
+    var cutTag = 0
     /// The velocities of the properties this group took from moving groups as it was declared,
     /// for it to keep when it starts.
     var carried: CarriedVelocities?
@@ -181,6 +184,9 @@ extension Dancer {
     var misuse: String?
     /// Groups that ended without ever starting: their tags and where they were declared.
     var forgotten: [(tag: Int, declaredAt: CallSite)] = []
+    /// Animations whose repeats were cut in a frame, told once each: their tags and where they
+    /// were declared.
+    var cut: [(tag: Int, declaredAt: CallSite)] = []
     var subscription: CancellationToken?
     /// Groups that left, released with the aftermath, outside the lock.
     var released: [Group] = []
@@ -195,6 +201,7 @@ extension Dancer {
       resumed += other.resumed
       next += other.next
       forgotten += other.forgotten
+      cut += other.cut
       misuse = misuse ?? other.misuse
       subscription = subscription ?? other.subscription
       released += other.released

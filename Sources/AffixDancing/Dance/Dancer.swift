@@ -175,6 +175,10 @@ public final class Dancer: Capability, Observable {
     var aftermath = Aftermath()
     if let values = effects.values { aftermath.values.append(values) }
     aftermath.dropped = effects.dropped
+    if effects.cutTraversals, state.groups[index].cutTag != state.groups[index].tag {
+      state.groups[index].cutTag = state.groups[index].tag
+      aftermath.cut.append((state.groups[index].tag, state.groups[index].declaredAt))
+    }
     switch effects.outcome {
     case .none:
       state.groups[index].engine = engine
@@ -233,6 +237,12 @@ public final class Dancer: Capability, Observable {
       for values in aftermath.values { values.apply(to: host) }
     }
     reportForgotten(aftermath.forgotten, why: reason)
+    for (tag, site) in aftermath.cut {
+      report(
+        "an animation repeats faster than its clock's frames can show: a frame begins at most "
+          + "\(AnimationEngine.maximumTraversalsPerAdvance) repeats, and the rest were dropped",
+        tag: tag, at: site)
+    }
     var called: [AnimationCompletion] = []
     for (position, completions) in aftermath.completed {
       for completion in completions { completion(position) }
