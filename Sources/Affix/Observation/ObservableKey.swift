@@ -21,13 +21,17 @@ public import Observation
 /// }
 /// ```
 ///
-/// What counts as a change, as for a stored property of an `@Observable` class: a write
-/// (even of an equal value), a removal of a value that was there, an ``Associations/update(_:_:)-4fr7y``
-/// that stores (an `Equatable` value left equal is no change), a value made by
-/// ``Associations/value(for:orInsert:)``, and the host's death, which ends its values. Another
-/// key, or the same key on another host, is not. A weakly held value that dies reads as the
-/// default without a change: Observation, like ``Associations/observe(_:isolation:_:)``, is told
-/// of writes, and a death is no write.
+/// What counts as a change is what would change a stored property of an `@Observable` class
+/// (which skips equal values since Swift 6.2): a write or an ``Associations/update(_:_:)-4fr7y``
+/// that leaves a different value, a removal of a value that differs from the key's default, a
+/// value made by ``Associations/value(for:orInsert:)``, and the host's death, which ends its
+/// values. A write of an equal value (of an `Equatable` type) or of the same instance (of a
+/// class) is stored without telling Observation, as the macro's setter does (an observer of
+/// ``Associations/observe(_:isolation:_:)`` still receives it); a value of any other type
+/// changes with every write, `nil` over `nil` included. Another key, or the same key on another
+/// host, is no change. A weakly held value that dies reads as the default without a change:
+/// Observation, like ``Associations/observe(_:isolation:_:)``, is told of writes, and a death is
+/// no write.
 ///
 /// `onChange` runs as Observation runs it: on the thread that makes the change, before the
 /// change is stored, outside every lock of the library; for a host's death, on the thread that
@@ -120,8 +124,23 @@ extension Associations {
     return try slot.registrar.withMutation(of: slot, keyPath: \.value, write)
   }
 
+  /// A write of an observable key whose slot a read attached: Observation is told of it unless
+  /// it is no change (``AssociatedKey/_isNoChange(_:_:)``), as of a write to a stored property
+  /// of an `@Observable` class. The value is stored either way.
+  ///
+  /// Judged against the value the write replaces, atomically: a write that races another is
+  /// judged again against what that one stored, so no change goes untold.
+  @inlinable
+  func storeObserved<Key: AssociatedKey>(
+    _ newValue: Key.Value, for key: Key.Type, _ slot: ObservationSlot
+  ) {
+    updateObserved(key, slot, unchangedIf: nil) { $0 = newValue }
+  }
+
   /// An update of an observable key: Observation's `willSet` is called once, by the first run
-  /// of `body` that changes the value, before it is stored; `didSet` after the update.
+  /// of `body` that changes the value, before it is stored; `didSet` after the update. A run
+  /// that leaves the value as it read it (``AssociatedKey/_isNoChange(_:_:)``) stores it
+  /// untold, as the `@Observable` macro stores an equal value.
   @inlinable
   func updateObserved<Key: AssociatedKey, Result>(
     _ key: Key.Type, _ slot: ObservationSlot,
@@ -131,15 +150,49 @@ extension Associations {
     var announced = false
     defer { if announced { slot.registrar.didSet(slot, keyPath: \.value) } }
     return try updateStored(key, unchangedIf: isUnchanged) { value in
-      let original = isUnchanged == nil ? nil : Optional(value)
+      let original = value
       let result = try body(&value)
       if !announced {
-        if let isUnchanged, let original, isUnchanged(original, value) { return result }
+        if let isUnchanged, isUnchanged(original, value) { return result }
+        if Key._isNoChange(original, value) { return result }
         announced = true
         // Outside every lock: `body`'s runs are.
         slot.registrar.willSet(slot, keyPath: \.value)
       }
       return result
     }
+  }
+
+  /// A removal of an observable key's value, whose slot a read attached: Observation is told
+  /// of it unless the value removed is no change from the key's default, which the key reads
+  /// from now on. Judged atomically, as ``storeObserved(_:for:_:)`` judges a write. Returns the
+  /// value removed, or nil when there was none.
+  @inlinable
+  func removeObserved<Key: AssociatedKey>(_ key: Key.Type, _ slot: ObservationSlot) -> Key.Value? {
+    let handle = KeyHandle(key)
+    var announced = false
+    defer { if announced { slot.registrar.didSet(slot, keyPath: \.value) } }
+    return withExistingStorage { storage -> Key.Value?? in
+      while true {
+        var current = payload(for: handle, in: storage)
+        guard let found = current else { return .some(nil) }
+        let value = handle.decode(found)
+        if !announced && !Key._isNoChange(value ?? Key.defaultValue, Key.defaultValue) {
+          announced = true
+          // Outside every lock: `payload(for:in:)` has returned.
+          slot.registrar.willSet(slot, keyPath: \.value)
+        }
+        let (exchanged, old, observers) = storage.compareAndExchange(
+          current, with: nil, for: handle.id)
+        // This call's own reference to what it read goes before the storage's, which `old`
+        // now holds: the removed value's deinit must not run here.
+        current = nil
+        if exchanged {
+          notify(observers, Key.Value?.none)
+          Retirement.retire(consume old)
+          return .some(value)
+        }
+      }
+    } ?? nil
   }
 }

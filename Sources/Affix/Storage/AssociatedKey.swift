@@ -85,6 +85,14 @@ public protocol AssociatedKey {
   /// ``ObservableKey``. Provided by the library; do not implement it. A requirement for the
   /// reason ``_isAbsent(_:)`` is: every read and write chooses its path by it, at compile time.
   static var _isObservable: Bool { get }
+
+  /// Whether writing `new` over `old` is no change to Swift Observation, as for a stored
+  /// property of an `@Observable` class: equal values of an `Equatable` type, the same instance
+  /// of a class. Provided by the library; do not implement it. A requirement because, as the
+  /// `@Observable` macro's overloads are, it is chosen by the value type the key declares, when
+  /// the key conforms (a key generic over its value compares nothing, as a generic class's
+  /// property does not).
+  static func _isNoChange(_ old: Value, _ new: Value) -> Bool
 }
 
 extension AssociatedKey {
@@ -99,6 +107,10 @@ extension AssociatedKey {
   /// Observation does not see the key: declare it an ``ObservableKey`` for that.
   @inlinable
   public static var _isObservable: Bool { false }
+
+  /// A value of a type that is neither `Equatable` nor a class always changes.
+  @inlinable
+  public static func _isNoChange(_ old: Value, _ new: Value) -> Bool { false }
 
   /// Whether the value type is a class, known at compile time once specialized for a class.
   @inlinable
@@ -131,6 +143,24 @@ extension AssociatedKey where Value: ExpressibleByNilLiteral {
     else { return false }
     return optional.wrapsObject
   }
+}
+
+extension AssociatedKey where Value: Equatable {
+  /// An equal value is no change.
+  @inlinable
+  public static func _isNoChange(_ old: Value, _ new: Value) -> Bool { old == new }
+}
+
+extension AssociatedKey where Value: AnyObject {
+  /// The same instance is no change.
+  @inlinable
+  public static func _isNoChange(_ old: Value, _ new: Value) -> Bool { old === new }
+}
+
+extension AssociatedKey where Value: Equatable & AnyObject {
+  /// An equal instance is no change, as for any `Equatable` value.
+  @inlinable
+  public static func _isNoChange(_ old: Value, _ new: Value) -> Bool { old == new }
 }
 
 /// What the storage needs to know of an optional value type; only `Optional` conforms. Not

@@ -104,8 +104,8 @@ public struct Associations<Host: AnyObject> {
   /// - Complexity: Reading is O(*k*) for *k* keys on this host, with no lock on the shared
   ///   table; writing a host's first value may also sweep a few dead hosts (amortized O(1)).
   ///
-  /// For an ``ObservableKey``, a read is also one that Swift Observation tracks, and a write a
-  /// change it is told of.
+  /// For an ``ObservableKey``, a read is also one that Swift Observation tracks, and a write
+  /// that changes the value (see ``ObservableKey``) a change it is told of.
   @inlinable @inline(__always)
   public subscript<Key: AssociatedKey>(key: Key.Type) -> Key.Value {
     get {
@@ -114,8 +114,8 @@ public struct Associations<Host: AnyObject> {
       return value(for: KeyHandle(key)) ?? Key.defaultValue
     }
     nonmutating set {
-      if Key._isObservable {
-        withObservedMutation(of: key) { store(newValue, for: key) }
+      if Key._isObservable, let slot = existingObservationSlot(for: key) {
+        storeObserved(newValue, for: key, slot)
       } else {
         store(newValue, for: key)
       }
@@ -143,10 +143,8 @@ public struct Associations<Host: AnyObject> {
   @inlinable
   @discardableResult
   public func removeValue<Key: AssociatedKey>(for key: Key.Type) -> Key.Value {
-    // An observable key with no value has nothing to remove, and no change to tell.
-    if Key._isObservable, value(for: KeyHandle(key)) != nil {
-      return withObservedMutation(of: key) { removeStored(for: KeyHandle(key)) }
-        ?? Key.defaultValue
+    if Key._isObservable, let slot = existingObservationSlot(for: key) {
+      return removeObserved(key, slot) ?? Key.defaultValue
     }
     return removeStored(for: KeyHandle(key)) ?? Key.defaultValue
   }
