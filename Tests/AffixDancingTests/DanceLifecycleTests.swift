@@ -30,7 +30,7 @@ private final class Puppet: Dancing {
     case .stopped: dance.start().stop()
     }
     let waiting = Task { await dance.ended() }
-    while dance.dancer.waiterCount == 0 { await Task.yield() }
+    #expect(await eventually { dance.dancer.waiterCount > 0 })
     // The handle outlives the host: only the release of the host's values can tell.
     puppet = nil
     _ = AssociationTable.sweep()
@@ -43,7 +43,7 @@ private final class Puppet: Dancing {
     let puppet = Puppet(clock: theatre.clock)
     let dance = puppet.dance.animate(duration: 1) { $0.x = 100 }.start().pause()
     let waiting = Task { await dance.ended() }
-    while dance.dancer.waiterCount == 0 { await Task.yield() }
+    #expect(await eventually { dance.dancer.waiterCount > 0 })
     waiting.cancel()
     #expect(await waiting.value == nil)
     #expect(dance.dancer.waiterCount == 0)

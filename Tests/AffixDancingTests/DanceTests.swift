@@ -252,7 +252,7 @@ private struct Stage {
     let dance = stage.sprite.dance.animate(duration: 1) { $0.opacity = 0 }.start()
     let positionWait = dance.ending
     async let position = positionWait()
-    while dance.dancer.waiterCount == 0 { await Task.yield() }
+    #expect(await eventually { dance.dancer.waiterCount > 0 })
     stage.advance(2)
     #expect(await position == .end)
     #expect(await dance.ended() == nil)

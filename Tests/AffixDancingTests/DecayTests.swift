@@ -95,7 +95,7 @@ import Testing
     let ending = stage.dance
     let positionWait = ending.ending
     async let position = positionWait()
-    while ending.dancer.waiterCount == 0 { await Task.yield() }
+    #expect(await eventually { ending.dancer.waiterCount > 0 })
     stage.advance(milliseconds: 5000)
     #expect(await position == .end)
   }

@@ -190,7 +190,7 @@ private struct Table {
     let fadedWait = fade.ending
     async let faded = fadedWait()
     // swift-format-ignore: NeverForceUnwrap
-    while card!.dance.dancer.waiterCount < 2 { await Task.yield() }
+    #expect(await eventually { card!.dance.dancer.waiterCount >= 2 })
     table.advance(0.1)
     card = nil
     table.advance(0.1)
@@ -207,7 +207,7 @@ private struct Table {
     let long = table.card.dance.animate(duration: 2) { $0.x = 100 }.start()
     let shortEndWait = short.ending
     async let shortEnd = shortEndWait()
-    while table.card.dance.dancer.waiterCount == 0 { await Task.yield() }
+    #expect(await eventually { table.card.dance.dancer.waiterCount > 0 })
     table.advance(0.6)
     let end = await shortEnd
     #expect(end == .end)

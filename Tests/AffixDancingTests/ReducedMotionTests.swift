@@ -95,7 +95,7 @@ import Testing
     }
     let positionWait = dance.ending
     async let position = positionWait()
-    while dance.dancer.waiterCount == 0 { await Task.yield() }
+    #expect(await eventually { dance.dancer.waiterCount > 0 })
     stage.scheduler.advance(by: .milliseconds(10))
     #expect(await position == .end)
     #expect(stage.box.y == -20)

@@ -154,7 +154,7 @@ func handlerOnAnotherActorDecidesLater() async {
   let referee = Referee()
   await referee.install(on: controller)
   card.drag(.ended(velocity: .zero))
-  while controller.snapPoint != right { await Task.yield() }
+  #expect(await eventually { controller.snapPoint == right })
   virtual.settle()
   #expect(card.center == right)
   withExtendedLifetime(referee) {}

@@ -1,5 +1,6 @@
 import AffixDraggable
 import AffixScheduling
+import AffixTestSupport
 import Foundation
 import Testing
 
@@ -44,7 +45,7 @@ func settledReturnsAtRest() async {
     await controller.settled()
     return controller.body.isResting
   }
-  while virtual.world.settledWaiterCount == 0 { await Task.yield() }
+  #expect(await eventually { virtual.world.settledWaiterCount > 0 })
   #expect(!controller.body.isResting)
   virtual.settle()
   #expect(await waiting.value)
@@ -57,13 +58,13 @@ func settledReturnsOnRemovalAndCancellation() async {
   let body = virtual.world.makeBody(at: .zero)
   body.snap(Snap(to: CGPoint(x: 100, y: 0)))
   let cancelled = Task { await body.settled() }
-  while virtual.world.settledWaiterCount == 0 { await Task.yield() }
+  #expect(await eventually { virtual.world.settledWaiterCount > 0 })
   cancelled.cancel()
   await cancelled.value
   #expect(!body.isResting)
   #expect(virtual.world.settledWaiterCount == 0)
   let removed = Task { await body.settled() }
-  while virtual.world.settledWaiterCount == 0 { await Task.yield() }
+  #expect(await eventually { virtual.world.settledWaiterCount > 0 })
   body.remove()
   await removed.value
   #expect(body.isRemoved)

@@ -101,7 +101,7 @@ func mainActorRestHandler() async {
   }
   body.snap(Snap(to: CGPoint(x: 10, y: 0)))
   _ = await Task.detached { virtual.settle() }.value
-  while heard == 0 { await Task.yield() }
+  #expect(await eventually { heard > 0 })
   #expect(heard == 1)
   withExtendedLifetime(token) {}
 }

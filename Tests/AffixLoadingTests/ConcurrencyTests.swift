@@ -79,7 +79,7 @@ import Testing
       await controller.settled()
       return indicator.transitions.last
     }
-    while controller.waiterCount == 0 { await Task.yield() }
+    #expect(await eventually { controller.waiterCount > 0 })
     scheduler.advance(by: .seconds(1))
     #expect(await waiting.value == .disappear(outcome: .success))
   }
@@ -88,7 +88,7 @@ import Testing
     let controller = LoadingController(indicator: indicator, scheduler: scheduler)
     controller.start()
     let waiting = Task { await controller.settled() }
-    while controller.waiterCount == 0 { await Task.yield() }
+    #expect(await eventually { controller.waiterCount > 0 })
     controller.stop()
     await waiting.value
     #expect(indicator.events.isEmpty)
@@ -109,7 +109,7 @@ import Testing
         await controller.settled()
         return indicator.transitions.last
       }
-      while controller.waiterCount == 0 { await Task.yield() }
+      #expect(await eventually { controller.waiterCount > 0 })
     }
     #expect(controller.waiterCount == 1)
     scheduler.advance(by: .milliseconds(1))
@@ -122,7 +122,7 @@ import Testing
     controller.start()
     scheduler.advance(to: .ms(400))
     let waiting = Task { await controller.settled() }
-    while controller.waiterCount == 0 { await Task.yield() }
+    #expect(await eventually { controller.waiterCount > 0 })
     waiting.cancel()
     await waiting.value
     #expect(controller.waiterCount == 0)

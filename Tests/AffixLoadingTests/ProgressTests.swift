@@ -238,7 +238,7 @@ import Testing
       }
     }
     // The work has returned once `withLoading` waits for the indicator's last line.
-    while made.withLock({ $0?.waiterCount ?? 0 }) == 0 { await Task.yield() }
+    #expect(await eventually { made.withLock({ $0?.waiterCount ?? 0 }) > 0 })
     scheduler.advance(by: .seconds(1))
     #expect(await job.value == 42)
     #expect(
@@ -258,7 +258,7 @@ import Testing
         throw DiskFull()
       }
     }
-    while made.withLock({ $0?.waiterCount ?? 0 }) == 0 { await Task.yield() }
+    #expect(await eventually { made.withLock({ $0?.waiterCount ?? 0 }) > 0 })
     #expect(indicator.isShown)  // still on screen: withLoading has not returned
     scheduler.advance(by: .seconds(1))
     await #expect(throws: DiskFull.self) { try await job.value }

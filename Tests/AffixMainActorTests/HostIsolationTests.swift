@@ -43,7 +43,7 @@ import Testing
     let scheduler = VirtualTimeScheduler()
     let sprite = CheckedSprite(clock: FrameClock(scheduler: scheduler))
     let ending = Task { await sprite.dance.animate(duration: 0.5) { $0.alpha = 0 }.start().ended() }
-    while sprite.dance.dancer.waiterCount == 0 { await Task.yield() }
+    #expect(await eventually { sprite.dance.dancer.waiterCount > 0 })
     // The clock's thread: a detached task, never the main actor.
     await Task.detached {
       for _ in 0..<60 { scheduler.advance(by: .seconds(1) / 60) }

@@ -66,7 +66,7 @@ import Testing
     let run = ScheduledRun()
     run.start { _ in nil }
     let waiter = Task { await run.finished() }
-    while run.waiterCount == 0 { await Task.yield() }
+    #expect(await eventually { run.waiterCount > 0 })
     let second = try #require(run.start { _ in nil })
     #expect(run.waiterCount == 1)
     run.finish(second)
@@ -78,7 +78,7 @@ import Testing
     let run = ScheduledRun()
     run.start { _ in nil }
     let waiter = Task { await run.finished() }
-    while run.waiterCount == 0 { await Task.yield() }
+    #expect(await eventually { run.waiterCount > 0 })
     waiter.cancel()
     await waiter.value
     #expect(run.waiterCount == 0)
@@ -97,7 +97,7 @@ import Testing
   @Test func resumeAllHandsEveryWaiterTheValue() async {
     let waiters = Waiters<Int>()
     let tasks = (0..<3).map { _ in Task { await waiters.wait(ifCancelled: -1) { nil } } }
-    while waiters.count < 3 { await Task.yield() }
+    #expect(await eventually { waiters.count >= 3 })
     waiters.resumeAll(returning: 5)
     for task in tasks { #expect(await task.value == 5) }
   }
@@ -105,7 +105,7 @@ import Testing
   @Test func aCancelledWaiterGetsTheCancelledValue() async {
     let waiters = Waiters<Int>()
     let task = Task { await waiters.wait(ifCancelled: -1) { nil } }
-    while waiters.count == 0 { await Task.yield() }
+    #expect(await eventually { waiters.count > 0 })
     task.cancel()
     #expect(await task.value == -1)
     #expect(waiters.count == 0)
@@ -163,7 +163,7 @@ import Testing
     let counter = Counter()
     let callback = await counter.makeCallback()
     callback(2)
-    while await counter.count == 0 { await Task.yield() }
+    #expect(await eventually { await counter.count > 0 })
     #expect(await counter.count == 2)
   }
 }

@@ -104,12 +104,18 @@ extension Lamp: @MainActor Blinking {
       let lamp = Lamp()
       lamp.blink(times: 100_000, every: .milliseconds(1))
       let blinker = try #require(Associations(of: lamp).capability(Blinker.self))
+      let untouched = blinker.togglesLeft
       let scheduler = lamp.scheduler
       let ticking = Task.detached {
         for _ in 0..<2_000 { scheduler.advance(by: .milliseconds(1)) }
       }
-      // Stops while the clock's thread ticks: blocking here, so no toggle runs in between.
-      while blinker.togglesLeft == 100_000 { await Task.yield() }
+      // Stops while the clock's thread ticks: blocking here, so no toggle runs in between. The
+      // first tick is awaited within a deadline, so that a clock that never ticks fails, not hangs.
+      let deadline = ContinuousClock.now + .seconds(10)
+      while blinker.togglesLeft == untouched && ContinuousClock.now < deadline {
+        await Task.yield()
+      }
+      try #require(blinker.togglesLeft < untouched, "round \(round): the clock never ticked")
       lamp.stopBlinking()
       await ticking.value
       await lamp.blinkFinished()
