@@ -75,7 +75,8 @@ let package = Package(
     // The helpers every test target shares (recordings, counters, a diagnostic log, polling):
     // not a product, never shipped.
     .target(
-      name: "AffixTestSupport", dependencies: ["Affix"], path: "Tests/AffixTestSupport",
+      name: "AffixTestSupport", dependencies: ["Affix", "AffixScheduling"],
+      path: "Tests/AffixTestSupport",
       swiftSettings: strict),
     .testTarget(
       name: "AffixTests", dependencies: ["Affix", "AffixTestSupport"], swiftSettings: strict),

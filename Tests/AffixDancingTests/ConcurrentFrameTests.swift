@@ -1,5 +1,6 @@
 import AffixDancing
 import AffixScheduling
+import AffixTestSupport
 import Dispatch
 import Foundation
 import Synchronization
@@ -28,13 +29,11 @@ final class SharedBox: Sendable {
 struct ConcurrentFrameTests {
   /// Hosts shared by the threads of one test.
   private struct Stage: Sendable {
-    let scheduler = VirtualTimeScheduler()
-    let clock: FrameClock
+    let frames = VirtualFrames()
     let boxes = (0..<40).map { _ in SharedBox() }
 
-    init() {
-      clock = FrameClock(scheduler: scheduler, framesPerSecond: 100)
-    }
+    var scheduler: VirtualTimeScheduler { frames.scheduler }
+    var clock: FrameClock { frames.clock }
 
     func dance(_ index: Int) -> Dance<SharedBox> {
       Dance.of(boxes[index], clock: clock)

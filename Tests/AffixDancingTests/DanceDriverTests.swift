@@ -1,6 +1,7 @@
 import Affix
 import AffixDancing
 import AffixScheduling
+import AffixTestSupport
 import Foundation
 import Testing
 
@@ -94,8 +95,9 @@ private struct Crowd {
   }
 
   @Test func aDeadHostLeavesTheDriverWhileTheOthersGoOn() {
-    let scheduler = VirtualTimeScheduler()
-    let clock = FrameClock(scheduler: scheduler, framesPerSecond: 100)
+    let frames = VirtualFrames()
+    let scheduler = frames.scheduler
+    let clock = frames.clock
     let survivor = Box()
     Dance.of(survivor, clock: clock).animate(duration: 1, curve: .linear) { $0.x = 100 }.start()
     do {

@@ -282,8 +282,9 @@ private struct Stage {
     final class Plain {
       var value = 0.0
     }
-    let scheduler = VirtualTimeScheduler()
-    let clock = FrameClock(scheduler: scheduler, framesPerSecond: 100)
+    let frames = VirtualFrames()
+    let scheduler = frames.scheduler
+    let clock = frames.clock
     let plain = Plain()
     Dance.of(plain, clock: clock).animate(duration: 1, curve: .linear) { $0.value = 10 }
     #expect(Dance.of(plain).hasAnimation)

@@ -1,16 +1,19 @@
 import AffixDancing
 import AffixScheduling
+import AffixTestSupport
 import Testing
 
 /// A host whose animations run on a frame clock of its own, driven by virtual time.
 private final class Pendulum: Dancing {
-  let scheduler = VirtualTimeScheduler()
-  let danceClock: FrameClock
+  let frames: VirtualFrames
   var x = 0.0
 
   init(framesPerSecond: Int) {
-    danceClock = FrameClock(scheduler: scheduler, framesPerSecond: framesPerSecond)
+    frames = VirtualFrames(framesPerSecond: framesPerSecond)
   }
+
+  var scheduler: VirtualTimeScheduler { frames.scheduler }
+  var danceClock: FrameClock { frames.clock }
 }
 
 /// Motion is a function of time, not of frames: the same animation on a 60 Hz and on a 120 Hz

@@ -1,5 +1,6 @@
 import AffixDancing
 import AffixScheduling
+import AffixTestSupport
 import Foundation
 
 /// A host with animatable properties, standing in for a view.
@@ -13,25 +14,6 @@ final class Box {
   }
   var counted = 0.0 {
     didSet { writes += 1 }
-  }
-}
-
-/// A frame clock on virtual time, advanced by hand: the stage every test here animates on.
-struct VirtualFrames {
-  let scheduler = VirtualTimeScheduler()
-  let clock: FrameClock
-
-  /// 100 frames a second unless given, so that frames fall on round numbers.
-  init(framesPerSecond: Int = 100) {
-    clock = FrameClock(scheduler: scheduler, framesPerSecond: framesPerSecond)
-  }
-
-  func advance(_ seconds: Double) {
-    scheduler.advance(by: .milliseconds(Int((seconds * 1000).rounded())))
-  }
-
-  func advance(milliseconds: Int) {
-    scheduler.advance(by: .milliseconds(milliseconds))
   }
 }
 

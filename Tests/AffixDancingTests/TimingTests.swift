@@ -1,5 +1,6 @@
 import AffixDancing
 import AffixScheduling
+import AffixTestSupport
 import Foundation
 import Testing
 
@@ -288,8 +289,9 @@ struct TimingParametersTests {
   }
 
   @Test func animateTakesASpringAndLastsItsSettlingTime() {
-    let scheduler = VirtualTimeScheduler()
-    let clock = FrameClock(scheduler: scheduler, framesPerSecond: 100)
+    let frames = VirtualFrames()
+    let scheduler = frames.scheduler
+    let clock = frames.clock
     let box = Box()
     Dance.of(box, clock: clock).animate(spring: .snappy) { $0.x = 100 }.start()
     let settling = DampedSpring.snappy.settlingDuration

@@ -1,6 +1,7 @@
 import Affix
 import AffixDraggable
 import AffixScheduling
+import AffixTestSupport
 import Foundation
 
 /// A stand-in for a view: a draggable object with a centre.
@@ -15,25 +16,27 @@ final class Marker {
   init(at centre: CGPoint) { self.centre = centre }
 }
 
-/// A world on virtual time: frames arrive only when the test advances the scheduler.
+/// A world on ``VirtualFrames`` at 60 frames a second: frames arrive only when the test
+/// advances the scheduler.
 struct VirtualWorld {
-  let scheduler = VirtualTimeScheduler()
-  let clock: FrameClock
+  let time = VirtualFrames(framesPerSecond: 60)
   let world: DynamicsWorld
 
   init() {
-    clock = FrameClock(scheduler: scheduler, framesPerSecond: 60)
-    world = DynamicsWorld(clock: clock)
+    world = DynamicsWorld(clock: time.clock)
   }
+
+  var scheduler: VirtualTimeScheduler { time.scheduler }
+  var clock: FrameClock { time.clock }
 
   /// Advances virtual time by `count` frames.
   func frames(_ count: Int) {
-    scheduler.advance(by: clock.interval * count)
+    time.frames(count)
   }
 
   /// Runs frames until the world needs none; returns how many frames that took.
   @discardableResult
   func settle() -> Int {
-    scheduler.runUntilIdle(maxSteps: 60 * 30)
+    time.settle(maxSteps: 60 * 30)
   }
 }

@@ -40,8 +40,9 @@ import Testing
 
 @MainActor @Suite struct HostIsolationTests {
   @Test func aVirtualClockAdvancedOffTheMainActorWritesADancingViewOnTheMainActor() async {
-    let scheduler = VirtualTimeScheduler()
-    let sprite = CheckedSprite(clock: FrameClock(scheduler: scheduler))
+    let frames = VirtualFrames(framesPerSecond: 60)
+    let scheduler = frames.scheduler
+    let sprite = CheckedSprite(clock: frames.clock)
     let ending = Task { await sprite.dance.animate(duration: 0.5) { $0.alpha = 0 }.start().ended() }
     #expect(await eventually { sprite.dance.dancer.waiterCount > 0 })
     // The clock's thread: a detached task, never the main actor.
@@ -54,8 +55,9 @@ import Testing
   }
 
   @Test func aDancingViewKeptBusyRunsOneFrameTheNewest() async {
-    let scheduler = VirtualTimeScheduler()
-    let sprite = CheckedSprite(clock: FrameClock(scheduler: scheduler))
+    let frames = VirtualFrames(framesPerSecond: 60)
+    let scheduler = frames.scheduler
+    let sprite = CheckedSprite(clock: frames.clock)
     let dance = sprite.dance.animate(duration: 2, curve: .linear) { $0.alpha = 0 }.start()
     let before = sprite.writes
     // Sixty frames on another thread while this test holds the main actor.
@@ -72,8 +74,9 @@ import Testing
   }
 
   @Test func aVirtualClockAdvancedOffTheMainActorWritesADraggedViewOnTheMainActor() async {
-    let scheduler = VirtualTimeScheduler()
-    let world = DynamicsWorld(clock: FrameClock(scheduler: scheduler))
+    let frames = VirtualFrames(framesPerSecond: 60)
+    let scheduler = frames.scheduler
+    let world = DynamicsWorld(clock: frames.clock)
     let card = CheckedCard()
     card.makeDraggable(snapPoint: CGPoint(x: 100, y: 0), world: world)
     card.drag(.began(at: .zero))
@@ -110,8 +113,9 @@ import Testing
 
 @Suite struct DragWaitTests {
   @CardActor @Test func settledReturnsOnceTheLastMoveHasReachedTheHost() async {
-    let scheduler = VirtualTimeScheduler()
-    let world = DynamicsWorld(clock: FrameClock(scheduler: scheduler))
+    let frames = VirtualFrames(framesPerSecond: 60)
+    let scheduler = frames.scheduler
+    let world = DynamicsWorld(clock: frames.clock)
     let card = ActorCard()
     let drag = card.makeDraggable(snapPoint: CGPoint(x: 100, y: 0), world: world)
     card.drag(.began(at: .zero))
@@ -146,8 +150,9 @@ import Testing
 
 @Suite struct DanceWaitTests {
   @CardActor @Test func endedReturnsOnceTheCompletionsHaveRunOnTheHostsActor() async {
-    let scheduler = VirtualTimeScheduler()
-    let sprite = ActorSprite(clock: FrameClock(scheduler: scheduler))
+    let frames = VirtualFrames(framesPerSecond: 60)
+    let scheduler = frames.scheduler
+    let sprite = ActorSprite(clock: frames.clock)
     let completed = Flag()
     let dance = sprite.dance.animate(duration: 0.5) { $0.alpha = 0 }
       .addCompletion { _ in completed.set() }

@@ -1,6 +1,7 @@
 import Affix
 import AffixDancing
 import AffixScheduling
+import AffixTestSupport
 import AffixTesting
 import Foundation
 import Testing
@@ -18,12 +19,9 @@ private final class OwningPuppet: AssociationOwner {
 private final class Marker: Sendable {}
 
 @MainActor struct DancingLeakChecks {
-  let scheduler = VirtualTimeScheduler()
-  let clock: FrameClock
-
-  init() {
-    clock = FrameClock(scheduler: scheduler, framesPerSecond: 100)
-  }
+  let frames = VirtualFrames()
+  var scheduler: VirtualTimeScheduler { frames.scheduler }
+  var clock: FrameClock { frames.clock }
 
   @Test(.tags(.leakCheck))
   func hostDeathStopsItsAnimationAndUnsubscribesItFromTheClock() {

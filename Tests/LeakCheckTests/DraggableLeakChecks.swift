@@ -1,6 +1,7 @@
 import Affix
 import AffixDraggable
 import AffixScheduling
+import AffixTestSupport
 import AffixTesting
 import Foundation
 import Testing
@@ -21,16 +22,16 @@ private final class Pin {
 }
 
 private struct VirtualDragWorld {
-  let scheduler = VirtualTimeScheduler()
-  let clock: FrameClock
+  let time = VirtualFrames(framesPerSecond: 60)
   let world: DynamicsWorld
 
   init() {
-    clock = FrameClock(scheduler: scheduler)
-    world = DynamicsWorld(clock: clock)
+    world = DynamicsWorld(clock: time.clock)
   }
 
-  func frames(_ count: Int) { scheduler.advance(by: clock.interval * count) }
+  var scheduler: VirtualTimeScheduler { time.scheduler }
+  var clock: FrameClock { time.clock }
+  func frames(_ count: Int) { time.frames(count) }
 }
 
 @MainActor @Test("A host that dies mid-snap loses its body and stops the frames", .tags(.leakCheck))

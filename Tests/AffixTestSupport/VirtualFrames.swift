@@ -1,0 +1,37 @@
+package import AffixScheduling
+
+/// A frame clock on virtual time, advanced by hand: frames arrive only when a test advances
+/// the scheduler, so every test that animates or simulates runs the same frames on every
+/// machine.
+package struct VirtualFrames: Sendable {
+  /// The virtual time the clock's timer runs on.
+  package let scheduler = VirtualTimeScheduler()
+  /// The frame clock, ticking on ``scheduler``.
+  package let clock: FrameClock
+
+  /// 100 frames a second unless given, so that frames fall on round numbers of milliseconds.
+  package init(framesPerSecond: Int = 100) {
+    clock = FrameClock(scheduler: scheduler, framesPerSecond: framesPerSecond)
+  }
+
+  /// Advances virtual time by `seconds`, rounded to the millisecond.
+  package func advance(_ seconds: Double) {
+    scheduler.advance(by: .milliseconds(Int((seconds * 1000).rounded())))
+  }
+
+  /// Advances virtual time by `milliseconds`.
+  package func advance(milliseconds: Int) {
+    scheduler.advance(by: .milliseconds(milliseconds))
+  }
+
+  /// Advances virtual time by `count` frames.
+  package func frames(_ count: Int) {
+    scheduler.advance(by: clock.interval * count)
+  }
+
+  /// Runs frames until nothing is scheduled, at most `maxSteps`; returns how many ran.
+  @discardableResult
+  package func settle(maxSteps: Int = 10_000) -> Int {
+    scheduler.runUntilIdle(maxSteps: maxSteps)
+  }
+}
