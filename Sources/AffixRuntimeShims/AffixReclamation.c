@@ -37,8 +37,29 @@ static _Atomic(unsigned) affix_pool_next = 0;
 /// always safe: a full fence is stronger than the half that `membarrier` completes.
 static _Atomic(int) affix_set_up_state = 0;
 static _Atomic(bool) affix_asymmetric_fence = false;
+
+#ifdef AFFIX_TEST_SEAMS
+// The tests' switches (the TestSeams trait): a set-up held under way, failing `membarrier`s.
+// Without the trait they are constants, and a library a package depends on holds none.
 static _Atomic(bool) affix_test_holds_set_up = false;
 static _Atomic(int) affix_test_membarrier_failures = 0;
+
+static inline bool affix_test_holding_set_up(void) {
+  return atomic_load_explicit(&affix_test_holds_set_up, memory_order_acquire);
+}
+
+/// Whether a test asked for this expedited `membarrier` to fail; takes one of the failures.
+static inline bool affix_test_takes_membarrier_failure(void) {
+  if (atomic_load_explicit(&affix_test_membarrier_failures, memory_order_relaxed) <= 0) {
+    return false;
+  }
+  atomic_fetch_sub_explicit(&affix_test_membarrier_failures, 1, memory_order_relaxed);
+  return true;
+}
+#else
+static inline bool affix_test_holding_set_up(void) { return false; }
+static inline bool affix_test_takes_membarrier_failure(void) { return false; }
+#endif
 
 static pthread_key_t affix_reader_key;
 
@@ -85,8 +106,7 @@ static bool affix_set_up(void) {
 /// Waits for the set-up, for the reclaimer: it must know whether readers may rely on
 /// `membarrier`. Never called from a signal handler.
 static void affix_wait_for_set_up(void) {
-  while (!affix_set_up() ||
-         atomic_load_explicit(&affix_test_holds_set_up, memory_order_acquire)) {
+  while (!affix_set_up() || affix_test_holding_set_up()) {
     (void)sched_yield();
   }
 }
@@ -105,8 +125,7 @@ static affix_reader *affix_new_record(void) {
 }
 
 affix_reader *affix_reader_register(void) {
-  bool ready = affix_set_up() &&
-               !atomic_load_explicit(&affix_test_holds_set_up, memory_order_acquire);
+  bool ready = affix_set_up() && !affix_test_holding_set_up();
   bool full_fence = !ready || !atomic_load_explicit(&affix_asymmetric_fence, memory_order_relaxed);
   affix_reader *reader = NULL;
   for (affix_reader *record = atomic_load_explicit(&affix_readers, memory_order_acquire);
@@ -161,8 +180,7 @@ static int affix_membarrier(void) {
   int first_error = 0;
   for (unsigned attempt = 0;; attempt++) {
     long result;
-    if (atomic_load_explicit(&affix_test_membarrier_failures, memory_order_relaxed) > 0) {
-      atomic_fetch_sub_explicit(&affix_test_membarrier_failures, 1, memory_order_relaxed);
+    if (affix_test_takes_membarrier_failure()) {
       result = -1;
       errno = ENOMEM;
     } else {
@@ -281,16 +299,19 @@ void affix_register_fork_handlers(void (*prepare)(void), void (*parent)(void),
 
 // MARK: Tests
 
+#ifdef AFFIX_TEST_SEAMS
 void affix_reclamation_test_set_up_under_way(bool under_way) {
   if (under_way) affix_wait_for_set_up();
   atomic_store_explicit(&affix_test_holds_set_up, under_way, memory_order_release);
 }
+#endif
 
 bool affix_reclamation_test_current_reader_fences_fully(void) {
   affix_reader *reader = affix_current_reader;
   return reader != NULL && reader->full_fence;
 }
 
+#ifdef AFFIX_TEST_SEAMS
 void affix_reclamation_test_fail_membarrier(int count) {
   atomic_store_explicit(&affix_test_membarrier_failures, count, memory_order_relaxed);
 }
@@ -298,3 +319,4 @@ void affix_reclamation_test_fail_membarrier(int count) {
 int affix_reclamation_test_pending_membarrier_failures(void) {
   return atomic_load_explicit(&affix_test_membarrier_failures, memory_order_relaxed);
 }
+#endif

@@ -1,7 +1,8 @@
 internal import AffixRuntimeShims
 
 // Hooks for the core's tests and the benchmark: read sections entered by hand, the set-up of
-// read sections held under way, failing `membarrier` calls, and the retirement backlog.
+// read sections held under way and failing `membarrier` calls (with the TestSeams trait only),
+// and the retirement backlog.
 
 extension ReadSections {
   /// Enters a read section on this thread; pass the token to ``leave(_:)`` on the same thread.
@@ -24,23 +25,25 @@ extension ReadSections {
     affix_reclamation_test_current_reader_fences_fully()
   }
 
-  /// Runs `body` while the set-up of read sections looks under way, as it does to a signal
-  /// handler that interrupts it.
-  package static func withSetUpUnderWay<Result>(_ body: () throws -> Result) rethrows -> Result {
-    affix_reclamation_test_set_up_under_way(true)
-    defer { affix_reclamation_test_set_up_under_way(false) }
-    return try body()
-  }
+  #if TestSeams
+    /// Runs `body` while the set-up of read sections looks under way, as it does to a signal
+    /// handler that interrupts it.
+    package static func withSetUpUnderWay<Result>(_ body: () throws -> Result) rethrows -> Result {
+      affix_reclamation_test_set_up_under_way(true)
+      defer { affix_reclamation_test_set_up_under_way(false) }
+      return try body()
+    }
 
-  /// Makes the next `count` expedited `membarrier` calls fail with `ENOMEM`.
-  package static func failNextMembarriers(_ count: Int) {
-    affix_reclamation_test_fail_membarrier(Int32(count))
-  }
+    /// Makes the next `count` expedited `membarrier` calls fail with `ENOMEM`.
+    package static func failNextMembarriers(_ count: Int) {
+      affix_reclamation_test_fail_membarrier(Int32(count))
+    }
 
-  /// How many of the failures that ``failNextMembarriers(_:)`` asked for are still to come.
-  package static var pendingMembarrierFailures: Int {
-    Int(affix_reclamation_test_pending_membarrier_failures())
-  }
+    /// How many of the failures that ``failNextMembarriers(_:)`` asked for are still to come.
+    package static var pendingMembarrierFailures: Int {
+      Int(affix_reclamation_test_pending_membarrier_failures())
+    }
+  #endif
 }
 
 /// The retirement of replaced and removed objects, for tests and the benchmark.

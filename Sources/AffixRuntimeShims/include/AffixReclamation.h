@@ -142,7 +142,8 @@ void affix_reclamation_after_fork_in_child(void);
 void affix_register_fork_handlers(void (*prepare)(void), void (*parent)(void),
                                   void (*child)(void));
 
-/// For tests: makes the set-up of read sections look under way (`under_way` true) or lets it
+/// For tests, defined only with AFFIX_TEST_SEAMS (the TestSeams trait): makes the set-up of
+/// read sections look under way (`under_way` true) or lets it
 /// finish, so that a test can show that a first read during set-up (a signal handler
 /// interrupting it) neither waits nor deadlocks.
 void affix_reclamation_test_set_up_under_way(bool under_way);
@@ -150,10 +151,11 @@ void affix_reclamation_test_set_up_under_way(bool under_way);
 /// For tests: whether the calling thread's record fences fully.
 bool affix_reclamation_test_current_reader_fences_fully(void);
 
-/// For tests: makes the next `count` expedited `membarrier` calls fail as with `ENOMEM`.
+/// For tests, defined only with AFFIX_TEST_SEAMS: makes the next `count` expedited
+/// `membarrier` calls fail as with `ENOMEM`.
 void affix_reclamation_test_fail_membarrier(int count);
 
-/// For tests: how many of those failures are still to come.
+/// For tests, defined only with AFFIX_TEST_SEAMS: how many of those failures are still to come.
 int affix_reclamation_test_pending_membarrier_failures(void);
 
 #endif
