@@ -6,7 +6,8 @@ internal import AffixRuntimeShims
 /// Portable: only how a hook is kept with its host differs. On Apple platforms an object the
 /// Objective-C runtime counts keeps it as an associated object, which objc4 releases in
 /// `objc_destructInstance`, after every `deinit` body of the object and before its memory is
-/// freed (`WeakHostTable+ObjectiveC.swift`, the only lines no machine here compiles). The twin
+/// freed (`WeakHostTable+ObjectiveC.swift`, type-checked here against stand-ins, run on Apple
+/// hardware only). The twin
 /// on every platform, for `AFFIX_HOST_MODE=hooked`, keeps it in a side table by address, and
 /// a host of a class conforming to ``DeallocationHookHost`` releases it from the `deinit` of
 /// its root class, also after every other `deinit` body: so this logic, and the sweep rule

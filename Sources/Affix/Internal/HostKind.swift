@@ -179,8 +179,8 @@ package enum HostKind: Equatable, Sendable {
   // The stdlib declares the same entry point (Builtin.swift, `_usesNativeSwiftReferenceCounting`)
   // and the runtime defines it in SwiftObject.mm: it reads the class's `UsesSwiftRefcounting`
   // flag, which is set for Swift classes whose root is `SwiftObject` and for the stdlib's
-  // `__SwiftNative*Base` classes, and clear for every `NSObject` descendant. Unverified here:
-  // no machine of this project compiles for Apple platforms (see Docs/Platforms.md).
+  // `__SwiftNative*Base` classes, and clear for every `NSObject` descendant. Type-checked here
+  // against stand-ins; its answer is seen on Apple hardware alone (see Docs/Platforms.md).
   @_silgen_name("_swift_objcClassUsesNativeSwiftReferenceCounting")
   private func runtimeClassUsesNativeSwiftReferenceCounting(_ theClass: AnyClass) -> Bool
 

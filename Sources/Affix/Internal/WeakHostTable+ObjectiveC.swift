@@ -1,8 +1,9 @@
 #if canImport(ObjectiveC)
   import ObjectiveC
 
-  // Apple platforms only, and compiled by no machine of this project (see Docs/Platforms.md):
-  // the few lines that call the Objective-C runtime. What they feed, `DeallocationHook` and
+  // Apple platforms only: type-checked in CI against stand-ins (`.ci/apple-typecheck.sh`), run
+  // on Apple hardware alone (see Docs/Platforms.md): the few lines that call the Objective-C
+  // runtime. What they feed, `DeallocationHook` and
   // the weak table's rules, is portable and runs in CI through its twin
   // (`AFFIX_HOST_MODE=hooked`, `DeallocationHook.swift`).
 

@@ -14,7 +14,8 @@ import Dispatch
 // each in step with its refresh, where a 60 Hz Dispatch timer gave half of them, drifting
 // against the refresh. Elsewhere, and as the twin that runs this file's logic on Linux, a
 // Dispatch timer on the main queue. Everything but `RuntimeLink` is the same code everywhere;
-// the Apple halves are unverified here (see Docs/Platforms.md).
+// the Apple halves are type-checked here against stand-ins and run on Apple hardware alone
+// (see Docs/Platforms.md).
 //
 // What the Apple halves rely on, from Apple's documentation:
 // - `CADisplayLink.init(target:selector:)` and `NSScreen.displayLink(target:selector:)` (macOS
