@@ -154,8 +154,10 @@ while (my $text = <STDIN>) {
         die "$file:$line: platform condition $key is not in the table of .ci/apple-typecheck.sh\n"
           unless exists $table->{$key};
       }
-      my $named = $condition =~ $apple;
-      my $only_elsewhere = !$named && $condition =~ $elsewhere;
+      # A platform named only behind `!` (`#if !canImport(ObjectiveC)`) leaves the branch to
+      # the other platforms, and its `#else` to Apple platforms.
+      my $named = $condition =~ /(?<!!)(?:$apple)/;
+      my $only_elsewhere = !$named && ($condition =~ $elsewhere || $condition =~ /!\s*(?:$apple)/);
       if ($keyword eq "if") {
         push @chains, { outer => $inside, elsewhere => $only_elsewhere };
         $branch = $inside || $named;
@@ -414,7 +416,8 @@ counted=$(cd "$sources/.." && {
     --include='*.swift' "$(basename "$sources")" || true
   grep -rnE '^\s*#\s*(if|elif)\b.*__APPLE__' --include='*.c' --include='*.h' \
     "$(basename "$sources")" || true
-} | cut -d: -f1,2 | sed 's|^[^/]*/|Sources/|' | sort -u)
+} | grep -vE ':\s*#(if|elseif)\s+!canImport\((ObjectiveC|UIKit|AppKit|Darwin)\)\s*$' \
+  | cut -d: -f1,2 | sed 's|^[^/]*/|Sources/|' | sort -u)
 count=$(grep -c . <<<"$counted" || true)
 [ "$count" -gt 0 ] || fail "grep finds no Apple-only block in Sources/: the check proves nothing"
 unmarked=$(comm -23 <(printf '%s\n' "$counted") <(printf '%s\n' "$marked"))
