@@ -7,13 +7,9 @@ extension Dance {
   public func start(
     isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line
   ) -> Dance<Host> {
-    let site = CallSite(fileID: fileID, line: line)
-    guard dancer.admits(isolation, "start", group: group, at: site) else { return self }
-    dancer.readStartValues(group: group, keepingVelocity: true)
-    dancer.perform(
-      "start", group: group, at: site
-    ) { engine, now throws(AnimatorMisuse) in try engine.start(at: now) }
-    return self
+    control("start", from: isolation, fileID, line, readingStart: .keepingVelocity) {
+      engine, now throws(AnimatorMisuse) in try engine.start(at: now)
+    }
   }
 
   /// Starts (or resumes) the animation after `delay` seconds; the animation is running (and
@@ -23,15 +19,10 @@ extension Dance {
     after delay: Double, isolation: isolated (any Actor)? = #isolation,
     fileID: String = #fileID, line: Int = #line
   ) -> Dance<Host> {
-    let site = CallSite(fileID: fileID, line: line)
-    guard dancer.admits(isolation, "start(after:)", group: group, at: site) else { return self }
-    dancer.readStartValues(group: group, keepingVelocity: delay == 0)
-    dancer.perform(
-      "start(after:)", group: group, at: site
-    ) { engine, now throws(AnimatorMisuse) in
-      try engine.start(at: now, after: delay)
-    }
-    return self
+    control(
+      "start(after:)", from: isolation, fileID, line,
+      readingStart: delay == 0 ? .keepingVelocity : .values
+    ) { engine, now throws(AnimatorMisuse) in try engine.start(at: now, after: delay) }
   }
 
   /// Pauses the animation where it is; an animation not started yet becomes active and
@@ -40,13 +31,9 @@ extension Dance {
   public func pause(
     isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line
   ) -> Dance<Host> {
-    let site = CallSite(fileID: fileID, line: line)
-    guard dancer.admits(isolation, "pause", group: group, at: site) else { return self }
-    dancer.readStartValues(group: group)
-    dancer.perform(
-      "pause", group: group, at: site
-    ) { engine, now throws(AnimatorMisuse) in try engine.pause(at: now) }
-    return self
+    control("pause", from: isolation, fileID, line, readingStart: .values) {
+      engine, now throws(AnimatorMisuse) in try engine.pause(at: now)
+    }
   }
 
   /// Pauses the running animation `delay` seconds from now.
@@ -55,14 +42,9 @@ extension Dance {
     after delay: Double, isolation: isolated (any Actor)? = #isolation,
     fileID: String = #fileID, line: Int = #line
   ) -> Dance<Host> {
-    let site = CallSite(fileID: fileID, line: line)
-    guard dancer.admits(isolation, "pause(after:)", group: group, at: site) else { return self }
-    dancer.perform(
-      "pause(after:)", group: group, at: site
-    ) { engine, now throws(AnimatorMisuse) in
+    control("pause(after:)", from: isolation, fileID, line) { engine, now throws(AnimatorMisuse) in
       try engine.pause(at: now, after: delay)
     }
-    return self
   }
 
   /// Turns the animation round: a running one heads back where it is, a paused one will when
@@ -71,14 +53,9 @@ extension Dance {
   public func reverse(
     isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line
   ) -> Dance<Host> {
-    let site = CallSite(fileID: fileID, line: line)
-    guard dancer.admits(isolation, "reverse", group: group, at: site) else { return self }
-    dancer.perform(
-      "reverse", group: group, at: site
-    ) { engine, now throws(AnimatorMisuse) in
+    control("reverse", from: isolation, fileID, line) { engine, now throws(AnimatorMisuse) in
       try engine.setReversed(!engine.isReversed, at: now)
     }
-    return self
   }
 
   /// Scrubs the animation to `progress` (in `0...1`), pausing it first if it runs or has not
@@ -124,17 +101,13 @@ extension Dance {
     at position: AnimatingPosition, isolation: isolated (any Actor)? = #isolation,
     fileID: String = #fileID, line: Int = #line
   ) -> Dance<Host> {
-    let site = CallSite(fileID: fileID, line: line)
-    guard dancer.admits(isolation, "finish(at:)", group: group, at: site) else { return self }
-    dancer.perform(
-      "finish(at:)", group: group, at: site, chaining: false
-    ) { engine, now throws(AnimatorMisuse) in
+    control("finish(at:)", from: isolation, fileID, line, chaining: false) {
+      engine, now throws(AnimatorMisuse) in
       guard engine.state != .inactive else {
         throw AnimatorMisuse("the animation has not started")
       }
       return engine.finishNow(at: position, now: now)
     }
-    return self
   }
 
   /// Stops the animation. Without finishing, it ends where it is and its completions never
@@ -144,14 +117,10 @@ extension Dance {
     withoutFinishing: Bool = false, isolation: isolated (any Actor)? = #isolation,
     fileID: String = #fileID, line: Int = #line
   ) -> Dance<Host> {
-    let site = CallSite(fileID: fileID, line: line)
-    guard dancer.admits(isolation, "stop", group: group, at: site) else { return self }
-    dancer.perform(
-      "stop", group: group, at: site, chaining: false
-    ) { engine, now throws(AnimatorMisuse) in
+    control("stop", from: isolation, fileID, line, chaining: false) {
+      engine, now throws(AnimatorMisuse) in
       try engine.stop(withoutFinishing: withoutFinishing, at: now)
     }
-    return self
   }
 
   /// Runs the rest of the animation with new timing parameters (nil keeps the current ones)
@@ -161,16 +130,34 @@ extension Dance {
     timingParameters: TimingParameters? = nil, durationFactor: Double = 1,
     isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line
   ) -> Dance<Host> {
-    let site = CallSite(fileID: fileID, line: line)
-    guard dancer.admits(isolation, "continueAnimation", group: group, at: site) else {
-      return self
-    }
-    dancer.perform(
-      "continueAnimation", group: group, at: site
-    ) { engine, now throws(AnimatorMisuse) in
+    control("continueAnimation", from: isolation, fileID, line) {
+      engine, now throws(AnimatorMisuse) in
       try engine.continueAnimation(
         timing: timingParameters, durationFactor: durationFactor, at: now)
     }
+  }
+
+  /// What a control call reads from the host before it changes the animation.
+  private enum StartValues {
+    /// The start values, as the animation becomes active.
+    case values
+    /// The start values, and the velocities taken from moving groups: it starts now.
+    case keepingVelocity
+  }
+
+  /// A control call: refused unless `caller` is the host's isolation (see `Dancer.admits`),
+  /// then the start values read when asked, then `body` run on the group's animation.
+  private func control(
+    _ call: String, from caller: (any Actor)?, _ fileID: String, _ line: Int,
+    readingStart: StartValues? = nil, chaining: Bool = true,
+    _ body: (inout AnimationEngine, Double) throws(AnimatorMisuse) -> AnimationEffects
+  ) -> Dance<Host> {
+    let site = CallSite(fileID: fileID, line: line)
+    guard dancer.admits(caller, call, group: group, at: site) else { return self }
+    if let readingStart {
+      dancer.readStartValues(group: group, keepingVelocity: readingStart == .keepingVelocity)
+    }
+    dancer.perform(call, group: group, at: site, chaining: chaining, body)
     return self
   }
 }
