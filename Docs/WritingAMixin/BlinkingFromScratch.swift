@@ -9,11 +9,11 @@ import Foundation
 
 public protocol Blinking: AnyObject {
   var isVisible: Bool { get set }
-  var blinkScheduler: any SchedulingClock { get }
+  var blinkClock: any SchedulingClock { get }
 }
 
 extension Blinking {
-  public var blinkScheduler: any SchedulingClock { DispatchScheduler.main }
+  public var blinkClock: any SchedulingClock { DispatchClock.main }
 
   public func blink(
     times: Int, every interval: Duration, isolation: isolated (any Actor)? = #isolation
@@ -27,7 +27,7 @@ extension Blinking {
       self?.isVisible = visible
     }
     let blinker = Associations(of: self).capability(Blinker.self) { Blinker() }
-    blinker.start(toggles: times * 2, every: interval, on: blinkScheduler, toggle: toggle)
+    blinker.start(toggles: times * 2, every: interval, on: blinkClock, toggle: toggle)
   }
 
   public func stopBlinking() {

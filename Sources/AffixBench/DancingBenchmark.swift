@@ -110,11 +110,11 @@ import Foundation
   /// thread held the main actor and another advanced their clock 600 frames: at most one a
   /// host, the newest.
   static func waitingFramesPeak() -> Int {
-    let scheduler = VirtualTimeScheduler()
-    let clock = FrameClock(scheduler: scheduler, framesPerSecond: 60)
+    let scheduler = VirtualClock()
+    let clock = FrameSource(clock: scheduler, framesPerSecond: 60)
     let layers = (0..<waitingHosts).map { _ in Layer() }
     let dances = layers.map { layer in
-      let dance = Dance.of(layer, clock: clock)
+      let dance = Dance.of(layer, frames: clock)
       dance.animate(duration: 1_000, curve: .linear) { $0.x = 100 }.start()
       return dance
     }
@@ -127,15 +127,15 @@ import Foundation
     }
   }
 
-  /// 10,000 animations on one frame clock driven by virtual time, so that only the per-frame
+  /// 10,000 animations on one frame source driven by virtual time, so that only the per-frame
   /// work is timed. The layers live as long as the animations: each dancer holds its host
   /// weakly, and the frame closure holds them.
   private static func animated(propertiesPerAnimation: Int) -> Workload {
-    let scheduler = VirtualTimeScheduler()
-    let clock = FrameClock(scheduler: scheduler, framesPerSecond: 60)
+    let scheduler = VirtualClock()
+    let clock = FrameSource(clock: scheduler, framesPerSecond: 60)
     let layers = (0..<animations).map { _ in Layer() }
     for (index, layer) in layers.enumerated() {
-      Dance.of(layer, clock: clock).animate(duration: 1_000, curve: .easeInOut) {
+      Dance.of(layer, frames: clock).animate(duration: 1_000, curve: .easeInOut) {
         $0.x = Double(index)
         if propertiesPerAnimation > 1 {
           $0.y = 100
@@ -153,17 +153,17 @@ import Foundation
   /// 10,000 springs that each replaced a moving animation and keep its velocity. Fitted to a
   /// long duration, so that they run through every round.
   private static func retargeted() -> Workload {
-    let scheduler = VirtualTimeScheduler()
-    let clock = FrameClock(scheduler: scheduler, framesPerSecond: 60)
+    let scheduler = VirtualClock()
+    let clock = FrameSource(clock: scheduler, framesPerSecond: 60)
     let layers = (0..<animations).map { _ in Layer() }
     for (index, layer) in layers.enumerated() {
-      Dance.of(layer, clock: clock).animate(duration: 1_000, curve: .linear) {
+      Dance.of(layer, frames: clock).animate(duration: 1_000, curve: .linear) {
         $0.x = Double(index) * 1_000
       }.start()
     }
     for _ in 0..<10 { scheduler.advance(by: clock.interval) }
     for (index, layer) in layers.enumerated() {
-      Dance.of(layer, clock: clock).animate(duration: 1_000, dampingRatio: 0.8) {
+      Dance.of(layer, frames: clock).animate(duration: 1_000, dampingRatio: 0.8) {
         $0.x = -Double(index)
       }.start()
     }
@@ -175,11 +175,11 @@ import Foundation
   /// 10,000 hosts with two independent groups each: a position on a curve and, declared after
   /// it, an opacity on another.
   private static func twoGroups() -> Workload {
-    let scheduler = VirtualTimeScheduler()
-    let clock = FrameClock(scheduler: scheduler, framesPerSecond: 60)
+    let scheduler = VirtualClock()
+    let clock = FrameSource(clock: scheduler, framesPerSecond: 60)
     let layers = (0..<animations).map { _ in Layer() }
     for (index, layer) in layers.enumerated() {
-      let dance = Dance.of(layer, clock: clock)
+      let dance = Dance.of(layer, frames: clock)
       dance.animate(duration: 1_000, curve: .easeInOut) { $0.x = Double(index) }.start()
       dance.animate(duration: 1_000, curve: .linear) { $0.opacity = 0 }.start()
     }
@@ -271,7 +271,7 @@ import Foundation
   /// The layer belongs to an actor of its own, where its frames run: this thread only waits.
   nonisolated static func idleWakeUpsPerSecond() -> Double {
     let queue = DispatchQueue(label: "affix-bench.dancing")
-    let clock = FrameClock(scheduler: DispatchScheduler(queue: queue), framesPerSecond: 60)
+    let clock = FrameSource(clock: DispatchClock(queue: queue), framesPerSecond: 60)
     let owner = LayerOwner()
     let ended = DispatchSemaphore(value: 0)
     Task { await owner.animate(on: clock) { ended.signal() } }
@@ -289,8 +289,8 @@ import Foundation
   private actor LayerOwner {
     private let layer = Layer()
 
-    func animate(on clock: FrameClock, then ended: @escaping @Sendable () -> Void) {
-      Dance.of(layer, clock: clock).animate(duration: 0.1) { $0.x = 1 }
+    func animate(on clock: FrameSource, then ended: @escaping @Sendable () -> Void) {
+      Dance.of(layer, frames: clock).animate(duration: 0.1) { $0.x = 1 }
         .addCompletion { _ in ended() }.start()
     }
   }

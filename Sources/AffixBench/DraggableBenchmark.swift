@@ -3,7 +3,7 @@ import AffixScheduling
 import Dispatch
 import Foundation
 
-/// `affix-bench draggable`: the cost of a physics step per moving body, and the frame-clock
+/// `affix-bench draggable`: the cost of a physics step per moving body, and the frame-source
 /// wake-ups of a world at rest.
 @MainActor enum DraggableBenchmark {
   static let bodyCount = 1_000
@@ -31,12 +31,12 @@ import Foundation
     report("draggable.idle_wakeups_per_s", idle, "/s")
   }
 
-  /// Frame-clock wake-ups per second on a real Dispatch clock: while bodies snap (the
+  /// Frame-source wake-ups per second on a real Dispatch clock: while bodies snap (the
   /// baseline, about the frame rate), then with every body at rest.
   static func measureWakeUps() -> (moving: Double, idle: Double) {
-    let scheduler = DispatchScheduler(queue: DispatchQueue(label: "affix-bench.draggable"))
-    let clock = FrameClock(scheduler: scheduler, framesPerSecond: 60)
-    let world = DynamicsWorld(clock: clock)
+    let scheduler = DispatchClock(queue: DispatchQueue(label: "affix-bench.draggable"))
+    let clock = FrameSource(clock: scheduler, framesPerSecond: 60)
+    let world = DynamicsWorld(frames: clock)
     let bodies = (0..<bodyCount).map { index in
       let body = world.makeBody(at: CGPoint(x: Double(index), y: 0))
       body.snap(
@@ -65,7 +65,7 @@ import Foundation
   /// and the world advanced `steps` steps on another thread (at most one a body, the newest),
   /// and the nanoseconds per body step of those steps, each move joining the backlog.
   static func waitingMovesPeak() -> (peak: Int, nanosecondsPerBodyStep: Double) {
-    let world = DynamicsWorld(clock: nil, restThreshold: RestThreshold(distance: 0, speed: 0))
+    let world = DynamicsWorld(frames: nil, restThreshold: RestThreshold(distance: 0, speed: 0))
     let hosts = (0..<bodyCount).map { _ in Host() }
     let bodies = hosts.enumerated().map { index, host in
       let body = world.makeBody(at: CGPoint(x: Double(index), y: 0)) { position in
@@ -82,7 +82,7 @@ import Foundation
       }
     }
     // Read while the bodies live: a body that leaves takes its waiting move with it.
-    let peak = withExtendedLifetime(bodies) { world.waitingMoves.peak }
+    let peak = withExtendedLifetime(bodies) { world.movesBacklog.peak }
     return (peak, elapsed / .nanoseconds(1) / Double(steps * bodyCount))
   }
 
@@ -101,7 +101,7 @@ import Foundation
     var best = Double.infinity
     for _ in 0..<3 {
       // A zero rest threshold keeps every body moving for the whole run.
-      let world = DynamicsWorld(clock: nil, restThreshold: RestThreshold(distance: 0, speed: 0))
+      let world = DynamicsWorld(frames: nil, restThreshold: RestThreshold(distance: 0, speed: 0))
       let hosts = (0..<bodyCount).map { _ in Host() }
       let bodies = (0..<bodyCount).map { index in
         let start = CGPoint(x: Double(index % 40) * 10, y: Double(index / 40) * 10)
@@ -145,7 +145,7 @@ import Foundation
   static func measureStretched() -> Double {
     var best = Double.infinity
     for _ in 0..<3 {
-      let world = DynamicsWorld(clock: nil, restThreshold: RestThreshold(distance: 0, speed: 0))
+      let world = DynamicsWorld(frames: nil, restThreshold: RestThreshold(distance: 0, speed: 0))
       let bounds = CGRect(x: 0, y: 0, width: 400, height: 400)
       let bodies = (0..<bodyCount).map { index in
         let body = world.makeBody(

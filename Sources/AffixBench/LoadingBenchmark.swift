@@ -12,10 +12,10 @@ import Dispatch
 
   /// A main-actor view that loads on virtual time and shows at once.
   @MainActor private final class View: @MainActor Loading {
-    let scheduler: VirtualTimeScheduler
-    init(scheduler: VirtualTimeScheduler) { self.scheduler = scheduler }
+    let scheduler: VirtualClock
+    init(scheduler: VirtualClock) { self.scheduler = scheduler }
     func makeLoadingIndicator() -> any LoadingIndicator { Spinner() }
-    var loadingScheduler: any SchedulingClock { scheduler }
+    var loadingClock: any SchedulingClock { scheduler }
     var loadingOptions: LoadingOptions { LoadingOptions(graceTime: .zero, minimumShowTime: .zero) }
   }
 
@@ -38,7 +38,7 @@ import Dispatch
   /// Nanoseconds per `update(progress:)` of a visible main-actor indicator, made on the main
   /// actor: the indicator is handed each one at once. Best of five rounds.
   static func nanosecondsPerUpdate() -> Double {
-    let scheduler = VirtualTimeScheduler()
+    let scheduler = VirtualClock()
     let view = View(scheduler: scheduler)
     let controller = view.loadingController()
     view.startLoading(message: "Working")
@@ -55,7 +55,7 @@ import Dispatch
   /// thread held the main actor and another ticked each of them `rounds` times and updated
   /// its progress and message as often; and the nanoseconds per update of that thread.
   static func waitingCallsPeak() -> (peak: Int, nanosecondsPerUpdate: Double) {
-    let scheduler = VirtualTimeScheduler()
+    let scheduler = VirtualClock()
     let views = (0..<viewCount).map { _ in View(scheduler: scheduler) }
     let controllers = views.map { $0.loadingController() }
     for view in views { view.startLoading(message: "Working") }

@@ -4,7 +4,7 @@ import Dispatch
 import Synchronization
 
 /// `affix-bench scheduling`: the cost of a cancelled delayed task, and how many frame ticks one
-/// shared frame clock delivers against one Dispatch timer per subscriber.
+/// shared frame source delivers against one Dispatch timer per subscriber.
 enum SchedulingBenchmark {
   static let subscribers = 10_000
   static let framesPerSecond = 100_000
@@ -13,11 +13,11 @@ enum SchedulingBenchmark {
   /// Prints every figure; `quick` shortens each measurement (for CI smoke runs).
   static func run(quick: Bool = false) {
     let scale = quick ? 10 : 1
-    let dispatch = DispatchScheduler(queue: DispatchQueue(label: "bench.schedule-cancel"))
+    let dispatch = DispatchClock(queue: DispatchQueue(label: "bench.schedule-cancel"))
     let dispatchCost = scheduleAndCancelCost(on: dispatch, iterations: 100_000 / scale)
     report("scheduling.dispatch_schedule_cancel", dispatchCost, "ns", digits: 1)
     let virtualCost = scheduleAndCancelCost(
-      on: VirtualTimeScheduler(), iterations: 1_000_000 / scale)
+      on: VirtualClock(), iterations: 1_000_000 / scale)
     report("scheduling.virtual_schedule_cancel", virtualCost, "ns", digits: 1)
 
     // Every subscriber asks for 100,000 ticks a second, more than either side can deliver, so
@@ -44,10 +44,10 @@ enum SchedulingBenchmark {
     return elapsed / .nanoseconds(1) / Double(iterations)
   }
 
-  /// Ticks delivered per second to every subscriber of one frame clock on a private queue.
+  /// Ticks delivered per second to every subscriber of one frame source on a private queue.
   static func frameClockTicksPerSecond(window: Duration) -> Double {
-    let scheduler = DispatchScheduler(queue: DispatchQueue(label: "bench.frame-clock"))
-    let clock = FrameClock(scheduler: scheduler, framesPerSecond: framesPerSecond)
+    let scheduler = DispatchClock(queue: DispatchQueue(label: "bench.frame-source"))
+    let clock = FrameSource(clock: scheduler, framesPerSecond: framesPerSecond)
     let counter = Counter()
     let subscriptions = (0..<subscribers).map { _ in clock.subscribe { _ in counter.increment() } }
     let rate = measureRate(of: counter, over: window)
@@ -57,7 +57,7 @@ enum SchedulingBenchmark {
 
   /// Ticks delivered per second by one Dispatch timer per subscriber, on a private queue.
   static func separateTimersTicksPerSecond(window: Duration) -> Double {
-    let scheduler = DispatchScheduler(queue: DispatchQueue(label: "bench.timers"))
+    let scheduler = DispatchClock(queue: DispatchQueue(label: "bench.timers"))
     let counter = Counter()
     let interval = Duration.seconds(1) / framesPerSecond
     let timers = (0..<subscribers).compactMap { _ in

@@ -23,7 +23,7 @@ public import Foundation
 /// The indicator is timed on the main queue by default, so it draws only while the main
 /// thread is free: work that suspends, as above, or work on other threads. A command-line
 /// program whose main thread does the work synchronously runs it through the hostless
-/// ``withLoading(message:indicator:scheduler:options:_:)`` instead, which draws on a
+/// ``withLoading(message:indicator:clock:options:_:)`` instead, which draws on a
 /// queue of its own. Loading is started from an actor (the main actor, or the one that owns
 /// the host): the indicator is called there, so a nonisolated caller is refused.
 ///
@@ -37,24 +37,24 @@ public import Foundation
 /// }
 /// ```
 ///
-/// Override ``loadingScheduler`` to time the indicator elsewhere than on the main queue (a
-/// `VirtualTimeScheduler` in tests), and ``loadingOptions`` to change the grace time, the
+/// Override ``loadingClock`` to time the indicator elsewhere than on the main queue (a
+/// `VirtualClock` in tests), and ``loadingOptions`` to change the grace time, the
 /// minimum show time or the tick. Both are read once, when the controller is created.
 public protocol Loading: AnyObject {
   /// Makes the indicator this object shows; called once, the first time it loads.
   func makeLoadingIndicator() -> any LoadingIndicator
 
-  /// The scheduler that times and calls the indicator: `DispatchScheduler/main` by default.
-  var loadingScheduler: any SchedulingClock { get }
+  /// The clock that times and calls the indicator: `DispatchClock/main` by default.
+  var loadingClock: any SchedulingClock { get }
 
   /// The timing rules: ``LoadingOptions/standard`` by default.
   var loadingOptions: LoadingOptions { get }
 }
 
 extension Loading {
-  /// The main queue's scheduler.
-  public var loadingScheduler: any SchedulingClock {
-    DispatchScheduler.main
+  /// The main queue's clock.
+  public var loadingClock: any SchedulingClock {
+    DispatchClock.main
   }
 
   /// The standard timing rules.
@@ -69,7 +69,7 @@ extension Loading {
   {
     Associations(of: self).capability(LoadingController.self) {
       LoadingController(
-        host: self, indicator: makeLoadingIndicator(), scheduler: loadingScheduler,
+        host: self, indicator: makeLoadingIndicator(), clock: loadingClock,
         options: loadingOptions, isolation: isolation)
     }
   }

@@ -7,7 +7,7 @@ public import Observation
 ///
 /// You reach it through ``Tooltipped`` (``Tooltipped/pointerEntered(isolation:fileID:line:)``
 /// and the rest), or attach one to any object at run time with
-/// ``attach(to:timing:scheduler:isolation:show:)``.
+/// ``attach(to:timing:clock:isolation:show:)``.
 ///
 /// ```swift
 /// final class Label {  // a type you do not own
@@ -15,7 +15,7 @@ public import Observation
 /// }
 ///
 /// let label = Label()
-/// let tooltip = TooltipController.attach(to: label, scheduler: scheduler) { label, shown in
+/// let tooltip = TooltipController.attach(to: label, clock: clock) { label, shown in
 ///   label.tooltipVisible = shown
 /// }
 /// tooltip.pointerEntered()
@@ -23,7 +23,7 @@ public import Observation
 ///
 /// ``isShown`` takes part in Swift Observation: a SwiftUI view, a UIKit update method or an
 /// `Observations` sequence that reads it is told when the tooltip shows or hides, on the
-/// thread that makes the change (the scheduler's, for a delayed show or hide).
+/// thread that makes the change (the clock's, for a delayed show or hide).
 public final class TooltipController: Capability, CustomStringConvertible, Observable {
   private struct State {
     var isPointerInside = false
@@ -38,36 +38,36 @@ public final class TooltipController: Capability, CustomStringConvertible, Obser
   /// The timing rules, fixed when the controller is made.
   public let timing: TooltipTiming
 
-  private let scheduler: any SchedulingClock
+  private let clock: any SchedulingClock
   private let state = LockedState(State())
   private let run = ScheduledRun()
   /// Tells Observation of ``isShown``'s changes, once anything has read it.
   private let observation = LazyObservationRegistrar()
 
-  /// Creates a controller that times its tooltip on `scheduler`; attach it to a host.
+  /// Creates a controller that times its tooltip on `clock`; attach it to a host.
   ///
   /// ```swift
-  /// let tooltip = TooltipController(timing: .standard, scheduler: DispatchScheduler.main)
+  /// let tooltip = TooltipController(timing: .standard, clock: DispatchClock.main)
   /// ```
-  public init(timing: TooltipTiming = .standard, scheduler: any SchedulingClock) {
+  public init(timing: TooltipTiming = .standard, clock: any SchedulingClock) {
     self.timing = timing
-    self.scheduler = scheduler
+    self.clock = clock
   }
 
   /// Attaches a controller to `host`, replacing an earlier one, that shows and hides the
   /// tooltip through `show`, called in `isolation` with the host and whether to show.
   ///
   /// ```swift
-  /// TooltipController.attach(to: label, scheduler: scheduler) { $0.tooltipVisible = $1 }
+  /// TooltipController.attach(to: label, clock: clock) { $0.tooltipVisible = $1 }
   /// ```
   @discardableResult
   public static func attach<Host: AnyObject>(
     to host: Host, timing: TooltipTiming = .standard,
-    scheduler: any SchedulingClock = DispatchScheduler.main,
+    clock: any SchedulingClock = DispatchClock.main,
     isolation: isolated (any Actor) = #isolation,
     show: @escaping (Host, Bool) -> Void
   ) -> TooltipController {
-    let controller = TooltipController(timing: timing, scheduler: scheduler)
+    let controller = TooltipController(timing: timing, clock: clock)
     controller.present(
       IsolatedCallback(isolation: isolation) { [weak host] shown in
         if let host { show(host, shown) }
@@ -188,8 +188,8 @@ public final class TooltipController: Capability, CustomStringConvertible, Obser
   private func schedule(showing shown: Bool, after delay: Duration) {
     // The closure holds the controller weakly: the run keeps its token, and a controller kept
     // alive by its own run would outlive its host.
-    run.start { [scheduler] id in
-      scheduler.schedule(after: delay) { [weak self] in
+    run.start { [clock] id in
+      clock.schedule(after: delay) { [weak self] in
         guard let self, self.run.isCurrent(id) else { return }
         self.setShown(shown)
         self.run.finish(id)

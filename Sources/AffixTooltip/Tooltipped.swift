@@ -27,16 +27,16 @@ public protocol Tooltipped: AnyObject {
   /// the controller is made.
   var tooltipTiming: TooltipTiming { get }
 
-  /// The scheduler that times the tooltip: `DispatchScheduler.main` by default.
-  var tooltipScheduler: any SchedulingClock { get }
+  /// The clock that times the tooltip: `DispatchClock.main` by default.
+  var tooltipClock: any SchedulingClock { get }
 }
 
 extension Tooltipped {
   /// The standard timing.
   public var tooltipTiming: TooltipTiming { .standard }
 
-  /// The main queue's scheduler.
-  public var tooltipScheduler: any SchedulingClock { DispatchScheduler.main }
+  /// The main queue's clock.
+  public var tooltipClock: any SchedulingClock { DispatchClock.main }
 
   /// The tooltip's controller, once the pointer has been reported.
   ///
@@ -91,7 +91,7 @@ extension Tooltipped {
 
   private func controller(isolation: isolated (any Actor)) -> TooltipController {
     let controller = Associations(of: self).capability(TooltipController.self) {
-      TooltipController(timing: tooltipTiming, scheduler: tooltipScheduler)
+      TooltipController(timing: tooltipTiming, clock: tooltipClock)
     }
     controller.present(
       IsolatedCallback(isolation: isolation) { [weak self] shown in

@@ -32,11 +32,11 @@ struct ConcurrentFrameTests {
     let frames = VirtualFrames()
     let boxes = (0..<40).map { _ in SharedBox() }
 
-    var scheduler: VirtualTimeScheduler { frames.scheduler }
-    var clock: FrameClock { frames.clock }
+    var scheduler: VirtualClock { frames.scheduler }
+    var clock: FrameSource { frames.clock }
 
     func dance(_ index: Int) -> Dance<SharedBox> {
-      Dance.of(boxes[index], clock: clock)
+      Dance.of(boxes[index], frames: clock)
     }
 
     func frame() {

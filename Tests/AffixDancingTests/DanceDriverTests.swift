@@ -14,12 +14,12 @@ private struct Crowd {
     boxes = (0..<count).map { _ in Box() }
   }
 
-  var scheduler: VirtualTimeScheduler { frames.scheduler }
-  var clock: FrameClock { frames.clock }
+  var scheduler: VirtualClock { frames.scheduler }
+  var clock: FrameSource { frames.clock }
   func advance(_ seconds: Double) { frames.advance(seconds) }
 
   func dance(_ index: Int) -> Dance<Box> {
-    Dance.of(boxes[index], clock: clock)
+    Dance.of(boxes[index], frames: clock)
   }
 }
 
@@ -99,10 +99,10 @@ private struct Crowd {
     let scheduler = frames.scheduler
     let clock = frames.clock
     let survivor = Box()
-    Dance.of(survivor, clock: clock).animate(duration: 1, curve: .linear) { $0.x = 100 }.start()
+    Dance.of(survivor, frames: clock).animate(duration: 1, curve: .linear) { $0.x = 100 }.start()
     do {
       let doomed = Box()
-      Dance.of(doomed, clock: clock).animate(duration: 1, curve: .linear) { $0.x = 100 }.start()
+      Dance.of(doomed, frames: clock).animate(duration: 1, curve: .linear) { $0.x = 100 }.start()
       #expect(Dancer.runningCount(on: clock) == 2)
     }
     scheduler.advance(by: .milliseconds(500))

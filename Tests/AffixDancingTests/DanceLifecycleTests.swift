@@ -7,12 +7,12 @@ import Testing
 
 /// A host on a virtual-time clock at 100 frames a second.
 private final class Puppet: Dancing {
-  let danceClock: FrameClock
+  let danceFrames: FrameSource
   var x = 0.0
   var y = 0.0
 
-  init(clock: FrameClock) {
-    danceClock = clock
+  init(clock: FrameSource) {
+    danceFrames = clock
   }
 }
 
@@ -250,7 +250,7 @@ private final class Puppet: Dancing {
     let theatre = VirtualFrames()
     let plain = Plain()
     let diagnostics = DiagnosticLog.capture {
-      _ = Dance.of(plain, clock: theatre.clock)
+      _ = Dance.of(plain, frames: theatre.clock)
       Dance.of(plain).animate(duration: 1, curve: .linear) { $0.value = 10 }.start()
       Dance.of(plain).pause().start()
     }

@@ -9,14 +9,14 @@ import Testing
 /// A host that conforms, on a virtual-time clock at 100 frames a second so that frames fall on
 /// round numbers.
 private final class Sprite: Dancing {
-  let danceClock: FrameClock
+  let danceFrames: FrameSource
   var position = CGPoint.zero
   var opacity = 1.0
   var tint = RGBAColor.black
   var label = "sprite"
 
-  init(clock: FrameClock) {
-    danceClock = clock
+  init(clock: FrameSource) {
+    danceFrames = clock
   }
 }
 
@@ -29,8 +29,8 @@ private struct Stage {
     sprite = Sprite(clock: frames.clock)
   }
 
-  var scheduler: VirtualTimeScheduler { frames.scheduler }
-  var clock: FrameClock { frames.clock }
+  var scheduler: VirtualClock { frames.scheduler }
+  var clock: FrameSource { frames.clock }
   func advance(_ seconds: Double) { frames.advance(seconds) }
 
   /// Runs `body` with the diagnostics it reports collected.
@@ -286,7 +286,7 @@ private struct Stage {
     let scheduler = frames.scheduler
     let clock = frames.clock
     let plain = Plain()
-    Dance.of(plain, clock: clock).animate(duration: 1, curve: .linear) { $0.value = 10 }
+    Dance.of(plain, frames: clock).animate(duration: 1, curve: .linear) { $0.value = 10 }
     #expect(Dance.of(plain).hasAnimation)
     #expect(Dance.of(plain).dancer === Associations(of: plain).capability(Dancer.self))
     Dance.of(plain).start()
@@ -298,7 +298,7 @@ private struct Stage {
     let stage = Stage()
     stage.sprite.dance.animate(duration: 1, curve: .linear) { $0.opacity = 0 }.start()
     stage.advance(0.3)
-    Associations(of: stage.sprite).detach(Dancer.self)
+    Associations(of: stage.sprite).removeCapability(Dancer.self)
     let frozen = stage.sprite.opacity
     stage.advance(1)
     #expect(stage.sprite.opacity == frozen && stage.clock.subscriberCount == 0)

@@ -3,7 +3,7 @@ import AffixScheduling
 import AffixTestSupport
 import Testing
 
-/// A host whose animations run on a frame clock of its own, driven by virtual time.
+/// A host whose animations run on a frame source of its own, driven by virtual time.
 private final class Pendulum: Dancing {
   let frames: VirtualFrames
   var x = 0.0
@@ -12,8 +12,8 @@ private final class Pendulum: Dancing {
     frames = VirtualFrames(framesPerSecond: framesPerSecond)
   }
 
-  var scheduler: VirtualTimeScheduler { frames.scheduler }
-  var danceClock: FrameClock { frames.clock }
+  var scheduler: VirtualClock { frames.scheduler }
+  var danceFrames: FrameSource { frames.clock }
 }
 
 /// Motion is a function of time, not of frames: the same animation on a 60 Hz and on a 120 Hz
@@ -54,7 +54,7 @@ private final class Pendulum: Dancing {
       positions.append(fast.x)
     }
     // Twice the frames of a 60 Hz clock, and the odd ones are new places, not repeats.
-    #expect(fast.danceClock.wakeUps == 24)
+    #expect(fast.danceFrames.wakeUps == 24)
     let inBetween = stride(from: 0, to: 24, by: 2).filter { positions[$0] != positions[$0 + 1] }
     #expect(inBetween.count == 12)
   }

@@ -7,13 +7,13 @@ import Testing
 
 /// A card with a position and an opacity, on a virtual-time clock at 100 frames a second.
 private final class Card: Dancing {
-  let danceClock: FrameClock
+  let danceFrames: FrameSource
   var x = 0.0
   var y = 0.0
   var opacity = 1.0
 
-  init(clock: FrameClock) {
-    danceClock = clock
+  init(clock: FrameSource) {
+    danceFrames = clock
   }
 }
 
@@ -25,8 +25,8 @@ private struct Table {
     card = Card(clock: frames.clock)
   }
 
-  var scheduler: VirtualTimeScheduler { frames.scheduler }
-  var clock: FrameClock { frames.clock }
+  var scheduler: VirtualClock { frames.scheduler }
+  var clock: FrameSource { frames.clock }
   func advance(_ seconds: Double) { frames.advance(seconds) }
 }
 
@@ -266,7 +266,7 @@ private struct Table {
     let reports = danceDiagnostics {
       table.card.dance.animate(duration: 1) { $0.opacity = 0 }  // no start()
       table.card.dance.animate(duration: 1) { $0.x = 50 }.start()
-      Associations(of: table.card).detach(Dancer.self)
+      Associations(of: table.card).removeCapability(Dancer.self)
     }
     #expect(reports.filter { $0.message.contains("never started") }.count == 1)
   }
@@ -278,7 +278,7 @@ private struct Table {
       table.card.dance.animate(duration: 1) { $0.x = 50 }.start()
       table.card.dance.animate(duration: 1) { $0.y = 50 }.start()
       table.advance(2)
-      Associations(of: table.card).detach(Dancer.self)
+      Associations(of: table.card).removeCapability(Dancer.self)
     }
     #expect(reports.isEmpty)
   }

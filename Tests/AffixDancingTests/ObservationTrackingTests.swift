@@ -9,11 +9,11 @@ import Testing
 
 /// A host on a virtual-time clock at 100 frames a second, so that frames fall on round numbers.
 private final class Dot: Dancing {
-  let danceClock: FrameClock
+  let danceFrames: FrameSource
   var x = 0.0
 
-  init(clock: FrameClock) {
-    danceClock = clock
+  init(clock: FrameSource) {
+    danceFrames = clock
   }
 }
 

@@ -26,9 +26,9 @@ struct ClockedBox {
     frames = VirtualFrames(framesPerSecond: framesPerSecond)
   }
 
-  var scheduler: VirtualTimeScheduler { frames.scheduler }
-  var clock: FrameClock { frames.clock }
-  var dance: Dance<Box> { Dance.of(box, clock: clock) }
+  var scheduler: VirtualClock { frames.scheduler }
+  var clock: FrameSource { frames.clock }
+  var dance: Dance<Box> { Dance.of(box, frames: clock) }
 
   func advance(milliseconds: Int) {
     frames.advance(milliseconds: milliseconds)

@@ -293,7 +293,7 @@ struct TimingParametersTests {
     let scheduler = frames.scheduler
     let clock = frames.clock
     let box = Box()
-    Dance.of(box, clock: clock).animate(spring: .snappy) { $0.x = 100 }.start()
+    Dance.of(box, frames: clock).animate(spring: .snappy) { $0.x = 100 }.start()
     let settling = DampedSpring.snappy.settlingDuration
     scheduler.advance(by: .milliseconds(Int(settling * 1000) - 20))
     #expect(Dance.of(box).hasAnimation)

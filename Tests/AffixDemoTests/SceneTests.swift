@@ -21,7 +21,7 @@ struct SceneTests {
       "alive: 100 Widget, 100 DragController",
       "Dropped the widgets, and swept 100 dead hosts",
       "alive: 0 Widget, 0 DragController",
-      "frame clock: 0 subscribers, running: false; bodies in the world: 0",
+      "frame source: 0 subscribers, running: false; bodies in the world: 0",
       "The leak checker agrees: No leaks: all 400 tracked objects were released.",
       "retain cycle: Document.inspector -> Inspector.document -> Document",
       "Fixed with a weak back-reference",

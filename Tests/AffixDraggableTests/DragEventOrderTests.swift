@@ -122,8 +122,8 @@ func deadHostIsReported() {
   let controller = DragController.attach(
     to: Marker(at: .zero), center: \.centre, world: virtual.world)
   let log = DiagnosticLog.capture {
-    controller.handle(.began(at: .zero))
-    controller.handle(.changed(to: CGPoint(x: 10, y: 0)))
+    controller.drag(.began(at: .zero))
+    controller.drag(.changed(to: CGPoint(x: 10, y: 0)))
   }
   #expect(log.messages.count == 2)
   #expect(log.messages.first?.contains("has died") == true)

@@ -19,7 +19,7 @@ import Testing
   func aTimeStepBelowTheRangeIsRaisedAndReported(step: Duration) {
     let log = DiagnosticLog()
     let line = #line + 1
-    let world = log.capture { DynamicsWorld(clock: nil, timeStep: step) }
+    let world = log.capture { DynamicsWorld(frames: nil, timeStep: step) }
     #expect(world.timeStep == DynamicsWorld.timeStepRange.lowerBound)
     #expect(log.lines == [line] && log.subsystems == ["drag"])
     let body = snappingBody(in: world)
@@ -31,7 +31,7 @@ import Testing
   @Test(arguments: [Duration.seconds(1_000_000), .seconds(Int64.max), .milliseconds(101)])
   func aTimeStepAboveTheRangeIsLoweredReportedAndSteps(step: Duration) {
     let log = DiagnosticLog()
-    let world = log.capture { DynamicsWorld(clock: nil, timeStep: step) }
+    let world = log.capture { DynamicsWorld(frames: nil, timeStep: step) }
     #expect(world.timeStep == DynamicsWorld.timeStepRange.upperBound)
     #expect(log.count == 1)
     let body = snappingBody(in: world)
@@ -44,7 +44,7 @@ import Testing
     let log = DiagnosticLog()
     let world = log.capture {
       DynamicsWorld(
-        clock: nil, timeStep: .milliseconds(1), maximumAdvance: Duration(attoseconds: .max))
+        frames: nil, timeStep: .milliseconds(1), maximumAdvance: Duration(attoseconds: .max))
     }
     #expect(world.maximumAdvance == .milliseconds(1) * DynamicsWorld.maximumStepsPerAdvance)
     #expect(log.count == 1)
@@ -56,11 +56,11 @@ import Testing
 
   @Test func theDefaultsAreUsedAsGiven() {
     let log = DiagnosticLog()
-    let world = log.capture { DynamicsWorld(clock: nil) }
+    let world = log.capture { DynamicsWorld(frames: nil) }
     #expect(log.count == 0)
     #expect(world.restThreshold == .standard && world.maximumAdvance == .milliseconds(250))
     let fastest = log.capture {
-      DynamicsWorld(clock: nil, timeStep: DynamicsWorld.timeStepRange.lowerBound)
+      DynamicsWorld(frames: nil, timeStep: DynamicsWorld.timeStepRange.lowerBound)
     }
     #expect(log.count == 0 && fastest.maximumAdvance == .milliseconds(250))
   }
@@ -71,7 +71,7 @@ import Testing
     threshold.distance = figure
     threshold.speed = figure
     let log = DiagnosticLog()
-    let world = log.capture { DynamicsWorld(clock: nil, restThreshold: threshold) }
+    let world = log.capture { DynamicsWorld(frames: nil, restThreshold: threshold) }
     #expect(log.count == 2)
     let expected = figure.isFinite ? DynamicsWorld.minimumRestThreshold : .standard
     #expect(world.restThreshold == expected)
@@ -83,7 +83,7 @@ import Testing
 
   @Test(arguments: [1e308, -1e308, .greatestFiniteMagnitude])
   func snapPointsAndPositionsAtTheEdgesOfDoubleKeepTheCentreFinite(coordinate: Double) {
-    let world = DynamicsWorld(clock: nil)
+    let world = DynamicsWorld(frames: nil)
     let bound = DynamicsWorld.maximumCoordinate
     let held = coordinate < 0 ? -bound : bound
     let log = DiagnosticLog()
@@ -103,7 +103,7 @@ import Testing
 
   @Test(arguments: [1e308, -1e308])
   func dragInputAtTheEdgesOfDoubleKeepsTheCentreFinite(coordinate: Double) {
-    let world = DynamicsWorld(clock: nil)
+    let world = DynamicsWorld(frames: nil)
     let card = Card(at: CGPoint(x: 10, y: 10))
     card.makeDraggable(snapPoints: [.zero, CGPoint(x: coordinate, y: 0)], world: world)
     card.drag(.began(at: CGPoint(x: 10, y: 10)))
@@ -121,7 +121,7 @@ import Testing
   }
 
   @Test func aNaNCentreAtMakeDraggableLeavesNoNaNSnapPoint() {
-    let world = DynamicsWorld(clock: nil)
+    let world = DynamicsWorld(frames: nil)
     let card = Card(at: CGPoint(x: Double.nan, y: 3))
     let log = DiagnosticLog()
     let controller = log.capture { card.makeDraggable(world: world) }

@@ -8,7 +8,7 @@ import Testing
 @Test("The same total time gives the same trajectory however frames cut it")
 func steppingIsIndependentOfFrameJitter() {
   func run(_ frames: [Duration]) -> (CGPoint, CGPoint, Int) {
-    let world = DynamicsWorld(clock: nil, restThreshold: RestThreshold(distance: 0, speed: 0))
+    let world = DynamicsWorld(frames: nil, restThreshold: RestThreshold(distance: 0, speed: 0))
     let body = world.makeBody(at: CGPoint(x: 0, y: 0))
     body.velocity = CGPoint(x: 250, y: -90)
     body.snap(Snap(to: CGPoint(x: 120, y: 40), spring: .snap(damping: 0.3)))
@@ -28,7 +28,7 @@ func steppingIsIndependentOfFrameJitter() {
 
 @Test("A snapped body comes to rest exactly on its point and stops stepping")
 func snapComesToRest() {
-  let world = DynamicsWorld(clock: nil)
+  let world = DynamicsWorld(frames: nil)
   let body = world.makeBody(at: CGPoint(x: 10, y: 300))
   body.snap(Snap(to: CGPoint(x: 160, y: 240)))
   #expect(world.needsFrames)
@@ -47,7 +47,7 @@ func snapComesToRest() {
 @Test("Higher snap damping overshoots less; damping 1 never overshoots")
 func snapDampingControlsOvershoot() {
   func overshoot(_ damping: Double) -> Double {
-    let world = DynamicsWorld(clock: nil)
+    let world = DynamicsWorld(frames: nil)
     let body = world.makeBody(at: CGPoint(x: 0, y: 0))
     body.snap(Snap(to: CGPoint(x: 100, y: 0), spring: .snap(damping: damping)))
     var farthest = 0.0
@@ -65,7 +65,7 @@ func snapDampingControlsOvershoot() {
 
 @Test("A fling carries the body past its snap point before it springs back")
 func flingStartsTheSnap() {
-  let world = DynamicsWorld(clock: nil)
+  let world = DynamicsWorld(frames: nil)
   let home = CGPoint(x: 100, y: 100)
   let body = world.makeBody(at: home)
   body.velocity = CGPoint(x: 600, y: 0)
@@ -83,7 +83,7 @@ func flingStartsTheSnap() {
 
 @Test("A rigid attachment holds the touched point on the finger")
 func rigidAttachmentFollowsAnchorAtOffset() {
-  let world = DynamicsWorld(clock: nil)
+  let world = DynamicsWorld(frames: nil)
   let body = world.makeBody(at: CGPoint(x: 50, y: 50))
   // Touched 10 points right of and 5 points above the centre.
   let touch = CGPoint(x: 60, y: 45)
@@ -97,7 +97,7 @@ func rigidAttachmentFollowsAnchorAtOffset() {
 
 @Test("A spring attachment with a length rests that far from its anchor")
 func attachmentLengthKeepsDistance() {
-  let world = DynamicsWorld(clock: nil)
+  let world = DynamicsWorld(frames: nil)
   let body = world.makeBody(at: CGPoint(x: 100, y: 0))
   body.attach(
     SpringAttachment(
@@ -110,7 +110,7 @@ func attachmentLengthKeepsDistance() {
 
 @Test("Bounds hold the centre inside while flung into a wall")
 func boundsStopAFling() {
-  let world = DynamicsWorld(clock: nil)
+  let world = DynamicsWorld(frames: nil)
   let bounds = CGRect(x: 0, y: 0, width: 200, height: 100)
   let body = world.makeBody(at: CGPoint(x: 180, y: 50), bounds: bounds)
   body.velocity = CGPoint(x: 2_000, y: 0)
@@ -128,7 +128,7 @@ func boundsStopAFling() {
 
 @Test("A snap point outside the bounds snaps to the nearest point inside")
 func snapPointOutsideBoundsIsClamped() {
-  let world = DynamicsWorld(clock: nil)
+  let world = DynamicsWorld(frames: nil)
   let body = world.makeBody(
     at: CGPoint(x: 50, y: 50), bounds: CGRect(x: 0, y: 0, width: 100, height: 100))
   body.snap(Snap(to: CGPoint(x: 300, y: -20)))
@@ -138,7 +138,7 @@ func snapPointOutsideBoundsIsClamped() {
 
 @Test("Setting bounds moves a body outside them inside")
 func boundsMoveBodyInside() {
-  let world = DynamicsWorld(clock: nil)
+  let world = DynamicsWorld(frames: nil)
   let body = world.makeBody(at: CGPoint(x: 500, y: -5))
   body.bounds = CGRect(x: 0, y: 0, width: 100, height: 100)
   #expect(body.position == CGPoint(x: 100, y: 0))
@@ -149,7 +149,7 @@ func boundsMoveBodyInside() {
 
 @MainActor @Test("Bodies report their moves after each advance and come to rest with a last report")
 func movesAreReported() {
-  let world = DynamicsWorld(clock: nil)
+  let world = DynamicsWorld(frames: nil)
   let reports = Recording<CGPoint>()
   let body = world.makeBody(at: .zero) {
     reports.append($0)
@@ -168,7 +168,7 @@ func movesAreReported() {
 
 @MainActor @Test("A body whose move handler gives up leaves the world")
 func abandonedBodyIsRemoved() {
-  let world = DynamicsWorld(clock: nil)
+  let world = DynamicsWorld(frames: nil)
   let body = world.makeBody(at: .zero) { _ in false }
   body.snap(Snap(to: CGPoint(x: 30, y: 0)))
   world.advance(by: .seconds(1) / 60)
@@ -180,7 +180,7 @@ func abandonedBodyIsRemoved() {
 
 @Test("Releasing the handle or removing the body takes it out of the world")
 func removalLeavesTheWorld() {
-  let world = DynamicsWorld(clock: nil)
+  let world = DynamicsWorld(frames: nil)
   do {
     let body = world.makeBody(at: .zero)
     body.snap(Snap(to: CGPoint(x: 30, y: 0)))
@@ -197,7 +197,7 @@ func removalLeavesTheWorld() {
 
 @Test("One advance simulates at most the world's maximum advance")
 func longGapsAreDropped() {
-  let world = DynamicsWorld(clock: nil, maximumAdvance: .milliseconds(100))
+  let world = DynamicsWorld(frames: nil, maximumAdvance: .milliseconds(100))
   let body = world.makeBody(at: .zero)
   body.snap(Snap(to: CGPoint(x: 30, y: 0), spring: .snap(damping: 1)))
   world.advance(by: .seconds(10))
@@ -206,7 +206,7 @@ func longGapsAreDropped() {
 
 @Test("Resting bodies cost nothing: only moving ones step")
 func onlyMovingBodiesStep() {
-  let world = DynamicsWorld(clock: nil)
+  let world = DynamicsWorld(frames: nil)
   let resting = world.makeBody(at: CGPoint(x: 5, y: 5))
   let moving = world.makeBody(at: .zero)
   moving.snap(Snap(to: CGPoint(x: 30, y: 0)))
@@ -219,7 +219,7 @@ func onlyMovingBodiesStep() {
 
 @Test("A resting body told to snap outside its bounds still moves, to the nearest point inside")
 func restingBodySnapsOutsideBounds() {
-  let world = DynamicsWorld(clock: nil)
+  let world = DynamicsWorld(frames: nil)
   let body = world.makeBody(
     at: CGPoint(x: 50, y: 50), bounds: CGRect(x: 0, y: 0, width: 100, height: 100))
   while world.needsFrames { world.advance(by: world.timeStep) }

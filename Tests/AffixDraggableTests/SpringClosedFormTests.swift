@@ -46,7 +46,7 @@ private let tolerance = 1e-6
 @Test("Springs follow the damped-oscillator closed forms", arguments: springCases)
 func springFollowsClosedForm(_ spring: SpringCase) {
   let world = DynamicsWorld(
-    clock: nil, timeStep: .seconds(1) / spring.stepsPerSecond,
+    frames: nil, timeStep: .seconds(1) / spring.stepsPerSecond,
     restThreshold: RestThreshold(distance: 0, speed: 0))
   let (u0x, v0x, u0y, v0y) = (100.0, 0.0, -40.0, 800.0)
   let body = world.makeBody(at: CGPoint(x: u0x, y: u0y))
@@ -112,7 +112,7 @@ func snapDampingMapping(_ damping: Double) {
   ]
 )
 func snapFollowsTheSharedSpring(spring: DampedSpring) {
-  let world = DynamicsWorld(clock: nil, restThreshold: RestThreshold(distance: 0, speed: 0))
+  let world = DynamicsWorld(frames: nil, restThreshold: RestThreshold(distance: 0, speed: 0))
   let body = world.makeBody(at: .zero)
   body.snap(Snap(to: CGPoint(x: 100, y: 0), spring: spring))
   let dt = world.timeStep / .seconds(1)

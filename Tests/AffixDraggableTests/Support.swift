@@ -23,11 +23,11 @@ struct VirtualWorld {
   let world: DynamicsWorld
 
   init() {
-    world = DynamicsWorld(clock: time.clock)
+    world = DynamicsWorld(frames: time.clock)
   }
 
-  var scheduler: VirtualTimeScheduler { time.scheduler }
-  var clock: FrameClock { time.clock }
+  var scheduler: VirtualClock { time.scheduler }
+  var clock: FrameSource { time.clock }
 
   /// Advances virtual time by `count` frames.
   func frames(_ count: Int) {

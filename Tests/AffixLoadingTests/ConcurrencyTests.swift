@@ -5,7 +5,7 @@ import AffixTestSupport
 import Testing
 
 @MainActor @Suite struct WithLoadingTests {
-  let scheduler = VirtualTimeScheduler()
+  let scheduler = VirtualClock()
 
   @Test func returnsTheResultAndEndsWithSuccess() async {
     let document = Document(scheduler: scheduler)
@@ -61,17 +61,17 @@ import Testing
 }
 
 @MainActor @Suite struct FinishedTests {
-  let scheduler = VirtualTimeScheduler()
+  let scheduler = VirtualClock()
   let indicator = RecordingIndicator()
 
   @Test func returnsAtOnceWhenIdle() async {
-    let controller = LoadingController(indicator: indicator, scheduler: scheduler)
+    let controller = LoadingController(indicator: indicator, clock: scheduler)
     await controller.settled()
     #expect(indicator.events.isEmpty)
   }
 
   @Test func returnsOnceTheFinalLineIsDrawn() async {
-    let controller = LoadingController(indicator: indicator, scheduler: scheduler)
+    let controller = LoadingController(indicator: indicator, clock: scheduler)
     controller.start(message: "Resolving")
     scheduler.advance(to: .ms(400))
     controller.stop()
@@ -85,7 +85,7 @@ import Testing
   }
 
   @Test func returnsWhenTheWorkEndsBeforeTheIndicatorAppears() async {
-    let controller = LoadingController(indicator: indicator, scheduler: scheduler)
+    let controller = LoadingController(indicator: indicator, clock: scheduler)
     controller.start()
     let waiting = Task { await controller.settled() }
     #expect(await eventually { controller.waiterCount > 0 })
@@ -118,7 +118,7 @@ import Testing
   }
 
   @Test func returnsWhenItsTaskIsCancelled() async {
-    let controller = LoadingController(indicator: indicator, scheduler: scheduler)
+    let controller = LoadingController(indicator: indicator, clock: scheduler)
     controller.start()
     scheduler.advance(to: .ms(400))
     let waiting = Task { await controller.settled() }
@@ -132,11 +132,11 @@ import Testing
 }
 
 @MainActor @Suite struct MessageTests {
-  let scheduler = VirtualTimeScheduler()
+  let scheduler = VirtualClock()
   let indicator = RecordingIndicator()
 
   @Test func aRestartWhileFinishingEndsWithItsOwnOutcomeAndMessage() {
-    let controller = LoadingController(indicator: indicator, scheduler: scheduler)
+    let controller = LoadingController(indicator: indicator, clock: scheduler)
     controller.start(message: "Fetching")
     scheduler.advance(to: .ms(400))
     controller.stop(.failure(DiskFull()))  // finishing: stays for the minimum show time
@@ -152,7 +152,7 @@ import Testing
   }
 
   @Test func theMessageCanBeUpdatedWhileVisible() {
-    let controller = LoadingController(indicator: indicator, scheduler: scheduler)
+    let controller = LoadingController(indicator: indicator, clock: scheduler)
     controller.start(message: "Fetching")
     controller.update(message: "Fetching 1 of 3")  // not visible yet: shown when it appears
     scheduler.advance(to: .ms(400))
@@ -167,7 +167,7 @@ import Testing
   }
 
   @Test func updatingWithNothingLoadingIsReported() {
-    let controller = LoadingController(indicator: indicator, scheduler: scheduler)
+    let controller = LoadingController(indicator: indicator, clock: scheduler)
     let log = DiagnosticLog()
     log.capture { controller.update(message: "late") }
     #expect(log.all.count == 1)

@@ -6,7 +6,7 @@ import Testing
 
 /// The rows of `Docs/BadInput.md` for AffixLoading.
 @MainActor @Suite struct LoadingBadInputTests {
-  let scheduler = VirtualTimeScheduler()
+  let scheduler = VirtualClock()
   let indicator = RecordingIndicator()
 
   @Test(arguments: [Duration(attoseconds: 1), .nanoseconds(1), .microseconds(999)])
@@ -14,7 +14,7 @@ import Testing
     let log = DiagnosticLog()
     let controller = log.capture {
       LoadingController(
-        indicator: indicator, scheduler: scheduler,
+        indicator: indicator, clock: scheduler,
         options: LoadingOptions(graceTime: .zero, tickInterval: interval))
     }
     #expect(controller.options.tickInterval == LoadingOptions.minimumTickInterval)
@@ -23,7 +23,7 @@ import Testing
     controller.start()
     scheduler.advance(by: .milliseconds(10))
     #expect(indicator.tickCount == 10)
-    controller.didEnd(.detached)
+    controller.didEnd(.removed)
   }
 
   @Test(arguments: [Duration.seconds(Int64.max), Duration(attoseconds: .max)])
@@ -31,7 +31,7 @@ import Testing
     let log = DiagnosticLog()
     let controller = log.capture {
       LoadingController(
-        indicator: indicator, scheduler: scheduler, options: LoadingOptions(graceTime: grace))
+        indicator: indicator, clock: scheduler, options: LoadingOptions(graceTime: grace))
     }
     #expect(log.count == 0)
     controller.start()
@@ -46,7 +46,7 @@ import Testing
   @Test(arguments: [Duration.seconds(Int64.max), Duration(attoseconds: .max)])
   func aMinimumShowTimeTooLongToPassKeepsTheIndicatorWithoutTrapping(minimum: Duration) {
     let controller = LoadingController(
-      indicator: indicator, scheduler: scheduler,
+      indicator: indicator, clock: scheduler,
       options: LoadingOptions(graceTime: .milliseconds(10), minimumShowTime: minimum))
     controller.start()
     scheduler.advance(by: .milliseconds(10))
@@ -56,7 +56,7 @@ import Testing
     scheduler.advance(by: .seconds(1))
     #expect(indicator.isShown)
     #expect(!controller.isLoading)
-    controller.didEnd(.detached)
+    controller.didEnd(.removed)
     scheduler.advance(by: .zero)
     #expect(!indicator.isShown)
   }

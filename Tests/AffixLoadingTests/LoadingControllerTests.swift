@@ -7,12 +7,12 @@ import Testing
 
 /// Grace 300 ms, minimum show 500 ms, a tick every 50 ms turning 0.4 rad: the defaults.
 @MainActor @Suite struct LoadingControllerTests {
-  let scheduler = VirtualTimeScheduler()
+  let scheduler = VirtualClock()
   let indicator = RecordingIndicator()
   let controller: LoadingController
 
   init() {
-    controller = LoadingController(indicator: indicator, scheduler: scheduler)
+    controller = LoadingController(indicator: indicator, clock: scheduler)
   }
 
   @Test func workEndingWithinTheGraceTimeShowsNothing() {
@@ -166,7 +166,7 @@ import Testing
 
   @Test func zeroGraceTimeAppearsAtTheNextTurn() {
     let controller = LoadingController(
-      indicator: indicator, scheduler: scheduler, options: LoadingOptions(graceTime: .zero))
+      indicator: indicator, clock: scheduler, options: LoadingOptions(graceTime: .zero))
     controller.start()
     #expect(indicator.events.isEmpty)
     scheduler.advance(by: .zero)
@@ -217,8 +217,8 @@ import Testing
   @Test func detachingWhileVisibleCancelsEverythingAndClearsTheIndicator() {
     controller.start()
     scheduler.advance(to: .ms(400))
-    controller.didEnd(.detached)
-    controller.didEnd(.detached)
+    controller.didEnd(.removed)
+    controller.didEnd(.removed)
     #expect(controller.state == .idle)
     #expect(controller.nestingDepth == 0)
     scheduler.advance(by: .seconds(5))
@@ -229,7 +229,7 @@ import Testing
 
   @Test func detachingWhilePendingShowsNothing() {
     controller.start()
-    controller.didEnd(.detached)
+    controller.didEnd(.removed)
     scheduler.advance(by: .seconds(5))
     #expect(indicator.events.isEmpty)
     #expect(scheduler.pendingCount == 0)
@@ -250,7 +250,7 @@ import Testing
     let log = DiagnosticLog()
     let controller = log.capture {
       LoadingController(
-        indicator: RecordingIndicator(), scheduler: VirtualTimeScheduler(), options: options)
+        indicator: RecordingIndicator(), clock: VirtualClock(), options: options)
     }
     #expect(log.all.count == 1)
     #expect(log.all.first?.message.contains(name) == true)

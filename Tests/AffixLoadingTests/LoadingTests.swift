@@ -7,7 +7,7 @@ import Foundation
 import Testing
 
 @MainActor @Suite struct LoadingTests {
-  let scheduler = VirtualTimeScheduler()
+  let scheduler = VirtualClock()
 
   @Test func conformingClassGetsStartStopAndState() {
     let document = Document(scheduler: scheduler)
@@ -74,13 +74,13 @@ import Testing
     let download = Download()
     let indicator = RecordingIndicator()
     let controller = LoadingController.attach(
-      to: download, indicator: indicator, scheduler: scheduler)
+      to: download, indicator: indicator, clock: scheduler)
     #expect(LoadingController.attached(to: download) === controller)
     #expect(Associations(of: download).capabilities.contains { $0 === controller })
     controller.start(message: "Downloading")
     scheduler.advance(to: .ms(300))
     #expect(indicator.isShown)
-    Associations(of: download).detach(LoadingController.self)
+    Associations(of: download).removeCapability(LoadingController.self)
     #expect(LoadingController.attached(to: download) == nil)
     scheduler.advance(by: .seconds(1))
     #expect(
@@ -93,10 +93,10 @@ import Testing
   @Test func attachingAgainReplacesAndStopsTheOldController() {
     let download = Download()
     let first = RecordingIndicator()
-    let old = LoadingController.attach(to: download, indicator: first, scheduler: scheduler)
+    let old = LoadingController.attach(to: download, indicator: first, clock: scheduler)
     old.start()
     let new = LoadingController.attach(
-      to: download, indicator: RecordingIndicator(), scheduler: scheduler)
+      to: download, indicator: RecordingIndicator(), clock: scheduler)
     #expect(LoadingController.attached(to: download) === new)
     #expect(old.state == .idle)
     scheduler.advance(by: .seconds(1))
@@ -134,7 +134,7 @@ import Testing
     do {
       let download = Download()
       let controller = LoadingController.attach(
-        to: download, indicator: indicator, scheduler: scheduler,
+        to: download, indicator: indicator, clock: scheduler,
         options: LoadingOptions(tickInterval: .seconds(10)))
       controller.start(message: "Fetching")
       scheduler.advance(to: .ms(400))
@@ -153,7 +153,7 @@ import Testing
     do {
       let download = Download()
       controller = LoadingController.attach(
-        to: download, indicator: indicator, scheduler: scheduler)
+        to: download, indicator: indicator, clock: scheduler)
       controller?.start()
     }
     scheduler.advance(by: .seconds(5))
@@ -167,10 +167,10 @@ import Testing
 
   @Test func dispatchSchedulerShowsAndHidesOnARealQueue() async {
     let queue = DispatchQueue(label: "org.affix.tests.loading")
-    let scheduler = DispatchScheduler(queue: queue)
+    let scheduler = DispatchClock(queue: queue)
     let indicator = RecordingIndicator()
     let controller = LoadingController(
-      indicator: indicator, scheduler: scheduler,
+      indicator: indicator, clock: scheduler,
       options: LoadingOptions(graceTime: .milliseconds(1), minimumShowTime: .zero))
     controller.start(message: "Slow")
     // The appearance is due after 1 ms; this fence is due later on the same serial queue.
@@ -184,10 +184,10 @@ import Testing
 
   @Test func dispatchSchedulerShowsNothingForFastWork() async {
     let queue = DispatchQueue(label: "org.affix.tests.loading-fast")
-    let scheduler = DispatchScheduler(queue: queue)
+    let scheduler = DispatchClock(queue: queue)
     let indicator = RecordingIndicator()
     let controller = LoadingController(
-      indicator: indicator, scheduler: scheduler,
+      indicator: indicator, clock: scheduler,
       options: LoadingOptions(graceTime: .milliseconds(1)))
     // Started and stopped on the queue itself, so the appearance cannot have begun meanwhile.
     await withCheckedContinuation { continuation in
@@ -201,7 +201,7 @@ import Testing
     #expect(indicator.events.isEmpty)
   }
 
-  func fence(on scheduler: DispatchScheduler, after delay: Duration) async {
+  func fence(on scheduler: DispatchClock, after delay: Duration) async {
     await withCheckedContinuation { continuation in
       scheduler.schedule(after: delay) { continuation.resume() }.detach()
     }

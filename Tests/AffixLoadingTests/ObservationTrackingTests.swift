@@ -8,12 +8,12 @@ import Testing
 
 /// `LoadingController`'s public state takes part in Swift Observation, property by property.
 @MainActor @Suite struct LoadingObservationTests {
-  let scheduler = VirtualTimeScheduler()
+  let scheduler = VirtualClock()
   let indicator = RecordingIndicator()
   let controller: LoadingController
 
   init() {
-    controller = LoadingController(indicator: indicator, scheduler: scheduler)
+    controller = LoadingController(indicator: indicator, clock: scheduler)
   }
 
   @Test func eachPhaseOfTheIndicatorIsAChangeOfState() {

@@ -10,11 +10,11 @@ import Testing
 
 /// Grace 300 ms, minimum show 500 ms, a tick every 50 ms: the defaults.
 @MainActor @Suite struct TickingTests {
-  let scheduler = VirtualTimeScheduler()
+  let scheduler = VirtualClock()
 
   @Test func anIndicatorThatWantsNoTicksGetsNoTimer() {
     let indicator = RecordingIndicator(wantsTicks: false)
-    let controller = LoadingController(indicator: indicator, scheduler: scheduler)
+    let controller = LoadingController(indicator: indicator, clock: scheduler)
     controller.start(message: "Saving")
     scheduler.advance(by: .milliseconds(300))
     #expect(indicator.isShown)
@@ -28,7 +28,7 @@ import Testing
 
   @Test func anIndicatorThatWantsTicksGetsThemEveryInterval() {
     let indicator = RecordingIndicator(wantsTicks: true)
-    let controller = LoadingController(indicator: indicator, scheduler: scheduler)
+    let controller = LoadingController(indicator: indicator, clock: scheduler)
     controller.start()
     scheduler.advance(by: .milliseconds(300))
     #expect(scheduler.pendingCount == 1)  // the tick timer
@@ -48,12 +48,12 @@ import Testing
 }
 
 @MainActor @Suite struct ProgressTests {
-  let scheduler = VirtualTimeScheduler()
+  let scheduler = VirtualClock()
   let indicator = RecordingIndicator(wantsTicks: false)
   let controller: LoadingController
 
   init() {
-    controller = LoadingController(indicator: indicator, scheduler: scheduler)
+    controller = LoadingController(indicator: indicator, clock: scheduler)
   }
 
   @Test func progressIsIndeterminateUntilTheWorkReportsAFraction() {
@@ -166,7 +166,7 @@ import Testing
   struct Refused: Error {}
 
   @Test func aFailureCarriesTheErrorTheWorkThrew() async {
-    let scheduler = VirtualTimeScheduler()
+    let scheduler = VirtualClock()
     let document = Document(scheduler: scheduler)
     await #expect(throws: DiskFull.self) {
       try await document.withLoading {
@@ -225,11 +225,11 @@ import Testing
 
 @MainActor @Suite struct HostlessLoadingTests {
   @Test func withLoadingNeedsNoHostAndEndsWithTheWorksOutcome() async {
-    let scheduler = VirtualTimeScheduler()
+    let scheduler = VirtualClock()
     let indicator = RecordingIndicator(wantsTicks: false)
     let made = Mutex<LoadingController?>(nil)
     let job = Task {
-      await withLoading(message: "Index", indicator: indicator, scheduler: scheduler) {
+      await withLoading(message: "Index", indicator: indicator, clock: scheduler) {
         loading in
         made.withLock { $0 = loading }
         scheduler.advance(by: .milliseconds(300))
@@ -248,11 +248,11 @@ import Testing
   }
 
   @Test func withLoadingRethrowsAfterShowingTheFailure() async {
-    let scheduler = VirtualTimeScheduler()
+    let scheduler = VirtualClock()
     let indicator = RecordingIndicator(wantsTicks: false)
     let made = Mutex<LoadingController?>(nil)
     let job = Task {
-      try await withLoading(indicator: indicator, scheduler: scheduler) { loading in
+      try await withLoading(indicator: indicator, clock: scheduler) { loading in
         made.withLock { $0 = loading }
         scheduler.advance(by: .seconds(1))
         throw DiskFull()

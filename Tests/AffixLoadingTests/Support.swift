@@ -5,12 +5,12 @@ import Synchronization
 
 /// A host that conforms to `Loading` and times its indicator on virtual time.
 final class Document: Loading {
-  let scheduler: VirtualTimeScheduler
+  let scheduler: VirtualClock
   let indicator = RecordingIndicator()
   let options: LoadingOptions
   let indicatorsMade = Mutex(0)
 
-  init(scheduler: VirtualTimeScheduler, options: LoadingOptions = .standard) {
+  init(scheduler: VirtualClock, options: LoadingOptions = .standard) {
     self.scheduler = scheduler
     self.options = options
   }
@@ -20,30 +20,30 @@ final class Document: Loading {
     return indicator
   }
 
-  var loadingScheduler: any SchedulingClock { scheduler }
+  var loadingClock: any SchedulingClock { scheduler }
   var loadingOptions: LoadingOptions { options }
 }
 
 /// A host that owns its association storage, so its loading state dies exactly with it.
 final class OwningDocument: Loading, AssociationOwner {
   let associationStorage = AssociationStorage()
-  let scheduler: VirtualTimeScheduler
+  let scheduler: VirtualClock
   let indicator: RecordingIndicator
 
-  init(scheduler: VirtualTimeScheduler, indicator: RecordingIndicator) {
+  init(scheduler: VirtualClock, indicator: RecordingIndicator) {
     self.scheduler = scheduler
     self.indicator = indicator
   }
 
   func makeLoadingIndicator() -> any LoadingIndicator { indicator }
-  var loadingScheduler: any SchedulingClock { scheduler }
+  var loadingClock: any SchedulingClock { scheduler }
 }
 
 /// An object that knows nothing about loading.
 final class Download {}
 
-extension SchedulerInstant {
-  static func ms(_ milliseconds: Int) -> SchedulerInstant {
+extension SchedulingInstant {
+  static func ms(_ milliseconds: Int) -> SchedulingInstant {
     .zero + .milliseconds(milliseconds)
   }
 }

@@ -22,7 +22,7 @@ import Testing
 /// A main-actor view that dances on a virtual clock and checks, in its setter, where each
 /// write runs.
 @MainActor final class CheckedSprite: @MainActor Dancing {
-  let clock: FrameClock
+  let clock: FrameSource
   var writes = 0
   var alpha = 1.0 {
     didSet {
@@ -31,11 +31,11 @@ import Testing
     }
   }
 
-  init(clock: FrameClock) {
+  init(clock: FrameSource) {
     self.clock = clock
   }
 
-  var danceClock: FrameClock { clock }
+  var danceFrames: FrameSource { clock }
 }
 
 @MainActor @Suite struct HostIsolationTests {
@@ -76,7 +76,7 @@ import Testing
   @Test func aVirtualClockAdvancedOffTheMainActorWritesADraggedViewOnTheMainActor() async {
     let frames = VirtualFrames(framesPerSecond: 60)
     let scheduler = frames.scheduler
-    let world = DynamicsWorld(clock: frames.clock)
+    let world = DynamicsWorld(frames: frames.clock)
     let card = CheckedCard()
     card.makeDraggable(snapPoint: CGPoint(x: 100, y: 0), world: world)
     card.drag(.began(at: .zero))
@@ -115,7 +115,7 @@ import Testing
   @CardActor @Test func settledReturnsOnceTheLastMoveHasReachedTheHost() async {
     let frames = VirtualFrames(framesPerSecond: 60)
     let scheduler = frames.scheduler
-    let world = DynamicsWorld(clock: frames.clock)
+    let world = DynamicsWorld(frames: frames.clock)
     let card = ActorCard()
     let drag = card.makeDraggable(snapPoint: CGPoint(x: 100, y: 0), world: world)
     card.drag(.began(at: .zero))
@@ -138,14 +138,14 @@ import Testing
 
 /// A sprite on `CardActor`.
 @CardActor final class ActorSprite: @CardActor Dancing {
-  let clock: FrameClock
+  let clock: FrameSource
   var alpha = 1.0
 
-  init(clock: FrameClock) {
+  init(clock: FrameSource) {
     self.clock = clock
   }
 
-  nonisolated var danceClock: FrameClock { clock }
+  nonisolated var danceFrames: FrameSource { clock }
 }
 
 @Suite struct DanceWaitTests {
@@ -175,7 +175,7 @@ import Testing
   /// The positions each of `count` main-actor bodies is handed while a world advances 30
   /// steps, on the main actor or off it, with every body moving at every step.
   func recordedMoves(bodies count: Int, advancedOffTheMainActor: Bool) async -> [[CGPoint]] {
-    let world = DynamicsWorld(clock: nil, restThreshold: RestThreshold(distance: 0, speed: 0))
+    let world = DynamicsWorld(frames: nil, restThreshold: RestThreshold(distance: 0, speed: 0))
     var recorded = Array(repeating: [CGPoint](), count: count)
     let bodies = (0..<count).map { index in
       let body = world.makeBody(at: CGPoint(x: Double(index) * 10, y: 0)) { position in
@@ -223,7 +223,7 @@ import Testing
   }
 
   @Test func aWorldWithHandlersOnTwoActorsHandsEachItsOwnMoves() async {
-    let world = DynamicsWorld(clock: nil, restThreshold: RestThreshold(distance: 0, speed: 0))
+    let world = DynamicsWorld(frames: nil, restThreshold: RestThreshold(distance: 0, speed: 0))
     var here: [CGPoint] = []
     var leavingMoves = 0
     let stays = world.makeBody(at: .zero) { position in
@@ -250,7 +250,7 @@ import Testing
   }
 
   @Test func movesWaitingForABusyActorKeepOnlyTheNewestOfEachBody() async {
-    let world = DynamicsWorld(clock: nil, restThreshold: RestThreshold(distance: 0, speed: 0))
+    let world = DynamicsWorld(frames: nil, restThreshold: RestThreshold(distance: 0, speed: 0))
     var moves = 0
     var last = [Int: CGPoint]()
     let bodies = (0..<3).map { index in
@@ -267,9 +267,9 @@ import Testing
       for _ in 0..<600 { world.advance(by: world.timeStep) }
     }
     #expect(moves == 0)
-    #expect(world.waitingMoves.now == 3)
-    #expect(world.waitingMoves.peak == 3, "more than one move a body waited")
-    for _ in 0..<10_000 where world.waitingMoves.now > 0 { await Task.yield() }
+    #expect(world.movesBacklog.now == 3)
+    #expect(world.movesBacklog.peak == 3, "more than one move a body waited")
+    for _ in 0..<10_000 where world.movesBacklog.now > 0 { await Task.yield() }
     #expect(moves == 3)
     for (index, body) in bodies.enumerated() { #expect(last[index] == body.position) }
   }

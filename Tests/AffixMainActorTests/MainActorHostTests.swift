@@ -9,7 +9,7 @@ import Testing
 
 // Hosts as an app has them: main-actor classes, conforming to each mixin for the main actor
 // alone (isolated conformances). The mixins run on their defaults: the main queue,
-// `FrameClock.shared` and `DynamicsWorld.shared`. Every test ends by awaiting.
+// `FrameSource.shared` and `DynamicsWorld.shared`. Every test ends by awaiting.
 
 @MainActor final class CardView {
   var center = CGPoint(x: 160, y: 240)
@@ -153,7 +153,7 @@ extension CardView: @MainActor Draggable {}
 /// ticks on a queue of its own.
 final class Gauge: Dancing {
   static let queue = DispatchQueue(label: "gauge")
-  let danceClock = FrameClock(scheduler: DispatchScheduler(queue: Gauge.queue))
+  let danceFrames = FrameSource(clock: DispatchClock(queue: Gauge.queue))
   var value = 0.0
 }
 
@@ -200,20 +200,20 @@ actor GaugeOwner {
 /// ``ClockedImportView`` with a ``JournalIndicator``.
 @MainActor final class JournalView: @MainActor Loading {
   let journal = JournalIndicator()
-  let scheduler = VirtualTimeScheduler()
+  let scheduler = VirtualClock()
   func makeLoadingIndicator() -> any LoadingIndicator { journal }
-  var loadingScheduler: any SchedulingClock { scheduler }
+  var loadingClock: any SchedulingClock { scheduler }
   var loadingOptions: LoadingOptions { LoadingOptions(graceTime: .zero, minimumShowTime: .zero) }
 }
 
 /// A main-actor view whose loading runs on a virtual clock, advanced from any thread.
 @MainActor final class ClockedImportView: @MainActor Loading {
   let badge = BadgeIndicator()
-  let scheduler = VirtualTimeScheduler()
+  let scheduler = VirtualClock()
 
   func makeLoadingIndicator() -> any LoadingIndicator { badge }
 
-  var loadingScheduler: any SchedulingClock { scheduler }
+  var loadingClock: any SchedulingClock { scheduler }
 
   var loadingOptions: LoadingOptions {
     LoadingOptions(graceTime: .zero, minimumShowTime: .zero)

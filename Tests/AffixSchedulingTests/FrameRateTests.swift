@@ -4,15 +4,15 @@ import AffixTestSupport
 import Dispatch
 import Testing
 
-/// A frame clock takes any positive frame rate: 120 gives twice the frames of 60, at the same
+/// A frame source takes any positive frame rate: 120 gives twice the frames of 60, at the same
 /// instants and between them.
 @Suite struct FrameRateTests {
   @Test(arguments: [24, 30, 60, 90, 120, 144, 240])
   func aSecondHasAsManyFramesAsTheRate(framesPerSecond: Int) {
-    let scheduler = VirtualTimeScheduler()
-    let clock = FrameClock(scheduler: scheduler, framesPerSecond: framesPerSecond)
+    let scheduler = VirtualClock()
+    let clock = FrameSource(clock: scheduler, framesPerSecond: framesPerSecond)
     #expect(clock.interval == .seconds(1) / framesPerSecond)
-    let frames = Recording<FrameClock.Frame>()
+    let frames = Recording<FrameSource.Frame>()
     let subscription = clock.subscribe { frames.append($0) }
     scheduler.advance(by: .seconds(1))
     #expect(frames.values.count == framesPerSecond)
@@ -22,11 +22,11 @@ import Testing
   }
 
   @Test func everySixtyHertzFrameIsAOneHundredTwentyHertzFrame() {
-    let scheduler = VirtualTimeScheduler()
-    let slow = FrameClock(scheduler: scheduler, framesPerSecond: 60)
-    let fast = FrameClock(scheduler: scheduler, framesPerSecond: 120)
-    let slowFrames = Recording<FrameClock.Frame>()
-    let fastFrames = Recording<FrameClock.Frame>()
+    let scheduler = VirtualClock()
+    let slow = FrameSource(clock: scheduler, framesPerSecond: 60)
+    let fast = FrameSource(clock: scheduler, framesPerSecond: 120)
+    let slowFrames = Recording<FrameSource.Frame>()
+    let fastFrames = Recording<FrameSource.Frame>()
     let subscriptions = [
       slow.subscribe { slowFrames.append($0) }, fast.subscribe { fastFrames.append($0) },
     ]
@@ -40,13 +40,13 @@ import Testing
   }
 }
 
-/// The logic that drives `FrameClock.shared` from the display on Apple platforms, run here
+/// The logic that drives `FrameSource.shared` from the display on Apple platforms, run here
 /// through its twin, a Dispatch timer on the main queue in place of the display's link.
 @Suite(.serialized) struct DisplayLinkTests {
   @MainActor @Test func aDisplayLinkedClockTicksOnTheMainQueueAndLetsItsLinkGoWhenIdle() async {
-    let clock = FrameClock.displayLinked(framesPerSecond: 120)
+    let clock = FrameSource.displayLinked(framesPerSecond: 120)
     #expect(clock.interval == .seconds(1) / 120)
-    #expect(clock.scheduler === DispatchScheduler.main)
+    #expect(clock.clock === DispatchClock.main)
     let onMainQueue = Recording<Bool>()
     let subscription = clock.subscribe { _ in onMainQueue.append(isOnMainQueue()) }
     #expect(clock.isRunning)
@@ -59,8 +59,8 @@ import Testing
   }
 
   @MainActor @Test func aClockCancelledBeforeItsLinkOpensNeverOpensOne() async {
-    let clock = FrameClock.displayLinked(framesPerSecond: 120)
-    let frames = Recording<FrameClock.Frame>()
+    let clock = FrameSource.displayLinked(framesPerSecond: 120)
+    let frames = Recording<FrameSource.Frame>()
     let opened = DisplayLink.linksOpened
     // On the main actor: the open and the close are both enqueued behind this test's turn.
     clock.subscribe { frames.append($0) }.cancel()
@@ -73,8 +73,8 @@ import Testing
   }
 
   @MainActor @Test func aRestartedClockOpensANewLinkAndCountsItsFramesAgain() async {
-    let clock = FrameClock.displayLinked(framesPerSecond: 120)
-    let frames = Recording<FrameClock.Frame>()
+    let clock = FrameSource.displayLinked(framesPerSecond: 120)
+    let frames = Recording<FrameSource.Frame>()
     var subscription = clock.subscribe { frames.append($0) }
     #expect(await eventually { frames.values.count >= 2 })
     subscription.cancel()

@@ -16,7 +16,7 @@ private func countTicks(
 }
 
 @Suite struct VirtualTimeClockTests {
-  let clock = VirtualTimeScheduler()
+  let clock = VirtualClock()
 
   @Test func aSleeperWakesOnlyWhenTheClockReachesItsDeadline() async throws {
     let clock = self.clock
@@ -119,7 +119,7 @@ private func countTicks(
 
 @Suite struct DispatchClockTests {
   @Test func aDispatchSchedulerIsAClockItsTimerWakes() async throws {
-    let scheduler = DispatchScheduler(queue: DispatchQueue(label: "clock-tests"))
+    let scheduler = DispatchClock(queue: DispatchQueue(label: "clock-tests"))
     let fired = Recording<Int>()
     let timer = scheduler.schedule(after: .milliseconds(5)) { fired.append(1) }
     // The same queue's timer at the same delay, scheduled first, has fired by the wake-up.
@@ -129,7 +129,7 @@ private func countTicks(
   }
 
   @Test func cancellingASleepOnDispatchThrowsWithoutWaitingForTheTimer() async throws {
-    let scheduler: any SchedulingClock = DispatchScheduler(
+    let scheduler: any SchedulingClock = DispatchClock(
       queue: DispatchQueue(label: "clock-tests"))
     // An hour: the test ends only because cancellation resumes the task.
     let sleeper = Task { try await Task.sleep(for: .seconds(3600), clock: scheduler) }
@@ -151,7 +151,7 @@ private final class Refresher: Sendable {
 }
 
 @Test func refreshesOnlyWhenTheIntervalHasPassed() async throws {
-  let clock = VirtualTimeScheduler()
+  let clock = VirtualClock()
   let refresher = Refresher()
   let task = Task { try await refresher.run(every: .seconds(5), on: clock) }
 

@@ -1,17 +1,17 @@
 package import AffixScheduling
 
-/// A frame clock on virtual time, advanced by hand: frames arrive only when a test advances
+/// A frame source on virtual time, advanced by hand: frames arrive only when a test advances
 /// the scheduler, so every test that animates or simulates runs the same frames on every
 /// machine.
 package struct VirtualFrames: Sendable {
   /// The virtual time the clock's timer runs on.
-  package let scheduler = VirtualTimeScheduler()
-  /// The frame clock, ticking on ``scheduler``.
-  package let clock: FrameClock
+  package let scheduler = VirtualClock()
+  /// The frame source, ticking on ``scheduler``.
+  package let clock: FrameSource
 
   /// 100 frames a second unless given, so that frames fall on round numbers of milliseconds.
   package init(framesPerSecond: Int = 100) {
-    clock = FrameClock(scheduler: scheduler, framesPerSecond: framesPerSecond)
+    clock = FrameSource(clock: scheduler, framesPerSecond: framesPerSecond)
   }
 
   /// Advances virtual time by `seconds`, rounded to the millisecond.

@@ -84,7 +84,7 @@ private enum BackReferenceKey: AssociatedKey { typealias Value = UnownedBackRefe
       leaked = host
     }
     if let leaked {
-      Associations(of: leaked).detach(Clinging.self)
+      Associations(of: leaked).removeCapability(Clinging.self)
     }
 
     #expect(

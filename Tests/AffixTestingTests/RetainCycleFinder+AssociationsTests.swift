@@ -73,8 +73,8 @@ private func release(_ document: AnyObject) {
   associations.removeValue(for: StateKey.self)
   associations.removeValue(for: InspectorsKey.self)
   associations.removeValue(for: Declared.self)
-  associations.detach(Pinned.self)
-  associations.detach(Locking.self)
+  associations.removeCapability(Pinned.self)
+  associations.removeCapability(Locking.self)
 }
 
 @Suite struct RetainCycleFinderAssociationsTests {

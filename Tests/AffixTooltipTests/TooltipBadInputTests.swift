@@ -13,10 +13,10 @@ import Testing
 
   @Test(arguments: [Duration.seconds(Int64.max), Duration(attoseconds: .max)])
   func aShowDelayTooLongToPassNeverShows(delay: Duration) {
-    let scheduler = VirtualTimeScheduler()
+    let scheduler = VirtualClock()
     let host = Host()
     let tooltip = TooltipController.attach(
-      to: host, timing: TooltipTiming(showDelay: delay), scheduler: scheduler
+      to: host, timing: TooltipTiming(showDelay: delay), clock: scheduler
     ) { host, shown in host.shown.append(shown) }
     tooltip.pointerEntered()
     // Any time short of the delay: a real clock never gets near it.
@@ -39,11 +39,11 @@ import Testing
   }
 
   @Test func onTheMainQueueTheDelayIsNeverHandedToDispatchAsAPastDeadline() {
-    // What `DispatchScheduler` asks of Dispatch for the show delay: no deadline at all, where
+    // What `DispatchClock` asks of Dispatch for the show delay: no deadline at all, where
     // `now + delay` past 2^63 ns would read as a wall-clock time in the past and fire at once.
     let uptime = DispatchTime.now().uptimeNanoseconds
     #expect(
-      DispatchScheduler.deadline(
+      DispatchClock.deadline(
         after: TooltipTiming(showDelay: .seconds(Int64.max)).showDelay, now: uptime) == nil)
   }
 }

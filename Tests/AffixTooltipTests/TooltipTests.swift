@@ -9,22 +9,22 @@ import Testing
 
 /// A host on a virtual clock that records every write of its tooltip's visibility.
 final class Button: Tooltipped {
-  let scheduler: VirtualTimeScheduler
+  let scheduler: VirtualClock
   var writes: [Bool] = []
   var isTooltipShown = false {
     didSet { writes.append(isTooltipShown) }
   }
 
-  init(scheduler: VirtualTimeScheduler = VirtualTimeScheduler()) {
+  init(scheduler: VirtualClock = VirtualClock()) {
     self.scheduler = scheduler
   }
 
-  var tooltipScheduler: any SchedulingClock { scheduler }
+  var tooltipClock: any SchedulingClock { scheduler }
 }
 
 /// A main-actor host, written on the main actor whichever thread its clock runs on.
 @MainActor final class MainActorButton {
-  let scheduler = VirtualTimeScheduler()
+  let scheduler = VirtualClock()
   var writes: [Bool] = []
   var isTooltipShown = false {
     didSet {
@@ -35,7 +35,7 @@ final class Button: Tooltipped {
 }
 
 extension MainActorButton: @MainActor Tooltipped {
-  var tooltipScheduler: any SchedulingClock { scheduler }
+  var tooltipClock: any SchedulingClock { scheduler }
 }
 
 /// A type that does not conform, as one from another module.
@@ -93,9 +93,9 @@ extension MainActorButton: @MainActor Tooltipped {
 
   @Test func customTimingIsRead() {
     final class SlowButton: Tooltipped {
-      let scheduler = VirtualTimeScheduler()
+      let scheduler = VirtualClock()
       var isTooltipShown = false
-      var tooltipScheduler: any SchedulingClock { scheduler }
+      var tooltipClock: any SchedulingClock { scheduler }
       var tooltipTiming: TooltipTiming { TooltipTiming(showDelay: .seconds(2)) }
     }
     let button = SlowButton()
@@ -132,9 +132,9 @@ extension MainActorButton: @MainActor Tooltipped {
   }
 
   @Test func anObjectThatDoesNotConformGetsATooltipAtRunTime() {
-    let scheduler = VirtualTimeScheduler()
+    let scheduler = VirtualClock()
     let label = Label()
-    let tooltip = TooltipController.attach(to: label, scheduler: scheduler) { label, shown in
+    let tooltip = TooltipController.attach(to: label, clock: scheduler) { label, shown in
       label.tooltipVisible = shown
     }
     tooltip.pointerEntered()
@@ -150,13 +150,13 @@ extension MainActorButton: @MainActor Tooltipped {
     button.pointerEntered()
     button.scheduler.advance(by: .seconds(1))
     button.pointerExited()
-    Associations(of: button).detach(TooltipController.self)
+    Associations(of: button).removeCapability(TooltipController.self)
     #expect(button.writes == [true, false])
     #expect(button.scheduler.pendingCount == 0)
   }
 
   @Test func theDeathOfItsHostCancelsAPendingShowByTheNextSweep() {
-    let scheduler = VirtualTimeScheduler()
+    let scheduler = VirtualClock()
     weak var controller: TooltipController?
     do {
       let button = Button(scheduler: scheduler)

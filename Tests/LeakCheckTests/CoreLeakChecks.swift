@@ -292,7 +292,7 @@ struct CoreLeakChecks {
     expectNoLeaks { tracker in
       let spinner = Associations(of: host).attach(Spinner(host: host))
       tracker.track(spinner)
-      Associations(of: host).detach(Spinner.self)
+      Associations(of: host).removeCapability(Spinner.self)
       let detached = spinner.detached.load(ordering: .relaxed)
       #expect(detached)
     }

@@ -20,15 +20,15 @@ private final class Marker: Sendable {}
 
 @MainActor struct DancingLeakChecks {
   let frames = VirtualFrames()
-  var scheduler: VirtualTimeScheduler { frames.scheduler }
-  var clock: FrameClock { frames.clock }
+  var scheduler: VirtualClock { frames.scheduler }
+  var clock: FrameSource { frames.clock }
 
   @Test(.tags(.leakCheck))
   func hostDeathStopsItsAnimationAndUnsubscribesItFromTheClock() {
     expectNoLeaks { tracker in
       do {
         let puppet = Puppet()
-        let dance = Dance.of(puppet, clock: clock).animate(duration: 10) { $0.x = 100 }.start()
+        let dance = Dance.of(puppet, frames: clock).animate(duration: 10) { $0.x = 100 }.start()
         scheduler.advance(by: .milliseconds(100))
         #expect(clock.subscriberCount == 1)
         tracker.track(puppet, "host")
@@ -49,7 +49,7 @@ private final class Marker: Sendable {}
       Diagnostics.withHandler({ _ in }) {
         do {
           let puppet = Puppet()
-          let dance = Dance.of(puppet, clock: clock).animate(duration: 1) { $0.x = 100 }
+          let dance = Dance.of(puppet, frames: clock).animate(duration: 1) { $0.x = 100 }
             .repeatingForever(autoreverses: true)
             .addCompletion { [weak puppet] _ in puppet?.x = 0 }
             .start()
@@ -70,7 +70,7 @@ private final class Marker: Sendable {}
     expectNoLeaks { tracker in
       do {
         let puppet = OwningPuppet()
-        let dance = Dance.of(puppet, clock: clock).animate(duration: 10) { $0.x = 100 }.start()
+        let dance = Dance.of(puppet, frames: clock).animate(duration: 10) { $0.x = 100 }.start()
         tracker.track(puppet, "host")
         tracker.track(dance.dancer, "dancer")
       }
@@ -87,7 +87,7 @@ private final class Marker: Sendable {}
         let puppet = OwningPuppet()
         let captured = Marker()
         tracker.track(captured, "captured by a running animation's completion")
-        let dance = Dance.of(puppet, clock: clock).animate(duration: 10) { $0.x = 100 }
+        let dance = Dance.of(puppet, frames: clock).animate(duration: 10) { $0.x = 100 }
           .addCompletion { _ in withExtendedLifetime(captured) {} }
           .start()
         scheduler.advance(by: .milliseconds(100))
@@ -106,12 +106,12 @@ private final class Marker: Sendable {}
       do {
         let captured = Marker()
         tracker.track(captured, "captured by a running animation's completion")
-        let dance = Dance.of(puppet, clock: clock).animate(duration: 10) { $0.x = 100 }
+        let dance = Dance.of(puppet, frames: clock).animate(duration: 10) { $0.x = 100 }
           .addCompletion { _ in withExtendedLifetime(captured) {} }
           .start()
         scheduler.advance(by: .milliseconds(100))
         tracker.track(dance.dancer, "dancer")
-        Associations(of: puppet).detach(Dancer.self)
+        Associations(of: puppet).removeCapability(Dancer.self)
       }
       #expect(clock.subscriberCount == 0 && Dancer.runningCount(on: clock) == 0)
     }
@@ -129,13 +129,13 @@ private final class Marker: Sendable {}
         let chained = Marker()
         tracker.track(captured, "captured by a completion")
         tracker.track(chained, "captured by a chained animation")
-        Dance.of(puppet, clock: clock).animate(duration: 0.5) { $0.x = 100 }
+        Dance.of(puppet, frames: clock).animate(duration: 0.5) { $0.x = 100 }
           .addCompletion { _ in withExtendedLifetime(captured) {} }
           .then(duration: 0.5) { _ in withExtendedLifetime(chained) {} }
           .start()
       }
       scheduler.advance(by: .seconds(2))
-      #expect(!Dance.of(puppet, clock: clock).hasAnimation)
+      #expect(!Dance.of(puppet, frames: clock).hasAnimation)
       #expect(clock.subscriberCount == 0 && scheduler.pendingCount == 0)
     }
     #expect(puppet.x == 100)
@@ -150,7 +150,7 @@ private final class Marker: Sendable {}
         let second = Marker()
         tracker.track(first, "first animation's completion")
         tracker.track(second, "second animation's completion")
-        let dance = Dance.of(puppet, clock: clock)
+        let dance = Dance.of(puppet, frames: clock)
         dance.animate(duration: 1) { $0.x = 10 }
           .addCompletion { _ in withExtendedLifetime(first) {} }.start()
         scheduler.advance(by: .milliseconds(200))

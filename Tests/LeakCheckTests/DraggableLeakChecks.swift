@@ -26,11 +26,11 @@ private struct VirtualDragWorld {
   let world: DynamicsWorld
 
   init() {
-    world = DynamicsWorld(clock: time.clock)
+    world = DynamicsWorld(frames: time.clock)
   }
 
-  var scheduler: VirtualTimeScheduler { time.scheduler }
-  var clock: FrameClock { time.clock }
+  var scheduler: VirtualClock { time.scheduler }
+  var clock: FrameSource { time.clock }
   func frames(_ count: Int) { time.frames(count) }
 }
 
@@ -126,8 +126,8 @@ func keyPathAttachmentHoldsObjectWeakly() {
       let controller = DragController.attach(to: pin, center: \.centre, world: virtual.world)
       tracker.track(pin, "object")
       tracker.track(controller, "drag controller")
-      controller.handle(.began(at: .zero))
-      controller.handle(.changed(to: CGPoint(x: 40, y: 0)))
+      controller.drag(.began(at: .zero))
+      controller.drag(.changed(to: CGPoint(x: 40, y: 0)))
       virtual.frames(1)
     }
     virtual.frames(1)

@@ -5,28 +5,28 @@ import AffixTesting
 import Testing
 
 private final class Editor: Loading {
-  let scheduler: VirtualTimeScheduler
+  let scheduler: VirtualClock
   let indicator = RecordingIndicator()
 
-  init(scheduler: VirtualTimeScheduler) {
+  init(scheduler: VirtualClock) {
     self.scheduler = scheduler
   }
 
   func makeLoadingIndicator() -> any LoadingIndicator { indicator }
-  var loadingScheduler: any SchedulingClock { scheduler }
+  var loadingClock: any SchedulingClock { scheduler }
 }
 
 private final class OwningEditor: Loading, AssociationOwner {
   let associationStorage = AssociationStorage()
-  let scheduler: VirtualTimeScheduler
+  let scheduler: VirtualClock
   let indicator = RecordingIndicator()
 
-  init(scheduler: VirtualTimeScheduler) {
+  init(scheduler: VirtualClock) {
     self.scheduler = scheduler
   }
 
   func makeLoadingIndicator() -> any LoadingIndicator { indicator }
-  var loadingScheduler: any SchedulingClock { scheduler }
+  var loadingClock: any SchedulingClock { scheduler }
 }
 
 private final class Upload {}
@@ -34,7 +34,7 @@ private final class Upload {}
 @MainActor @Suite(.serialized) struct LoadingLeakChecks {
   @Test(.tags(.leakCheck))
   func hostDeathReleasesItsLoadingStateWhilePending() {
-    let scheduler = VirtualTimeScheduler()
+    let scheduler = VirtualClock()
     expectNoLeaks { tracker in
       do {
         let editor = OwningEditor(scheduler: scheduler)
@@ -49,7 +49,7 @@ private final class Upload {}
 
   @Test(.tags(.leakCheck))
   func hostDeathReleasesItsLoadingStateWhileVisible() {
-    let scheduler = VirtualTimeScheduler()
+    let scheduler = VirtualClock()
     expectNoLeaks { tracker in
       do {
         let editor = OwningEditor(scheduler: scheduler)
@@ -69,7 +69,7 @@ private final class Upload {}
 
   @Test(.tags(.leakCheck))
   func sharedTableHostReleasesItsLoadingStateAtTheSweep() {
-    let scheduler = VirtualTimeScheduler()
+    let scheduler = VirtualClock()
     expectNoLeaks { tracker in
       do {
         let editor = Editor(scheduler: scheduler)
@@ -88,13 +88,13 @@ private final class Upload {}
 
   @Test(.tags(.leakCheck))
   func controllerAttachedAtRunTimeDiesWithItsHost() {
-    let scheduler = VirtualTimeScheduler()
+    let scheduler = VirtualClock()
     expectNoLeaks { tracker in
       do {
         let upload = Upload()
         let indicator = RecordingIndicator()
         let controller = LoadingController.attach(
-          to: upload, indicator: indicator, scheduler: scheduler)
+          to: upload, indicator: indicator, clock: scheduler)
         controller.start()
         scheduler.advance(by: .seconds(1))
         tracker.track(upload, "host")
@@ -108,7 +108,7 @@ private final class Upload {}
 
   @Test(.tags(.leakCheck))
   func finishedLoadingLeavesNothingScheduled() {
-    let scheduler = VirtualTimeScheduler()
+    let scheduler = VirtualClock()
     expectNoLeaks { tracker in
       let editor = OwningEditor(scheduler: scheduler)
       editor.startLoading()

@@ -5,26 +5,26 @@ import AffixTooltip
 import Testing
 
 private final class Button: Tooltipped {
-  let scheduler: VirtualTimeScheduler
+  let scheduler: VirtualClock
   var isTooltipShown = false
 
-  init(scheduler: VirtualTimeScheduler) {
+  init(scheduler: VirtualClock) {
     self.scheduler = scheduler
   }
 
-  var tooltipScheduler: any SchedulingClock { scheduler }
+  var tooltipClock: any SchedulingClock { scheduler }
 }
 
 private final class OwningButton: Tooltipped, AssociationOwner {
   let associationStorage = AssociationStorage()
-  let scheduler: VirtualTimeScheduler
+  let scheduler: VirtualClock
   var isTooltipShown = false
 
-  init(scheduler: VirtualTimeScheduler) {
+  init(scheduler: VirtualClock) {
     self.scheduler = scheduler
   }
 
-  var tooltipScheduler: any SchedulingClock { scheduler }
+  var tooltipClock: any SchedulingClock { scheduler }
 }
 
 private final class Label {
@@ -34,7 +34,7 @@ private final class Label {
 @MainActor @Suite(.serialized) struct TooltipLeakChecks {
   @Test(.tags(.leakCheck))
   func anOwnersDeathReleasesItsTooltipWithAShowPending() throws {
-    let scheduler = VirtualTimeScheduler()
+    let scheduler = VirtualClock()
     try expectNoLeaks { tracker in
       do {
         let button = OwningButton(scheduler: scheduler)
@@ -48,7 +48,7 @@ private final class Label {
 
   @Test(.tags(.leakCheck))
   func aSharedTableHostReleasesItsShownTooltipAtTheSweep() throws {
-    let scheduler = VirtualTimeScheduler()
+    let scheduler = VirtualClock()
     try expectNoLeaks { tracker in
       do {
         let button = Button(scheduler: scheduler)
@@ -65,11 +65,11 @@ private final class Label {
 
   @Test(.tags(.leakCheck))
   func aTooltipAttachedAtRunTimeDiesWithItsHost() {
-    let scheduler = VirtualTimeScheduler()
+    let scheduler = VirtualClock()
     expectNoLeaks { tracker in
       do {
         let label = Label()
-        let tooltip = TooltipController.attach(to: label, scheduler: scheduler) {
+        let tooltip = TooltipController.attach(to: label, clock: scheduler) {
           $0.tooltipVisible = $1
         }
         tooltip.pointerEntered()

@@ -120,7 +120,7 @@ import Testing
     // A few of Affix's own names, used unqualified in the same file.
     let affix: [Any.Type] = [
       Associations<NSObject>.self, DampedSpring.self, Dance<NSObject>.self, DragController.self,
-      LoadingController.self, FrameClock.self, VirtualTimeScheduler.self, LeakTracker.self,
+      LoadingController.self, FrameSource.self, VirtualClock.self, LeakTracker.self,
       TooltipController.self, Snap.self, SpringAttachment.self,
     ]
     #expect(affix.count == 11)

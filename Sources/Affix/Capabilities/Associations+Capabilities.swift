@@ -57,17 +57,17 @@ extension Associations {
     return unsafeDowncast(stored.storedObject, to: C.self)
   }
 
-  /// Detaches the capability of type `C` from the host, ending it
-  /// (``Capability/didEnd(_:)`` with ``CapabilityEnding/detached``), and returns it.
+  /// Removes the capability of type `C` from the host, ending it
+  /// (``Capability/didEnd(_:)`` with ``CapabilityEnding/removed``), and returns it.
   @discardableResult
-  public func detach<C: Capability>(_ type: C.Type) -> C? {
+  public func removeCapability<C: Capability>(_ type: C.Type) -> C? {
     guard let storage = existingStorage else { return nil }
     let (old, observers) = storage.exchange(nil, for: CapabilityKey.id(of: type))
     guard let old else { return nil }
     // Stored under C's identity, so it is a C.
     let capability = unsafeDowncast(old.storedObject, to: C.self)
     notify(observers, C?.none)
-    capability.didEnd(.detached)
+    capability.didEnd(.removed)
     Retirement.retire(consume old)
     return capability
   }

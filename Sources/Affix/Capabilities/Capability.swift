@@ -25,7 +25,7 @@
 /// ## Lifecycle
 ///
 /// A capability hears of its attachment once, through ``didAttach(to:)``, and of its end once,
-/// through ``didEnd(_:)``, with the reason: detached, replaced by another of its type, or its
+/// through ``didEnd(_:)``, with the reason: removed, replaced by another of its type, or its
 /// host died. Both are called outside every lock of the library, so they may use the host's
 /// associations (except the dead host's: no one can reach those any more).
 ///
@@ -54,7 +54,7 @@ public protocol Capability: AnyObject, Sendable {
   /// ```
   func didAttach(to host: AnyWeakReference)
 
-  /// Called once when the capability stops being its host's: detached, replaced by another of
+  /// Called once when the capability stops being its host's: removed, replaced by another of
   /// its type, or its host died. Stop the capability's work here: cancel its timers and
   /// subscriptions, resume its waiters.
   ///
@@ -87,8 +87,8 @@ extension Capability {
 /// }
 /// ```
 public enum CapabilityEnding: Sendable, Hashable, CustomStringConvertible {
-  /// Detached with ``Associations/detach(_:)``.
-  case detached
+  /// Removed with ``Associations/removeCapability(_:)``.
+  case removed
   /// Replaced by another capability of its type, with ``Associations/attach(_:)``; also the
   /// ending of one made for ``Associations/capability(_:orAttach:)`` that lost a race to
   /// another and was never attached.
@@ -96,10 +96,10 @@ public enum CapabilityEnding: Sendable, Hashable, CustomStringConvertible {
   /// Its host died; its values, the capability among them, are being released.
   case hostDied
 
-  /// `detached`, `replaced` or `host died`.
+  /// `removed`, `replaced` or `host died`.
   public var description: String {
     switch self {
-    case .detached: "detached"
+    case .removed: "removed"
     case .replaced: "replaced"
     case .hostDied: "host died"
     }

@@ -32,8 +32,8 @@ import Synchronization
 /// wherever they run: a call never overtakes an earlier one, and the callback never runs
 /// concurrently with itself. Copies of a callback share that order. Where a call runs, by the
 /// isolation it was made with:
-/// - the main actor: at once when called on the main queue (where `FrameClock.shared` and
-///   `DispatchScheduler.main` run, and the main actor's executor) and no earlier call waits to
+/// - the main actor: at once when called on the main queue (where `FrameSource.shared` and
+///   `DispatchClock.main` run, and the main actor's executor) and no earlier call waits to
 ///   run there, otherwise later on the main actor, after the earlier calls;
 /// - another actor: later, on that actor;
 /// - nonisolated (`nil`): at once, on the thread that calls it, which is the scheduler's
@@ -160,7 +160,7 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
   /// ```swift
   /// #expect(repaint.backlog.peak <= 1)  // a repaint coalesced while the main actor was held
   /// ```
-  public var backlog: (now: Int, peak: Int) {
+  public var backlog: Backlog {
     calls.backlog
   }
 
@@ -338,8 +338,8 @@ private final class OrderedCalls: @unchecked Sendable {
     self.bound = bound.map { max($0, 1) }
   }
 
-  var backlog: (now: Int, peak: Int) {
-    (state.withLock { $0.waiting.count }, peak.load(ordering: .relaxed))
+  var backlog: Backlog {
+    Backlog(now: state.withLock { $0.waiting.count }, peak: peak.load(ordering: .relaxed))
   }
 
   func issueTurn() -> UInt64 {

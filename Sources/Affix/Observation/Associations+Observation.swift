@@ -193,7 +193,7 @@ extension Associations {
 
   /// The calls waiting for each observer of `key` on this host, now and at most, so that a
   /// test or a benchmark can see the bound of a slow observer's backlog hold.
-  package func observerBacklogs<Key: AssociatedKey>(of key: Key.Type) -> [(now: Int, peak: Int)] {
+  package func observerBacklogs<Key: AssociatedKey>(of key: Key.Type) -> [Backlog] {
     guard let storage = existingStorage else { return [] }
     let observers = storage.lock.withLock { storage.observersOf(KeyHandle(key).id) } ?? []
     return observers.map(\.notify.backlog)

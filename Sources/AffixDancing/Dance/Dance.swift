@@ -69,19 +69,19 @@ public struct Dance<Host: AnyObject> {
   ///
   /// - Parameters:
   ///   - host: The object to animate; the handle holds it weakly.
-  ///   - clock: The frame clock to tick on; `nil` keeps the clock the host already dances on
-  ///     (`FrameClock.shared` for a new handle). Used when the handle is made, or when it has
-  ///     no animation; asking for another clock while an animation exists is reported and
+  ///   - frames: The frame source to tick on; `nil` keeps the one the host already dances on
+  ///     (`FrameSource.shared` for a new handle). Used when the handle is made, or when it has
+  ///     no animation; asking for another source while an animation exists is reported and
   ///     ignored.
   ///   - fileID: The caller's file, for a misuse report.
   ///   - line: The caller's line, for a misuse report.
   public static func of(
-    _ host: Host, clock: FrameClock? = nil, fileID: String = #fileID, line: Int = #line
+    _ host: Host, frames: FrameSource? = nil, fileID: String = #fileID, line: Int = #line
   ) -> Dance<Host> {
     let dancer = Associations(of: host).capability(Dancer.self) {
-      Dancer(host: host, clock: clock ?? .shared)
+      Dancer(host: host, clock: frames ?? .shared)
     }
-    if let clock { dancer.useClock(clock, at: CallSite(fileID: fileID, line: line)) }
+    if let frames { dancer.useClock(frames, at: CallSite(fileID: fileID, line: line)) }
     return Dance(dancer: dancer)
   }
 
@@ -111,8 +111,8 @@ public struct Dance<Host: AnyObject> {
   /// Creates an animation with any timing parameters: a curve or a spring.
   ///
   /// Every `animate` takes the isolation the host lives in, the caller's unless given: the
-  /// animation writes the host's properties there, at once when the frame clock ticks there
-  /// (the main queue, for a main-actor host on `FrameClock.shared`), else enqueued there,
+  /// animation writes the host's properties there, at once when the frame source ticks there
+  /// (the main queue, for a main-actor host on `FrameSource.shared`), else enqueued there,
   /// never on the clock's thread.
   @discardableResult
   public func animate(
@@ -226,7 +226,7 @@ public struct Dance<Host: AnyObject> {
   /// chained animation.
   ///
   /// The completion runs in the isolation it was written in, so a main-actor view can touch
-  /// itself: at once when the clock ticks on the main queue (`FrameClock.shared`), else later
+  /// itself: at once when the clock ticks on the main queue (`FrameSource.shared`), else later
   /// on the main actor. Written on another actor, it runs later on that actor.
   ///
   /// ```swift

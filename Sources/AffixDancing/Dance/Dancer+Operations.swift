@@ -330,7 +330,7 @@ extension Dancer {
     return state.withLock { $0.groups.map(\.id) }
   }
 
-  func useClock(_ clock: FrameClock, at site: CallSite) {
+  func useClock(_ clock: FrameSource, at site: CallSite) {
     let refused = state.withLock { state -> Bool in
       guard state.clock !== clock else { return false }
       guard state.groups.isEmpty else { return true }
@@ -339,7 +339,7 @@ extension Dancer {
     }
     if refused {
       report(
-        "kept the current frame clock: another was asked for while an animation exists", at: site)
+        "kept the current frame source: another was asked for while an animation exists", at: site)
     }
   }
 }

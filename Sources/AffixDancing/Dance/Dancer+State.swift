@@ -143,11 +143,11 @@ extension Dancer {
     var waitingFrame: Double?
     /// The clock's frames' place in the driver.
     var subscription: CancellationToken?
-    var clock: FrameClock
+    var clock: FrameSource
     /// The tag of the last animation, for diagnostics once every group has ended.
     var lastTag = 0
 
-    init(clock: FrameClock) {
+    init(clock: FrameSource) {
       self.clock = clock
     }
 

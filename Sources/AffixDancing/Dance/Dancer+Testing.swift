@@ -11,21 +11,21 @@ extension Dancer {
   /// frames tell it.
   package var hasBeenObserved: Bool { observation.hasBeenRead }
 
-  /// Whether the dancer holds a frame-clock subscription.
+  /// Whether the dancer holds a frame-source subscription.
   package var isSubscribed: Bool { state.withLock { $0.subscription != nil } }
 
   /// How many frames wait for the host's actor now, and the most that ever did: at most one,
   /// however long the actor is busy. Zero for a host whose frames never had to wait.
-  package var frameBacklog: (now: Int, peak: Int) {
+  package var frameBacklog: Backlog {
     // Read outside the dancer's lock: the callback's count takes a lock of its own.
     let frames = state.withLock { $0.frames }
-    return frames?.backlog ?? (0, 0)
+    return frames?.backlog ?? Backlog(now: 0, peak: 0)
   }
 }
 
 extension Dancer {
   /// How many running animations the driver of `clock` steps each frame.
-  package static func runningCount(on clock: FrameClock) -> Int {
+  package static func runningCount(on clock: FrameSource) -> Int {
     DanceDriver.memberCount(of: clock)
   }
 }

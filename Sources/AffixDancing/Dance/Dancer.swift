@@ -6,19 +6,19 @@ import Synchronization
 /// The capability behind a host's ``Dance`` handle: one per host, in the host's associated
 /// storage, holding the host weakly.
 ///
-/// You rarely touch it: `host.dance` (for ``Dancing`` types) and ``Dance/of(_:clock:fileID:line:)`` (for
-/// any object) reach it. It is public so that it can be found and detached like any other
+/// You rarely touch it: `host.dance` (for ``Dancing`` types) and ``Dance/of(_:frames:fileID:line:)`` (for
+/// any object) reach it. It is public so that it can be found and removed like any other
 /// capability:
 ///
 /// ```swift
-/// Associations(of: view).detach(Dancer.self)  // stops its animations, nothing more is written
+/// Associations(of: view).removeCapability(Dancer.self)  // stops its animations, nothing more is written
 /// ```
 ///
 /// Isolation: the dancer is `Sendable` and keeps its state behind a lock, so calls from any
 /// thread are safe for the dancer. The host's properties, however, are read and written on the
-/// frame clock's context (every frame), and on the calling thread for calls that change values
+/// frame source's context (every frame), and on the calling thread for calls that change values
 /// at once (`animate`, `setProgress`, `finish`): make those calls on the clock's context too,
-/// the main queue for `FrameClock.shared`, as you would with UIKit.
+/// the main queue for `FrameSource.shared`, as you would with UIKit.
 ///
 /// Observation: the dancer is `Observable`, and the state a ``Dance`` handle shows of it
 /// (``Dance/state``, ``Dance/isRunning``, ``Dance/progress``, ``Dance/groups``,
@@ -29,7 +29,7 @@ import Synchronization
 /// frame, and of the host's death; a tracker of ``Dance/progress`` also of every frame. Until
 /// anything reads, a common frame pays nothing for it but a flag read under the lock it takes
 /// anyway, and a frame that ends or changes an animation one atomic load. `onChange` runs on
-/// the thread making the change: the caller's for a control call, the frame clock's context
+/// the thread making the change: the caller's for a control call, the frame source's context
 /// (or the host's actor) for a frame. A frame tells Observation after its change, once the
 /// dancer's lock is released (with `willSet` and `didSet` together: only the frame knows what
 /// it changes), so `onChange` then sees the new value; a control call tells it before.
@@ -43,7 +43,7 @@ public final class Dancer: Capability, Observable {
   /// frame's one question (whether anything has read) without reaching the dancer.
   let observation = LazyObservationRegistrar()
 
-  init(host: AnyObject, clock: FrameClock) {
+  init(host: AnyObject, clock: FrameSource) {
     self.host = AnyWeakReference(host)
     hostTypeName = String(describing: type(of: host))
     state = StateLock(State(clock: clock))
@@ -58,7 +58,7 @@ public final class Dancer: Capability, Observable {
     reportForgotten(aftermath.forgotten, why: "the host is gone")
   }
 
-  /// Stops every animation without finishing it and unsubscribes from the frame clock;
+  /// Stops every animation without finishing it and unsubscribes from the frame source;
   /// nothing is written to the host afterwards, whatever the ending. Idempotent.
   public func didEnd(_ ending: CapabilityEnding) {
     let aftermath = changing(.all) {
@@ -74,9 +74,9 @@ public final class Dancer: Capability, Observable {
     tags.add(1, ordering: .relaxed).newValue
   }
 
-  var clock: FrameClock { state.withLock { $0.clock } }
+  var clock: FrameSource { state.withLock { $0.clock } }
 
-  var now: Double { clock.scheduler.now.sinceEpoch / .seconds(1) }
+  var now: Double { clock.clock.now.sinceEpoch / .seconds(1) }
 
   // MARK: Reporting
 
@@ -109,7 +109,7 @@ public final class Dancer: Capability, Observable {
 
   /// Runs `body` on the current animation of the group `selector` addresses, under the lock,
   /// then applies its effects, runs completions and chained animations, and (un)subscribes
-  /// from the frame clock, in that order, outside the lock. Reports a diagnostic instead when
+  /// from the frame source, in that order, outside the lock. Reports a diagnostic instead when
   /// there is no animation, the host is gone, or the engine refuses the call.
   func perform(
     _ call: String, group selector: GroupSelector, at site: CallSite?, chaining: Bool = true,
@@ -302,7 +302,7 @@ public final class Dancer: Capability, Observable {
         report(
           "repeatingForever with completions: they run only when the animation is finished,"
             + " stopped or replaced, and it holds them until then; capture the host weakly in"
-            + " them ([weak self]) or the host and its frame clock stay alive for good",
+            + " them ([weak self]) or the host and its frame source stay alive for good",
           tag: tag, at: site)
       }
       if chained {
@@ -320,12 +320,12 @@ public final class Dancer: Capability, Observable {
     link.begin((self, id, link.settings))
   }
 
-  // MARK: The frame clock
+  // MARK: The frame source
 
   /// Joins the clock's driver if an animation runs and the dancer has not joined yet. Joining
   /// happens outside the lock; a membership that lost a race is cancelled at once.
   func subscribeIfRunning() {
-    let clock = state.withLock { state -> FrameClock? in
+    let clock = state.withLock { state -> FrameSource? in
       state.isRunning && state.subscription == nil ? state.clock : nil
     }
     guard let clock else { return }

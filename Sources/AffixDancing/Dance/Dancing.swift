@@ -27,18 +27,18 @@ public import AffixScheduling
 /// }
 /// ```
 ///
-/// For an object whose class you cannot conform, ``Dance/of(_:clock:fileID:line:)`` reaches the same
+/// For an object whose class you cannot conform, ``Dance/of(_:frames:fileID:line:)`` reaches the same
 /// handle. Either way a host has exactly one handle, kept in its associated storage.
 public protocol Dancing: AnyObject {
-  /// The frame clock the host's animations run on; `FrameClock.shared` (the main queue at
+  /// The frame source the host's animations run on; `FrameSource.shared` (the main queue at
   /// 60 frames a second) unless the type says otherwise. Read once, when the handle is made.
-  var danceClock: FrameClock { get }
+  var danceFrames: FrameSource { get }
 }
 
 extension Dancing {
-  /// The shared frame clock: animations tick on the main queue.
-  public var danceClock: FrameClock { .shared }
+  /// The shared frame source: animations tick on the main queue.
+  public var danceFrames: FrameSource { .shared }
 
   /// The host's animation handle; every call on it chains.
-  public var dance: Dance<Self> { Dance.of(self, clock: danceClock) }
+  public var dance: Dance<Self> { Dance.of(self, frames: danceFrames) }
 }

@@ -17,7 +17,7 @@ public import Foundation
 /// }
 /// ```
 ///
-/// Values are `Sendable` because they are computed on the frame clock's queue.
+/// Values are `Sendable` because they are computed on the frame source's queue.
 public protocol Interpolatable: Sendable {
   /// Returns the value `fraction` of the way from `start` to `end`.
   ///

@@ -105,10 +105,10 @@ extension PlotCommand {
   static func independentGroupsPictures() -> [Picture] {
     let fadeTime = 0.3
     let end = 1.2
-    let scheduler = VirtualTimeScheduler()
-    let clock = FrameClock(scheduler: scheduler, framesPerSecond: 200)
+    let scheduler = VirtualClock()
+    let clock = FrameSource(clock: scheduler, framesPerSecond: 200)
     let body = PlottedBody()
-    let dance = Dance.of(body, clock: clock)
+    let dance = Dance.of(body, frames: clock)
     dance.animate(spring: .smooth) { $0.x = 100 }.start()
     var position = [(x: 0.0, y: body.x / 100)]
     var opacity = [(x: 0.0, y: body.opacity)]
@@ -186,10 +186,10 @@ extension PlotCommand {
   private static func sampleDecay(velocity: Double, rate: DecelerationRate, until end: Double)
     -> [(x: Double, y: Double)]
   {
-    let scheduler = VirtualTimeScheduler()
-    let clock = FrameClock(scheduler: scheduler, framesPerSecond: 200)
+    let scheduler = VirtualClock()
+    let clock = FrameSource(clock: scheduler, framesPerSecond: 200)
     let body = PlottedBody()
-    Dance.of(body, clock: clock).decay(\.x, velocity: velocity, rate: rate).start()
+    Dance.of(body, frames: clock).decay(\.x, velocity: velocity, rate: rate).start()
     var points = [(x: 0.0, y: body.x)]
     for frame in 1...Int(end * 200) {
       scheduler.advance(by: .milliseconds(5))
@@ -221,10 +221,10 @@ private final class PlottedBody {
   var retargetVelocity = 0.0
 
   init(retargetAt retargetTime: Double) {
-    let scheduler = VirtualTimeScheduler()
-    let clock = FrameClock(scheduler: scheduler, framesPerSecond: 200)
+    let scheduler = VirtualClock()
+    let clock = FrameSource(clock: scheduler, framesPerSecond: 200)
     let body = PlottedBody()
-    let dance = Dance.of(body, clock: clock)
+    let dance = Dance.of(body, frames: clock)
     dance.animate(spring: .snappy) { $0.x = 100 }.start()
     let frames = Int((Self.end / Self.frame).rounded())
     let retargetFrame = Int((retargetTime / Self.frame).rounded())

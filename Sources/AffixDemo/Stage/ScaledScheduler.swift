@@ -7,16 +7,16 @@ import Dispatch
 /// Every scene sees scene time: a 2 s animation lasts 2 s at speed 1 and 20 ms at speed 100,
 /// with the same frames, steps and output, which is what lets the tests run the real demo fast.
 final class ScaledScheduler: SchedulingClock {
-  let base: DispatchScheduler
+  let base: DispatchClock
   let speed: Double
 
   init(queue: DispatchQueue, speed: Double) {
-    base = DispatchScheduler(queue: queue)
+    base = DispatchClock(queue: queue)
     self.speed = speed
   }
 
-  var now: SchedulerInstant {
-    SchedulerInstant(sinceEpoch: base.now.sinceEpoch * speed)
+  var now: SchedulingInstant {
+    SchedulingInstant(sinceEpoch: base.now.sinceEpoch * speed)
   }
 
   func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void)

@@ -12,7 +12,7 @@ final class Stage: Sendable {
   let screen: Screen
   let speed: Double
   let scheduler: ScaledScheduler
-  let frameClock: FrameClock
+  let frameClock: FrameSource
 
   /// Frames per second of scene time; at high speeds Dispatch delivers what it can.
   static let framesPerSecond = 30
@@ -21,7 +21,7 @@ final class Stage: Sendable {
     self.screen = screen
     self.speed = speed
     scheduler = ScaledScheduler(queue: .main, speed: speed)
-    frameClock = FrameClock(scheduler: scheduler, framesPerSecond: Self.framesPerSecond)
+    frameClock = FrameSource(clock: scheduler, framesPerSecond: Self.framesPerSecond)
   }
 
   /// Blocks the scene's thread for `duration` of scene time. Never call it on the main actor.

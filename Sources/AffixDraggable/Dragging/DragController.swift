@@ -18,7 +18,7 @@ public import Observation
 ///
 /// let marker = Marker()
 /// let drag = DragController.attach(to: marker, center: \.centre)
-/// drag.handle(.began(at: CGPoint(x: 45, y: 42)))
+/// drag.drag(.began(at: CGPoint(x: 45, y: 42)))
 /// ```
 ///
 /// Observation: the controller is `Observable`. ``isDragging``, ``isResting``, ``snapPoint``,
@@ -340,7 +340,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   /// an earlier handler: snap to the nearest snap point (the default), to another point (throw
   /// to dismiss), back to where it was (a veto), or hand the object off to the app.
   ///
-  /// The handler runs as the drag ends, before ``handle(_:isolation:fileID:line:)`` returns, when it can
+  /// The handler runs as the drag ends, before ``drag(_:isolation:fileID:line:)`` returns, when it can
   /// run there: written in the isolation the drag events come from (a main-actor view's
   /// gesture handler), when that is the main actor and the events come on the main queue. Otherwise it runs later on its actor, and the
   /// object holds still where it was let go until it has decided. Cancelled and failed
@@ -379,14 +379,15 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   ///
   /// ```swift
   /// card.drag(.ended(velocity: CGPoint(x: 400, y: 0)))
-  /// await card.dragController?.settled()  // back at its snap point
+  /// await card.dragController?.settled()  // back at its snap point: as card.dragSettled()
   /// ```
   public nonisolated(nonsending) func settled() async {
     await body.settled()
     await moves.delivered()
   }
 
-  /// Handles one event of a pan gesture (see ``DragEvent``).
+  /// Drags the object by one event of a pan gesture (see ``DragEvent``), as the host's
+  /// ``Draggable/drag(_:isolation:fileID:line:)`` does for a conforming type.
   ///
   /// Events out of order (a change or an end with no drag in progress), non-finite locations
   /// and events for an object that has died are reported as diagnostics. A second `began`
@@ -401,7 +402,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   ///     there runs before this returns.
   ///   - fileID: The caller's file, for a report.
   ///   - line: The caller's line, for a report.
-  public func handle(
+  public func drag(
     _ event: DragEvent, isolation: isolated (any Actor) = #isolation, fileID: String = #fileID,
     line: Int = #line
   ) {

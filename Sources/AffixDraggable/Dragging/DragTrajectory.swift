@@ -54,9 +54,9 @@ package struct DragTrajectory: Sendable {
     releaseVelocity: CGPoint = CGPoint(x: 900, y: -600), damping: Double = 0.5,
     framesPerSecond: Int = 60, isolation: isolated (any Actor) = #isolation
   ) -> DragTrajectory {
-    let scheduler = VirtualTimeScheduler()
-    let clock = FrameClock(scheduler: scheduler, framesPerSecond: framesPerSecond)
-    let world = DynamicsWorld(clock: clock)
+    let scheduler = VirtualClock()
+    let clock = FrameSource(clock: scheduler, framesPerSecond: framesPerSecond)
+    let world = DynamicsWorld(frames: clock)
     let object = TracedObject(position: start)
     object.makeDraggable(snap: .snap(damping: damping), world: world)
     let path = path ?? defaultPath(from: start)

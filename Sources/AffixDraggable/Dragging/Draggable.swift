@@ -108,7 +108,7 @@ extension Draggable {
   /// events are no longer handled. Reported as a diagnostic, naming the caller's line, if it
   /// was not draggable.
   public func removeDraggable(fileID: String = #fileID, line: Int = #line) {
-    if Associations(of: self).detach(DragController.self) == nil {
+    if Associations(of: self).removeCapability(DragController.self) == nil {
       Diagnostics.report(
         subsystem: DragController.subsystem,
         message: "removeDraggable(): \(Self.self) is not draggable",
@@ -137,7 +137,7 @@ extension Draggable {
         fileID: fileID, line: line)
       return
     }
-    controller.handle(event, isolation: isolation, fileID: fileID, line: line)
+    controller.drag(event, isolation: isolation, fileID: fileID, line: line)
   }
 
   /// The drag state of the object, if it is draggable.
@@ -147,4 +147,15 @@ extension Draggable {
 
   /// Whether the object is draggable.
   public var isDraggable: Bool { dragController != nil }
+
+  /// Waits until the object rests and its moves have reached it; returns at once if it is not
+  /// draggable. See ``DragController/settled()``.
+  ///
+  /// ```swift
+  /// card.drag(.ended(velocity: CGPoint(x: 400, y: 0)))
+  /// await card.dragSettled()  // back at its snap point
+  /// ```
+  public nonisolated(nonsending) func dragSettled() async {
+    await dragController?.settled()
+  }
 }

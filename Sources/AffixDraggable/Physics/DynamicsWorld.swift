@@ -5,13 +5,13 @@ public import Foundation
 /// A small dynamics world: bodies under attachment and snap springs, stepped at a fixed time
 /// step whatever the rhythm of the frames that drive it.
 ///
-/// Time arrives through ``advance(by:)`` (normally from a frame clock) and is spent in whole
+/// Time arrives through ``advance(by:)`` (normally from a frame source) and is spent in whole
 /// steps of ``timeStep``; the remainder waits for the next frame, so the same total time gives
 /// the same trajectory however it is cut into frames. Each step moves a body exactly along the
 /// closed-form solution of its damped spring (an `AffixScheduling.DampedSpring`). A body that comes to rest
 /// stops stepping; a world with nothing moving needs no frames.
 ///
-/// A world given a `FrameClock` subscribes to it when a body starts moving and drops the
+/// A world given a `FrameSource` subscribes to it when a body starts moving and drops the
 /// subscription when every body is at rest, so an idle world costs no wake-ups at all. A world
 /// without a clock is advanced by hand, which is what tests, plots and benchmarks do.
 ///
@@ -20,7 +20,7 @@ public import Foundation
 /// and outside the world's lock.
 ///
 /// ```swift
-/// let world = DynamicsWorld(clock: nil)  // stepped by hand
+/// let world = DynamicsWorld(frames: nil)  // stepped by hand
 /// let body = world.makeBody(at: CGPoint(x: 0, y: 0))
 /// body.snap(Snap(to: CGPoint(x: 100, y: 0)))
 /// world.advance(by: .seconds(3))
@@ -28,13 +28,13 @@ public import Foundation
 /// ```
 public final class DynamicsWorld: Sendable {
   /// The world that draggable objects use unless told otherwise: driven by
-  /// `FrameClock/shared` (the main queue: the display's frames on Apple platforms, 60 a second
+  /// `FrameSource/shared` (the main queue: the display's frames on Apple platforms, 60 a second
   /// elsewhere).
-  public static let shared = DynamicsWorld(clock: .shared)
+  public static let shared = DynamicsWorld(frames: .shared)
 
-  /// The clock that drives the world while something moves, or `nil` for a world advanced by
+  /// The frame source that drives the world while something moves, or `nil` for a world advanced by
   /// hand.
-  public let clock: FrameClock?
+  public let frames: FrameSource?
   /// The fixed physics time step, within ``timeStepRange``.
   public let timeStep: Duration
   /// When bodies count as at rest, with each figure at least ``minimumRestThreshold``'s.
@@ -79,7 +79,7 @@ public final class DynamicsWorld: Sendable {
   /// Creates a world.
   ///
   /// - Parameters:
-  ///   - clock: The frame clock to advance the world while something moves, or `nil` to
+  ///   - frames: The frame source to advance the world while something moves, or `nil` to
   ///     advance it by hand with ``advance(by:)``.
   ///   - timeStep: The fixed step, 1/120 s by default (two steps per 60 Hz frame). A step that
   ///     is not positive is reported and replaced by the default; one outside
@@ -93,7 +93,7 @@ public final class DynamicsWorld: Sendable {
   ///   - fileID: The caller's file, for a report.
   ///   - line: The caller's line, for a report.
   public init(
-    clock: FrameClock?, timeStep: Duration = .seconds(1) / 120,
+    frames: FrameSource?, timeStep: Duration = .seconds(1) / 120,
     restThreshold: RestThreshold = .standard,
     maximumAdvance: Duration = .milliseconds(250), fileID: String = #fileID, line: Int = #line
   ) {
@@ -118,7 +118,7 @@ public final class DynamicsWorld: Sendable {
         "maximum advance \(maximumAdvance) is more than \(steps) steps of \(step); using "
           + "\(advance)")
     }
-    self.clock = clock
+    self.frames = frames
     self.timeStep = step
     self.restThreshold = Self.usable(restThreshold, report: report)
     self.maximumAdvance = advance
@@ -324,16 +324,16 @@ public final class DynamicsWorld: Sendable {
 
   /// The moves waiting for the isolations their handlers run in, now and at most at once:
   /// never more than one a body, however busy those isolations are.
-  package var waitingMoves: (now: Int, peak: Int) {
+  package var movesBacklog: Backlog {
     let deliveries = state.withLock { state in
       state.bodies.compactMap { $0.handler?.delivery }
     }
     var seen: [ObjectIdentifier] = []
-    var total = (now: 0, peak: 0)
+    var total = Backlog(now: 0, peak: 0)
     for delivery in deliveries where !seen.contains(ObjectIdentifier(delivery)) {
       seen.append(ObjectIdentifier(delivery))
       let waiting = delivery.waiting
-      total = (total.now + waiting.now, total.peak + waiting.peak)
+      total = Backlog(now: total.now + waiting.now, peak: total.peak + waiting.peak)
     }
     return total
   }
@@ -389,7 +389,7 @@ public final class DynamicsWorld: Sendable {
   /// Called after a body woke up, outside the lock: subscribes to the clock if the world is
   /// not receiving frames yet.
   func bodyDidWake() {
-    guard let clock else { return }
+    guard let clock = frames else { return }
     let shouldSubscribe = state.withLock { state in
       guard state.movingCount > 0, state.subscription == nil, !state.isSubscribing else {
         return false

@@ -36,22 +36,22 @@ public import Observation
 ///
 /// Work that does not suspend (a synchronous computation on the main thread) keeps the main
 /// queue busy, and an indicator ticked there never draws: time such work on another
-/// scheduler, or run it through the hostless
-/// ``withLoading(message:indicator:scheduler:options:_:)``, which draws on a queue
+/// clock, or run it through the hostless
+/// ``withLoading(message:indicator:clock:options:_:)``, which draws on a queue
 /// of its own.
 ///
 /// Its public state (``state``, ``nestingDepth`` and ``isLoading``, ``message``, ``progress``,
 /// ``outcome``) takes part in Swift Observation: a SwiftUI view, a UIKit update method or an
 /// `Observations` sequence that reads it is told when it changes, on the thread that changes
-/// it (the caller's for `start`, `stop` and the updates; the scheduler's when the indicator
+/// it (the caller's for `start`, `stop` and the updates; the clock's when the indicator
 /// appears or hides), before the change.
 public final class LoadingController: Capability, Observable {
   /// How many calls wait for the indicator's isolation now, and the most that ever did: while
   /// the isolation is busy, updates join the last call on its way (see `IndicatorChannel.send`).
-  package var indicatorBacklog: (now: Int, peak: Int) { channel.backlog }
+  package var indicatorBacklog: Backlog { channel.backlog }
 
-  /// The scheduler that times the indicator and calls it.
-  public let scheduler: any SchedulingClock
+  /// The clock that times the indicator and calls it.
+  public let clock: any SchedulingClock
 
   /// The timing rules, with unusable values already replaced.
   public let options: LoadingOptions
@@ -70,30 +70,30 @@ public final class LoadingController: Capability, Observable {
   ///   - host: The object the loading belongs to, held weakly; when it dies, the controller
   ///     stops for good. `nil` for a controller that belongs to no object.
   ///   - indicator: What to show.
-  ///   - scheduler: Times the indicator and calls it on its context; the main queue by default.
+  ///   - clock: Times the indicator and calls it on its context; the main queue by default.
   ///   - options: The timing rules. Unusable values are replaced and reported through
   ///     `Diagnostics`.
   ///   - isolation: Where the indicator is called: the caller's isolation unless given.
   public init(
     host: AnyObject? = nil, indicator: any LoadingIndicator,
-    scheduler: any SchedulingClock = DispatchScheduler.main, options: LoadingOptions = .standard,
+    clock: any SchedulingClock = DispatchClock.main, options: LoadingOptions = .standard,
     isolation: isolated (any Actor) = #isolation
   ) {
     self.host = host.map { AnyWeakReference($0) }
     self.channel = IndicatorChannel(indicator: indicator, isolation: isolation)
-    self.scheduler = scheduler
+    self.clock = clock
     self.options = options.validated()
   }
 
-  /// A controller of no object whose `Sendable` indicator is called on the scheduler's
+  /// A controller of no object whose `Sendable` indicator is called on the clock's
   /// context, whatever the caller's isolation.
   init(
-    hostless indicator: any LoadingIndicator & Sendable, scheduler: any SchedulingClock,
+    hostless indicator: any LoadingIndicator & Sendable, clock: any SchedulingClock,
     options: LoadingOptions
   ) {
     self.host = nil
     self.channel = IndicatorChannel(sendable: indicator)
-    self.scheduler = scheduler
+    self.clock = clock
     self.options = options.validated()
   }
 
@@ -105,12 +105,12 @@ public final class LoadingController: Capability, Observable {
   @discardableResult
   public static func attach<Host: AnyObject>(
     to host: Host, indicator: any LoadingIndicator,
-    scheduler: any SchedulingClock = DispatchScheduler.main, options: LoadingOptions = .standard,
+    clock: any SchedulingClock = DispatchClock.main, options: LoadingOptions = .standard,
     isolation: isolated (any Actor) = #isolation
   ) -> LoadingController {
     Associations(of: host).attach(
       LoadingController(
-        host: host, indicator: indicator, scheduler: scheduler, options: options,
+        host: host, indicator: indicator, clock: clock, options: options,
         isolation: isolation))
   }
 
@@ -174,7 +174,7 @@ public final class LoadingController: Capability, Observable {
         fileID: fileID, line: line)
       return
     }
-    let now = scheduler.now
+    let now = clock.now
     let (appear, cancelled, newMessage, clearsProgress) = change {
       state -> (UInt64?, CancellationToken?, String??, Bool) in
       state.depth += 1
@@ -330,7 +330,7 @@ public final class LoadingController: Capability, Observable {
   public func stop(
     _ outcome: LoadingOutcome = .success, fileID: String = #fileID, line: Int = #line
   ) {
-    let now = scheduler.now
+    let now = clock.now
     let result = change { state -> StopResult in
       guard state.depth > 0 else { return .unbalanced }
       state.depth -= 1
@@ -371,7 +371,7 @@ public final class LoadingController: Capability, Observable {
 
   /// Stops everything at once, whatever the ending: cancels the pending appearance, the ticks
   /// and the hiding, and resets the nesting. A visible indicator is told to disappear with
-  /// ``LoadingOutcome/cancelled``, on the scheduler's context. Idempotent.
+  /// ``LoadingOutcome/cancelled``, on the clock's context. Idempotent.
   public func didEnd(_ ending: CapabilityEnding) {
     let (tokens, wasVisible) = change { state in
       let reset = state.reset()
@@ -380,7 +380,7 @@ public final class LoadingController: Capability, Observable {
     }
     for token in tokens { token.cancel() }
     guard wasVisible else { return resumeWaitersIfIdle() }
-    scheduler.schedule(after: .zero) { [channel, locked, waiters] in
+    clock.schedule(after: .zero) { [channel, locked, waiters] in
       channel.call { indicator in
         indicator.disappear(outcome: .cancelled)
         Self.lastCallDrawn(locked, waiters)
@@ -401,7 +401,7 @@ public final class LoadingController: Capability, Observable {
     for token in tokens { token.cancel() }
     if isDrawingLastCall, !wasVisible { return }
     if wasVisible {
-      scheduler.schedule(after: .zero) { [channel, locked, waiters] in
+      clock.schedule(after: .zero) { [channel, locked, waiters] in
         channel.call { indicator in
           indicator.disappear(outcome: .cancelled)
           Self.lastCallDrawn(locked, waiters)
@@ -434,7 +434,7 @@ public final class LoadingController: Capability, Observable {
   }
 
   private func schedule(_ step: Step, step id: UInt64, after delay: Duration) {
-    let token = scheduler.schedule(after: delay) { [weak self] in
+    let token = clock.schedule(after: delay) { [weak self] in
       switch step {
       case .appear: self?.appear(step: id)
       case .hide: self?.hide(step: id)
@@ -450,7 +450,7 @@ public final class LoadingController: Capability, Observable {
 
   private func appear(step: UInt64) {
     guard isHostAlive else { return shutDown() }
-    let now = scheduler.now
+    let now = clock.now
     let shown = change {
       state -> (message: String?, progress: Double?, session: UInt64, ticks: Bool)? in
       guard state.step == step, case .pending = state.phase else { return nil }
@@ -470,7 +470,7 @@ public final class LoadingController: Capability, Observable {
   }
 
   private func startTicking(session: UInt64) {
-    let ticks = try? scheduler.scheduleRepeating(every: options.tickInterval) { [weak self] in
+    let ticks = try? clock.scheduleRepeating(every: options.tickInterval) { [weak self] in
       self?.tick(session: session)
     }
     let unwanted = locked.withLock { state -> CancellationToken? in
@@ -665,7 +665,7 @@ extension LoadingController {
 ///
 /// An indicator that lives on an actor (a main-actor view's) is kept in an `IsolationBound`
 /// and reached only by calls that run there; a `Sendable` one, of a controller with no host,
-/// is called on the scheduler's context.
+/// is called on the clock's context.
 private final class IndicatorChannel: Sendable {
   /// Read once, in the isolation the indicator lives in.
   let wantsTicks: Bool
@@ -729,7 +729,7 @@ private final class IndicatorChannel: Sendable {
   }
 
   /// How many calls wait for the indicator's isolation now, and the most that ever did.
-  var backlog: (now: Int, peak: Int) { calls.backlog }
+  var backlog: Backlog { calls.backlog }
 
   /// Returns once the calls made so far have run.
   func delivered() async {

@@ -43,11 +43,11 @@ public struct LoadingOptions: Sendable, Hashable {
   /// The default options.
   public static let standard = LoadingOptions()
 
-  /// The shortest ``tickInterval``: one millisecond, a frame of the fastest `FrameClock`.
+  /// The shortest ``tickInterval``: one millisecond, a frame of the fastest `FrameSource`.
   ///
   /// A tick redraws the indicator, and no display shows more than a frame a millisecond; a
-  /// shorter interval would only keep the scheduler's queue busy redrawing.
-  public static let minimumTickInterval = Duration.seconds(1) / FrameClock.maximumFramesPerSecond
+  /// shorter interval would only keep the clock's queue busy redrawing.
+  public static let minimumTickInterval = Duration.seconds(1) / FrameSource.maximumFramesPerSecond
 
   /// These options with every unusable value replaced, each replacement reported.
   func validated() -> LoadingOptions {

@@ -19,7 +19,7 @@ public enum LoadingOutcome: Sendable, Hashable, CustomStringConvertible {
   /// The work failed with `error`.
   case failure(any Error)
 
-  /// The loading was abandoned: the work was cancelled, or its controller was detached while
+  /// The loading was abandoned: the work was cancelled, or its controller was removed while
   /// the indicator was shown.
   case cancelled
 

@@ -12,14 +12,14 @@ public enum LoadingState: Sendable, Hashable, CustomStringConvertible {
   case idle
 
   /// Work has started; the indicator appears at `appearsAt` unless the work ends first.
-  case pending(appearsAt: SchedulerInstant)
+  case pending(appearsAt: SchedulingInstant)
 
   /// The indicator has been shown since `since`.
-  case visible(since: SchedulerInstant)
+  case visible(since: SchedulingInstant)
 
   /// The work has ended; the indicator, shown since `since`, stays until `until` so that it
   /// never flickers, then disappears.
-  case finishing(since: SchedulerInstant, until: SchedulerInstant)
+  case finishing(since: SchedulingInstant, until: SchedulingInstant)
 
   /// Whether work is in progress or the indicator is still on screen.
   public var isActive: Bool {

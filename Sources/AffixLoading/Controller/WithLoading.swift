@@ -10,7 +10,7 @@ import Dispatch
 /// `CancellationError`). The call returns, or rethrows, once the indicator has drawn its last
 /// line, so a program that exits next never cuts it off.
 ///
-/// The indicator is timed and called on `scheduler`, by default a queue of the loading
+/// The indicator is timed and called on `clock`, by default a queue of the loading
 /// module's own, never on the caller's isolation: the spinner draws even while the caller's
 /// thread is busy, as the main thread of a command-line program doing synchronous work is.
 ///
@@ -26,9 +26,9 @@ import Dispatch
 /// - Parameters:
 ///   - message: The indicator's message.
 ///   - indicator: What to show; a ``TerminalSpinner`` on standard error by default. It is
-///     called on `scheduler`'s context, so it must be `Sendable`.
-///   - scheduler: Times and calls the indicator; `nil` for a queue of the loading module's own.
-///     A `VirtualTimeScheduler` in tests.
+///     called on `clock`'s context, so it must be `Sendable`.
+///   - clock: Times and calls the indicator; `nil` for a queue of the loading module's own.
+///     A `VirtualClock` in tests.
 ///   - options: The timing rules.
 ///   - work: The slow work; it reports progress through the controller it is given.
 /// - Returns: What `work` returned.
@@ -36,11 +36,11 @@ import Dispatch
 public nonisolated(nonsending) func withLoading<Result, Failure: Error>(
   message: String? = nil,
   indicator: any LoadingIndicator & Sendable = TerminalSpinner.standardError(),
-  scheduler: (any SchedulingClock)? = nil, options: LoadingOptions = .standard,
+  clock: (any SchedulingClock)? = nil, options: LoadingOptions = .standard,
   _ work: (LoadingController) async throws(Failure) -> Result
 ) async throws(Failure) -> Result {
   let controller = LoadingController(
-    hostless: indicator, scheduler: scheduler ?? LoadingController.ownQueue, options: options)
+    hostless: indicator, clock: clock ?? LoadingController.ownQueue, options: options)
   controller.start(message: message)
   let outcome: Swift.Result<Result, Failure>
   do {
@@ -55,6 +55,6 @@ public nonisolated(nonsending) func withLoading<Result, Failure: Error>(
 }
 
 extension LoadingController {
-  /// The scheduler of hostless loading: a serial queue that no caller's work blocks.
-  static let ownQueue = DispatchScheduler(queue: DispatchQueue(label: "org.affix.loading"))
+  /// The clock of hostless loading: a serial queue that no caller's work blocks.
+  static let ownQueue = DispatchClock(queue: DispatchQueue(label: "org.affix.loading"))
 }

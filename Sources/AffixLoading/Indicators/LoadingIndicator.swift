@@ -13,11 +13,11 @@
 ///
 /// The calls run in the isolation the controller was created in: on the main actor for a
 /// controller made by main-actor code (a ``Loading`` host that is a view, say), so that a
-/// main-actor indicator touches its views directly. They run at once when the scheduler ticks
+/// main-actor indicator touches its views directly. They run at once when the clock ticks
 /// on the main queue (the default), otherwise later on the main actor. A controller made on
 /// another actor calls its indicator later on that actor; nonisolated code cannot make one
-/// for a host, and the hostless ``withLoading(message:indicator:scheduler:options:_:)``
-/// takes a `Sendable` indicator, called on its scheduler's context.
+/// for a host, and the hostless ``withLoading(message:indicator:clock:options:_:)``
+/// takes a `Sendable` indicator, called on its clock's context.
 ///
 /// ```swift
 /// @MainActor final class RotatingImage: @MainActor LoadingIndicator {

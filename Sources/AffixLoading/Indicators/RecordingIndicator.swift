@@ -4,9 +4,9 @@ import Synchronization
 ///
 /// ```swift
 /// let indicator = RecordingIndicator()
-/// let controller = LoadingController(indicator: indicator, scheduler: scheduler)
+/// let controller = LoadingController(indicator: indicator, clock: clock)
 /// controller.start(message: "Saving")
-/// scheduler.advance(by: .seconds(1))
+/// clock.advance(by: .seconds(1))
 /// #expect(indicator.events.first == .appear(message: "Saving"))
 /// ```
 public final class RecordingIndicator: LoadingIndicator, Sendable {

@@ -26,7 +26,7 @@ import Synchronization
 ///
 /// ```swift
 /// let spinner = TerminalSpinner.standardError()
-/// let loading = LoadingController(indicator: spinner, scheduler: DispatchScheduler(queue: queue))
+/// let loading = LoadingController(indicator: spinner, clock: DispatchClock(queue: queue))
 /// loading.start(message: "Fetching packages")
 /// loading.update(progress: 12.0 / 40)
 /// ```
@@ -70,7 +70,7 @@ public final class TerminalSpinner: LoadingIndicator, Sendable {
   ///   - frames: The frames to draw in turn; an empty list draws the default ones.
   ///   - columns: The terminal's width in columns, asked before each line is drawn; `nil` (or
   ///     a closure returning `nil`) draws lines whole.
-  ///   - write: Receives each piece of text, in order, on the loading scheduler's context.
+  ///   - write: Receives each piece of text, in order, on the loading clock's context.
   public convenience init(
     isTerminal: Bool, frames: [String] = defaultFrames,
     columns: @escaping @Sendable () -> Int? = { nil },

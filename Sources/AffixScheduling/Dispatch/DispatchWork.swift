@@ -1,7 +1,7 @@
 internal import Affix
 import Dispatch
 
-/// The state of one action scheduled on a ``DispatchScheduler``, shared by its token and the
+/// The state of one action scheduled on a ``DispatchClock``, shared by its token and the
 /// Dispatch object that fires it.
 ///
 /// Checking for cancellation and starting the action happen under one lock, so an action

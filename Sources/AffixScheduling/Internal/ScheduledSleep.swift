@@ -33,7 +33,7 @@ final class ScheduledSleep: Sendable {
   /// Returns at once when the deadline has passed. Throws `CancellationError` if the task is
   /// cancelled before or while it sleeps; the scheduled action is then cancelled too.
   static func sleep<S: SchedulingClock>(
-    on scheduler: S, until deadline: SchedulerInstant,
+    on scheduler: S, until deadline: SchedulingInstant,
     didStart: @escaping @Sendable () -> Void = {}, didEnd: @escaping @Sendable () -> Void = {}
   ) async throws {
     try Task.checkCancellation()

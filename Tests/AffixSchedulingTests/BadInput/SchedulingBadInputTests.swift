@@ -13,44 +13,44 @@ import Testing
   @Test func aDispatchDeadlinePastItsRangeNeverComes() {
     // Past 2^63 ns of uptime Dispatch reads a deadline as a wall-clock time in the past.
     let uptime: UInt64 = 86_400 * 1_000_000_000
-    #expect(DispatchScheduler.deadline(after: .seconds(Int64.max), now: uptime) == nil)
-    #expect(DispatchScheduler.deadline(after: Self.longest, now: uptime) == nil)
+    #expect(DispatchClock.deadline(after: .seconds(Int64.max), now: uptime) == nil)
+    #expect(DispatchClock.deadline(after: Self.longest, now: uptime) == nil)
     let justPast = Duration.nanoseconds(Int64.max) - .nanoseconds(uptime) + .nanoseconds(1)
-    #expect(DispatchScheduler.deadline(after: justPast, now: uptime) == nil)
+    #expect(DispatchClock.deadline(after: justPast, now: uptime) == nil)
     let justWithin = Duration.nanoseconds(Int64.max) - .nanoseconds(uptime) - .nanoseconds(1)
     #expect(
-      DispatchScheduler.deadline(after: justWithin, now: uptime)?.uptimeNanoseconds
+      DispatchClock.deadline(after: justWithin, now: uptime)?.uptimeNanoseconds
         == UInt64(Int64.max) - 1)
     #expect(
-      DispatchScheduler.deadline(after: .seconds(1), now: uptime)?.uptimeNanoseconds
+      DispatchClock.deadline(after: .seconds(1), now: uptime)?.uptimeNanoseconds
         == uptime + 1_000_000_000)
   }
 
   @Test func virtualTimeSaturatesAtTheTopOfDuration() {
-    let scheduler = VirtualTimeScheduler()
+    let scheduler = VirtualClock()
     let fired = Counter()
     let token = scheduler.schedule(after: Self.longest) { fired.increment() }
     let timer = try? scheduler.scheduleRepeating(every: .seconds(Int64.max)) { fired.increment() }
     scheduler.advance(by: Self.longest)
     scheduler.advance(by: Self.longest)  // "Overflow in +" before saturation
-    #expect(scheduler.now == SchedulerInstant(sinceEpoch: Self.longest))
+    #expect(scheduler.now == SchedulingInstant(sinceEpoch: Self.longest))
     // The one-off action and every timer firing up to the last instant ran; at the last
     // instant the timer's next firing saturates, and it stops instead of firing for ever.
     #expect(fired.value >= 2)
-    scheduler.advance(to: SchedulerInstant(sinceEpoch: Self.longest))
+    scheduler.advance(to: SchedulingInstant(sinceEpoch: Self.longest))
     let afterwards = fired.value
     scheduler.advance(by: .seconds(1))
     #expect(fired.value == afterwards)
-    #expect(SchedulerInstant(sinceEpoch: Self.longest) - .zero == Self.longest)
+    #expect(SchedulingInstant(sinceEpoch: Self.longest) - .zero == Self.longest)
     #expect(
-      SchedulerInstant(sinceEpoch: Duration(attoseconds: .min))
-        - SchedulerInstant(
+      SchedulingInstant(sinceEpoch: Duration(attoseconds: .min))
+        - SchedulingInstant(
           sinceEpoch: Self.longest) == Duration(attoseconds: .min))
     withExtendedLifetime((token, timer)) {}
   }
 
   @Test func aRepeatIntervalBelowTheFloorIsRaisedAndReported() throws {
-    let scheduler = VirtualTimeScheduler()
+    let scheduler = VirtualClock()
     let fired = Counter()
     let log = DiagnosticLog()
     let line = #line + 2
@@ -67,16 +67,16 @@ import Testing
       _ = try? scheduler.scheduleRepeating(every: .nanoseconds(1), after: nil) {}
     }
     #expect(direct.count == 1)
-    #expect(VirtualTimeScheduler.minimumRepeatInterval == .microseconds(1))
+    #expect(VirtualClock.minimumRepeatInterval == .microseconds(1))
     timer.cancel()
   }
 
   @Test(arguments: [1001, 1_000_000_000, Int.max])
   func aFrameRateAboveTheMaximumIsLoweredAndReported(framesPerSecond: Int) {
-    let scheduler = VirtualTimeScheduler()
+    let scheduler = VirtualClock()
     let log = DiagnosticLog()
     let line = #line + 1
-    let clock = log.capture { FrameClock(scheduler: scheduler, framesPerSecond: framesPerSecond) }
+    let clock = log.capture { FrameSource(clock: scheduler, framesPerSecond: framesPerSecond) }
     #expect(clock.interval == .milliseconds(1))
     #expect(log.lines == [line])
     let frames = Counter()
@@ -90,7 +90,7 @@ import Testing
   func aFrameRateWithinItsBoundsIsUsedAsGiven(framesPerSecond: Int) {
     let log = DiagnosticLog()
     let clock = log.capture {
-      FrameClock(scheduler: VirtualTimeScheduler(), framesPerSecond: framesPerSecond)
+      FrameSource(clock: VirtualClock(), framesPerSecond: framesPerSecond)
     }
     #expect(log.count == 0)
     #expect(clock.interval == .seconds(1) / framesPerSecond)

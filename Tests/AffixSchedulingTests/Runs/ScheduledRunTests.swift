@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct ScheduledRunTests {
   @Test func aRunKeepsItsTokenUntilItFinishes() throws {
-    let scheduler = VirtualTimeScheduler()
+    let scheduler = VirtualClock()
     let run = ScheduledRun()
     let fired = Recording<String>()
     let id = run.start { _ in scheduler.schedule(after: .seconds(1)) { fired.append("fired") } }
@@ -17,7 +17,7 @@ import Testing
   }
 
   @Test func restartingCancelsTheWorkOfThePreviousRunAndMakesItsIDStale() {
-    let scheduler = VirtualTimeScheduler()
+    let scheduler = VirtualClock()
     let run = ScheduledRun()
     let fired = Recording<Int>()
     let first = run.start { _ in scheduler.schedule(after: .seconds(1)) { fired.append(1) } }
@@ -31,7 +31,7 @@ import Testing
   }
 
   @Test func cancellingStopsTheScheduledWork() {
-    let scheduler = VirtualTimeScheduler()
+    let scheduler = VirtualClock()
     let run = ScheduledRun()
     let fired = Recording<Int>()
     run.start { _ in scheduler.schedule(after: .seconds(1)) { fired.append(1) } }
@@ -43,7 +43,7 @@ import Testing
   }
 
   @Test func aShutDownRunCancelsAndNeverStartsAgain() {
-    let scheduler = VirtualTimeScheduler()
+    let scheduler = VirtualClock()
     let run = ScheduledRun()
     run.start { _ in scheduler.schedule(after: .seconds(1)) {} }
     run.shutDown()

@@ -85,7 +85,7 @@ import Testing
           let recorder = Associations(of: shared).capability(Recorder.self) { Recorder(operation) }
           if recorder.detachments > 1 { log.fail("op \(operation): detached twice") }
         case 66:
-          Associations(of: shared).detach(Recorder.self)
+          Associations(of: shared).removeCapability(Recorder.self)
         case 67..<79:
           let own = Int(rng.next() % UInt64(ownHosts.count))
           let host = ownHosts[own]
@@ -144,7 +144,7 @@ import Testing
     }
     for host in sharedHosts {
       #expect(Associations(of: host).capabilities.count <= 1)
-      Associations(of: host).detach(Recorder.self)
+      Associations(of: host).removeCapability(Recorder.self)
       Associations(of: host)[sharedObject] = nil
     }
     // Every value made is gone: private hosts died and were swept, shared values removed.

@@ -28,14 +28,14 @@ private final class DyingOwner: AssociationOwner {
     Associations(of: host).attach(witness)
     Associations(of: host).attach(witness)  // the same one again: no second attachment
     #expect(witness.events.values == ["attached"])
-    Associations(of: host).detach(Witness.self)
+    Associations(of: host).removeCapability(Witness.self)
   }
 
   @Test func detachingEndsTheCapabilityAsDetached() {
     let host = Host()
     let witness = Associations(of: host).attach(Witness())
-    Associations(of: host).detach(Witness.self)
-    #expect(witness.events.values == ["attached", "ended: detached"])
+    Associations(of: host).removeCapability(Witness.self)
+    #expect(witness.events.values == ["attached", "ended: removed"])
   }
 
   @Test func attachingAnotherOfTheTypeEndsTheFirstAsReplaced() {
@@ -44,7 +44,7 @@ private final class DyingOwner: AssociationOwner {
     let second = Associations(of: host).attach(Witness())
     #expect(first.events.values == ["attached", "ended: replaced"])
     #expect(second.events.values == ["attached"])
-    Associations(of: host).detach(Witness.self)
+    Associations(of: host).removeCapability(Witness.self)
   }
 
   @Test func getOrAttachAttachesOnlyWhatItStores() {
@@ -53,7 +53,7 @@ private final class DyingOwner: AssociationOwner {
     let again = Associations(of: host).capability(Witness.self) { Witness() }
     #expect(stored === again)
     #expect(stored.events.values == ["attached"])
-    Associations(of: host).detach(Witness.self)
+    Associations(of: host).removeCapability(Witness.self)
   }
 
   @Test func theDeathOfAHostInTheSharedTableEndsItsCapabilityByTheNextSweep() {
@@ -81,10 +81,10 @@ private final class DyingOwner: AssociationOwner {
     do {
       let host = Host()
       Associations(of: host).attach(witness)
-      Associations(of: host).detach(Witness.self)
+      Associations(of: host).removeCapability(Witness.self)
     }
     AssociationTable.sweep()
-    #expect(witness.events.values == ["attached", "ended: detached"])
+    #expect(witness.events.values == ["attached", "ended: removed"])
   }
 
   @Test func aCapabilityWrittenBeforeDidEndStillHearsDidDetach() {
@@ -92,7 +92,7 @@ private final class DyingOwner: AssociationOwner {
     let recorder = Associations(of: host).attach(Recorder())
     Associations(of: host).attach(Recorder())
     #expect(recorder.detachments == 1)
-    let replacement = Associations(of: host).detach(Recorder.self)
+    let replacement = Associations(of: host).removeCapability(Recorder.self)
     #expect(replacement?.detachments == 1)
   }
 }

@@ -17,9 +17,9 @@ import Testing
   @Test func detachingCallsDidDetachOnceAndReturnsTheCapability() {
     let host = Host()
     let recorder = Associations(of: host).attach(Recorder())
-    #expect(Associations(of: host).detach(Recorder.self) === recorder)
+    #expect(Associations(of: host).removeCapability(Recorder.self) === recorder)
     #expect(recorder.detachments == 1)
-    #expect(Associations(of: host).detach(Recorder.self) == nil)
+    #expect(Associations(of: host).removeCapability(Recorder.self) == nil)
     #expect(recorder.detachments == 1)
     #expect(Associations(of: host).capability(Recorder.self) == nil)
     #expect(Associations(of: host).capabilities.isEmpty)

@@ -97,15 +97,15 @@ import Testing
     let seen = Recording<Int>()
     let callback = IsolatedCallback<Int>(isolation: MainActor.shared) { seen.append($0) }
     callback(0)  // on the main queue, with nothing waiting: it runs at once
-    #expect(callback.backlog == (0, 0))
+    #expect(callback.backlog == Backlog(now: 0, peak: 0))
     DispatchQueue.global().sync {
       for value in 1...3 { callback(value) }
     }
-    #expect(callback.backlog == (3, 3))
+    #expect(callback.backlog == Backlog(now: 3, peak: 3))
     let copy = callback
     await copy.delivered()
     #expect(seen.values == [0, 1, 2, 3])
-    #expect(callback.backlog == (0, 3), "the peak stays; copies share the count")
+    #expect(callback.backlog == Backlog(now: 0, peak: 3), "the peak stays; copies share the count")
   }
 
   @MainActor @Test func deliveredReturnsOnceTheCallsMadeBeforeItHaveRun() async {

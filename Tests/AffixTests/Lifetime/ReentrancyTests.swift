@@ -126,7 +126,7 @@ import Testing
         seen.append(Associations(of: host).capability(Detacher.self) == nil)
         Associations(of: host)[number] = 5
       })
-    Associations(of: host).detach(Detacher.self)
+    Associations(of: host).removeCapability(Detacher.self)
     #expect(seen.values == [true])
     #expect(Associations(of: host)[number] == 5)
   }

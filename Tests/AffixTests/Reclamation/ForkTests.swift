@@ -119,7 +119,7 @@ struct ForkTests {
             switch index {
             case 0:
               Associations(of: host).attach(ForkMarker())
-              _ = Associations(of: host).detach(ForkMarker.self)
+              _ = Associations(of: host).removeCapability(ForkMarker.self)
             case 1:
               _ = Associations(of: host)[WeakPolicyOnAValue.self]
               let hooked = hookableHost()

@@ -94,7 +94,7 @@ private final class Badge: Capability, AssociatedKey {
     Associations(of: host)[Badge.self] = nil
     #expect(Associations(of: host).capability(Badge.self) === badge)
     Associations(of: host)[Badge.self] = 7
-    Associations(of: host).detach(Badge.self)
+    Associations(of: host).removeCapability(Badge.self)
     #expect(Associations(of: host)[Badge.self] == 7)
   }
 

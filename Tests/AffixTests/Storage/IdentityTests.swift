@@ -75,7 +75,7 @@ import Testing
     Associations(of: host).attach(Recorder())
     Associations(of: host).attach(Marker())
     Associations(of: host).removeValue(for: mine)
-    Associations(of: host).detach(Recorder.self)
+    Associations(of: host).removeCapability(Recorder.self)
     #expect(Associations(of: host)[mine] == nil)
     #expect(Associations(of: host)[theirs] == 2)
     #expect(Associations(of: host)[theirText] == "kept")
@@ -159,7 +159,7 @@ import Testing
     Associations(of: host).attach(Recorder(1))
     Associations(of: host).attach(Marker())
     #expect(Associations(of: host).capabilities.count == 2)
-    Associations(of: host).detach(Marker.self)
+    Associations(of: host).removeCapability(Marker.self)
     let listed = Associations(of: host).capabilities
     #expect(listed.count == 1)
     #expect((listed.first as? Recorder)?.id == 1)

@@ -85,7 +85,7 @@ func materialize(_ make: () -> AnyKeyPath) -> AnyKeyPath {
   make()
 }
 
-/// A key path the frame clock's context may use.
+/// A key path the frame source's context may use.
 ///
 /// `@unchecked Sendable`: key paths are immutable, and those the `dance` proxy receives name a
 /// property (dynamic member lookup makes no subscript components), so they capture no values.

@@ -1,7 +1,7 @@
 import Affix
 import AffixScheduling
 
-/// Steps every running animation of one frame clock from a single clock subscription.
+/// Steps every running animation of one frame source from a single clock subscription.
 ///
 /// A subscription per animation would cost each animation a subscriber call, a weak load and
 /// the clock's bookkeeping every frame; the driver instead takes its list of running dancers
@@ -40,7 +40,7 @@ enum DanceDriver {
   private struct Entry {
     let id: UInt64
     // Held strongly only while the entry exists, so that its identity cannot be reused.
-    let clock: FrameClock
+    let clock: FrameSource
     var members: [Member] = []
     /// Where each live member sits in `members`; removed members stay there until the next
     /// frame compacts the array, so a removal costs O(1) and a frame at most one O(n) pass.
@@ -76,7 +76,7 @@ enum DanceDriver {
 
   /// Adds `dancer` to the animations `clock` steps each frame, subscribing to the clock if it
   /// is the first; the returned token removes it (cancelled or dropped).
-  static func add(_ dancer: Dancer, to clock: FrameClock) -> CancellationToken {
+  static func add(_ dancer: Dancer, to clock: FrameSource) -> CancellationToken {
     let key = ObjectIdentifier(clock)
     let (memberID, entryID, subscribe) = registry.withLock {
       registry -> (UInt64, UInt64, Bool) in
@@ -98,13 +98,13 @@ enum DanceDriver {
   }
 
   /// The number of animations stepped by `clock` now.
-  static func memberCount(of clock: FrameClock) -> Int {
+  static func memberCount(of clock: FrameSource) -> Int {
     registry.withLock { $0.entries[ObjectIdentifier(clock)]?.slots.count ?? 0 }
   }
 
   // The clock's subscribe may call the scheduler, which may be user code: it runs outside the
   // lock, and a subscription that arrives after its entry is gone is cancelled at once.
-  private static func subscribe(_ clock: FrameClock, entryID: UInt64) {
+  private static func subscribe(_ clock: FrameSource, entryID: UInt64) {
     let key = ObjectIdentifier(clock)
     let token = clock.subscribe { frame in
       tick(key, entryID: entryID, now: frame.timestamp.sinceEpoch / .seconds(1))

@@ -14,13 +14,13 @@ final class Ball: Dancing, Sendable {
   }
 
   private let state = Mutex(State())
-  private let clock: FrameClock
+  private let clock: FrameSource
 
-  init(clock: FrameClock) {
+  init(clock: FrameSource) {
     self.clock = clock
   }
 
-  var danceClock: FrameClock { clock }
+  var danceFrames: FrameSource { clock }
 
   var position: CGPoint {
     get { state.withLock { $0.position } }

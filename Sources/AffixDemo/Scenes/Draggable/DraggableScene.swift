@@ -15,7 +15,7 @@ enum DraggableScene {
   static func play(on stage: Stage) {
     let screen = stage.screen
     screen.title("draggable: drag, fling, snap back")
-    let world = DynamicsWorld(clock: stage.frameClock)
+    let world = DynamicsWorld(frames: stage.frameClock)
     let card = DraggedCard(center: home, clock: stage.frameClock)
     let field = CardField(card: card, world: world, screen: screen)
     let drawing = stage.frameClock.subscribe { _ in field.draw() }

@@ -10,11 +10,11 @@ import Synchronization
 /// script reads it from its own thread.
 final class DraggedCard: Draggable, Dancing, Sendable {
   private let centre: Mutex<CGPoint>
-  let danceClock: FrameClock
+  let danceFrames: FrameSource
 
-  init(center: CGPoint, clock: FrameClock) {
+  init(center: CGPoint, clock: FrameSource) {
     centre = Mutex(center)
-    danceClock = clock
+    danceFrames = clock
   }
 
   var center: CGPoint {

@@ -32,9 +32,9 @@ enum HandOff {
 
   /// Throws two cards from ``start`` towards ``target`` at ``fling`` and records both.
   @MainActor static func compare(frames: Int = 180) -> Comparison {
-    let scheduler = VirtualTimeScheduler()
-    let clock = FrameClock(scheduler: scheduler, framesPerSecond: 60)
-    let world = DynamicsWorld(clock: clock)
+    let scheduler = VirtualClock()
+    let clock = FrameSource(clock: scheduler, framesPerSecond: 60)
+    let world = DynamicsWorld(frames: clock)
 
     let snappedCard = DraggedCard(center: start, clock: clock)
     snappedCard.makeDraggable(snapPoints: [target], snap: .snap(damping: damping), world: world)

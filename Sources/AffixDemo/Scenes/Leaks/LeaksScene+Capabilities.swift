@@ -7,7 +7,7 @@ extension LeaksScene {
 
   /// Attaches a running animation and a loading indicator that is about to appear.
   static func attachMore(to widget: Widget, on stage: Stage, count: (AnyObject, String) -> Void) {
-    let dance = Dance.of(widget, clock: stage.frameClock)
+    let dance = Dance.of(widget, frames: stage.frameClock)
     count(dance.dancer, "Dancer")
     let start = widget.position
     stage.run {
@@ -18,7 +18,7 @@ extension LeaksScene {
     }
     let scheduler = stage.scheduler
     let loading = stage.perform {
-      LoadingController.attach(to: widget, indicator: RecordingIndicator(), scheduler: scheduler)
+      LoadingController.attach(to: widget, indicator: RecordingIndicator(), clock: scheduler)
     }
     count(loading, "LoadingController")
     loading.start(message: "working")

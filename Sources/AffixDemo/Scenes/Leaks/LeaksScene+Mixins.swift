@@ -13,7 +13,7 @@ extension LeaksScene {
   static func playMixins(on stage: Stage) {
     let screen = stage.screen
     let census = Census()
-    let world = DynamicsWorld(clock: stage.frameClock)
+    let world = DynamicsWorld(frames: stage.frameClock)
     let kinds = ["Widget"] + capabilityKinds
     let (_, report) = checkForLeaks { tracker in
       let count: (AnyObject, String) -> Void = { object, kind in
@@ -35,8 +35,8 @@ extension LeaksScene {
         let drag = Associations(of: widget).capability(DragController.self)
         let start = widget.position
         stage.run {
-          drag?.handle(.began(at: start))
-          drag?.handle(.ended(velocity: CGPoint(x: 300, y: 0)))
+          drag?.drag(.began(at: start))
+          drag?.drag(.ended(velocity: CGPoint(x: 300, y: 0)))
         }
       }
       screen.step(
@@ -59,7 +59,7 @@ extension LeaksScene {
   }
 
   private static func clockSummary(_ stage: Stage, _ world: DynamicsWorld) -> String {
-    "frame clock: \(stage.frameClock.subscriberCount) subscribers, "
+    "frame source: \(stage.frameClock.subscriberCount) subscribers, "
       + "running: \(stage.frameClock.isRunning); bodies in the world: \(world.bodyCount)"
   }
 }

@@ -114,6 +114,6 @@ final class PackageResolver: Loading, Sendable {
   }
 
   func makeLoadingIndicator() -> any LoadingIndicator { indicator }
-  var loadingScheduler: any SchedulingClock { stage.scheduler }
+  var loadingClock: any SchedulingClock { stage.scheduler }
   var loadingOptions: LoadingOptions { LoadingScene.options }
 }

@@ -7,16 +7,16 @@ import Synchronization
 final class WatchedIndicator: LoadingIndicator, Sendable {
   /// One appearance of the indicator, in scene time.
   struct Showing: Sendable {
-    var started: SchedulerInstant
-    var appeared: SchedulerInstant
-    var disappeared: SchedulerInstant
+    var started: SchedulingInstant
+    var appeared: SchedulingInstant
+    var disappeared: SchedulingInstant
     var ticks: Int
     var outcome: LoadingOutcome
   }
 
   private struct State {
     var appearances = 0
-    var started = SchedulerInstant.zero
+    var started = SchedulingInstant.zero
     var current: Showing?
     var last: Showing?
   }

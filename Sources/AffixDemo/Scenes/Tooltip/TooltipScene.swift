@@ -62,7 +62,7 @@ final class HintedButton: Tooltipped, Sendable {
   /// How often the tooltip appeared or disappeared.
   var changes: Int { state.withLock { $0.changes } }
 
-  var tooltipScheduler: any SchedulingClock { stage.scheduler }
+  var tooltipClock: any SchedulingClock { stage.scheduler }
   var tooltipTiming: TooltipTiming {
     TooltipTiming(showDelay: .milliseconds(500), hideDelay: .milliseconds(200))
   }

@@ -64,9 +64,9 @@ struct PendingMove: Sendable {
 final class MoveDelivery: Sendable {
   /// Drains the backlog on the isolation.
   private let drains: IsolatedCallback<Void>
-  private let backlog: LockedState<Backlog>
+  private let backlog: LockedState<Pending>
 
-  struct Backlog: Sendable {
+  struct Pending: Sendable {
     /// Each waiting body's newest move, in the order the bodies first waited.
     var moves: [PendingMove] = []
     /// Where each waiting body's move sits in `moves`.
@@ -104,7 +104,7 @@ final class MoveDelivery: Sendable {
   }
 
   init(isolation: any Actor) {
-    let backlog = LockedState(Backlog())
+    let backlog = LockedState(Pending())
     self.backlog = backlog
     drains = IsolatedCallback(on: isolation) { Self.drain(backlog) }
   }
@@ -128,7 +128,7 @@ final class MoveDelivery: Sendable {
 
   /// Runs the backlog's moves on the isolation until it is empty; moves that arrive meanwhile
   /// (a handler that advances its world, another thread's frame) run in the same drain.
-  private static func drain(_ backlog: LockedState<Backlog>) {
+  private static func drain(_ backlog: LockedState<Pending>) {
     while true {
       let moves = backlog.withLock { backlog -> [PendingMove] in
         if backlog.moves.isEmpty { backlog.isDraining = false }
@@ -146,8 +146,8 @@ final class MoveDelivery: Sendable {
   }
 
   /// How many moves wait now, and the most that ever waited at once.
-  var waiting: (now: Int, peak: Int) {
-    backlog.withLock { ($0.moves.count, $0.peak) }
+  var waiting: Affix.Backlog {
+    backlog.withLock { Affix.Backlog(now: $0.moves.count, peak: $0.peak) }
   }
 }
 

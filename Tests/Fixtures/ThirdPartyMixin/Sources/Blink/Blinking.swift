@@ -17,12 +17,12 @@ public protocol Blinking: AnyObject {
   var isVisible: Bool { get set }
 
   /// The scheduler that times the blinks: the main queue's by default.
-  var blinkScheduler: any SchedulingClock { get }
+  var blinkClock: any SchedulingClock { get }
 }
 
 extension Blinking {
   /// The main queue's scheduler.
-  public var blinkScheduler: any SchedulingClock { DispatchScheduler.main }
+  public var blinkClock: any SchedulingClock { DispatchClock.main }
 
   /// Hides and shows the object `times` times, one toggle every `interval`; a blink in
   /// progress is replaced. A count or interval that is not positive is reported and ignored.
@@ -42,7 +42,7 @@ extension Blinking {
       guard let visible = blinker?.visibility(after: toggle) else { return }
       self?.isVisible = visible
     }
-    blinker.start(toggles: times * 2, every: interval, on: blinkScheduler, toggle: toggle)
+    blinker.start(toggles: times * 2, every: interval, on: blinkClock, toggle: toggle)
   }
 
   /// Stops blinking and shows the object.

@@ -8,7 +8,7 @@ import Testing
 
 /// A main-actor view, adopting the mixin for the main actor alone.
 @MainActor final class Lamp {
-  let scheduler = VirtualTimeScheduler()
+  let scheduler = VirtualClock()
   var toggles: [Bool] = []
   var isVisible = true {
     didSet {
@@ -19,7 +19,7 @@ import Testing
 }
 
 extension Lamp: @MainActor Blinking {
-  var blinkScheduler: any SchedulingClock { scheduler }
+  var blinkClock: any SchedulingClock { scheduler }
 }
 
 @MainActor @Suite struct BlinkTests {

@@ -10,24 +10,24 @@ public import Affix
 /// - Dropping the last reference to the token cancels the work, unless the token was detached
 ///   with `detach()`. Keep the token for as long as the work should live.
 ///
-/// Actions run on the scheduler's context: a ``DispatchScheduler`` runs them on its queue, a
-/// ``VirtualTimeScheduler`` on the thread that advances it.
+/// Actions run on the scheduler's context: a ``DispatchClock`` runs them on its queue, a
+/// ``VirtualClock`` on the thread that advances it.
 ///
 /// ```swift
-/// let scheduler: any SchedulingClock = DispatchScheduler.main
+/// let scheduler: any SchedulingClock = DispatchClock.main
 /// let token = scheduler.schedule(after: .milliseconds(300)) { print("still working...") }
 /// // The work finished early: nothing is printed.
 /// token.cancel()
 /// ```
 ///
-/// Every scheduler is also a `Clock` whose instants are ``SchedulerInstant``s: async code that
+/// Every scheduler is also a `Clock` whose instants are ``SchedulingInstant``s: async code that
 /// sleeps with `try await clock.sleep(for:)` or `Task.sleep(for:tolerance:clock:)` sleeps on
-/// the scheduler's time, so a test that hands it a ``VirtualTimeScheduler`` decides when the
+/// the scheduler's time, so a test that hands it a ``VirtualClock`` decides when the
 /// sleep ends. A conforming type gets ``sleep(until:tolerance:)`` and ``minimumResolution``
 /// from the scheduler's own ``schedule(after:_:)``.
-public protocol SchedulingClock: AnyObject, Clock where Instant == SchedulerInstant {
+public protocol SchedulingClock: AnyObject, Clock where Instant == SchedulingInstant {
   /// The current instant on this scheduler's clock.
-  var now: SchedulerInstant { get }
+  var now: SchedulingInstant { get }
 
   /// Runs `action` once, `delay` from now.
   ///

@@ -8,10 +8,10 @@ public import Dispatch
 /// created, on the monotonic uptime clock.
 ///
 /// ```swift
-/// let scheduler = DispatchScheduler(queue: DispatchQueue(label: "work"))
+/// let scheduler = DispatchClock(queue: DispatchQueue(label: "work"))
 /// let token = scheduler.schedule(after: .seconds(1)) { print("one second later") }
 /// ```
-public final class DispatchScheduler: SchedulingClock {
+public final class DispatchClock: SchedulingClock {
   /// The queue every action of this scheduler runs on.
   public let queue: DispatchQueue
 
@@ -24,12 +24,12 @@ public final class DispatchScheduler: SchedulingClock {
   }
 
   /// A scheduler on the main queue.
-  public static let main = DispatchScheduler()
+  public static let main = DispatchClock()
 
   /// The time elapsed since this scheduler was created.
-  public var now: SchedulerInstant {
+  public var now: SchedulingInstant {
     let elapsed = DispatchTime.now().uptimeNanoseconds &- epoch
-    return SchedulerInstant(sinceEpoch: .nanoseconds(elapsed))
+    return SchedulingInstant(sinceEpoch: .nanoseconds(elapsed))
   }
 
   /// Runs `action` once on ``queue``, `delay` from now.

@@ -1,7 +1,7 @@
 import Affix
 import Synchronization
 
-extension FrameClock {
+extension FrameSource {
   final class Subscriber: Sendable {
     let onFrame: @Sendable (Frame) -> Void
     // Checked right before each call, so a subscription cancelled during a frame is skipped.
@@ -27,7 +27,7 @@ extension FrameClock {
     var timer = Timer.stopped
     var generation: UInt64 = 0
     var frameIndex = 0
-    var lastTimestamp: SchedulerInstant?
+    var lastTimestamp: SchedulingInstant?
     var wakeUps = 0
 
     /// Marks the timer as starting if it is stopped, returning the generation to start.

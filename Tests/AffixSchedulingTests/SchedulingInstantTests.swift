@@ -2,7 +2,7 @@ import AffixScheduling
 import Testing
 
 @Test func instantArithmeticRoundTrips() {
-  let start = SchedulerInstant(sinceEpoch: .seconds(2))
+  let start = SchedulingInstant(sinceEpoch: .seconds(2))
   let later = start + .milliseconds(250)
   #expect(later.sinceEpoch == .milliseconds(2250))
   #expect(later - start == .milliseconds(250))
@@ -13,5 +13,5 @@ import Testing
 }
 
 @Test func instantDescriptionShowsElapsedTime() {
-  #expect(SchedulerInstant(sinceEpoch: .seconds(1)).description == "t+1.0 seconds")
+  #expect(SchedulingInstant(sinceEpoch: .seconds(1)).description == "t+1.0 seconds")
 }

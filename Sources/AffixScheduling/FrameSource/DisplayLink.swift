@@ -9,7 +9,7 @@ import Dispatch
   import QuartzCore
 #endif
 
-// The one platform file of the frame clock: what fires `FrameClock.shared`'s frames. On Apple
+// The one platform file of the frame source: what fires `FrameSource.shared`'s frames. On Apple
 // platforms, the display: a `CADisplayLink`, so that a 120 Hz display gets 120 frames a second,
 // each in step with its refresh, where a 60 Hz Dispatch timer gave half of them, drifting
 // against the refresh. Elsewhere, and as the twin that runs this file's logic on Linux, a

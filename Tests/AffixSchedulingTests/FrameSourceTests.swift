@@ -4,10 +4,10 @@ import AffixTestSupport
 import Testing
 
 @Suite struct FrameClockTests {
-  let scheduler = VirtualTimeScheduler()
+  let scheduler = VirtualClock()
 
-  func makeClock(framesPerSecond: Int = 10) -> FrameClock {
-    FrameClock(scheduler: scheduler, framesPerSecond: framesPerSecond)
+  func makeClock(framesPerSecond: Int = 10) -> FrameSource {
+    FrameSource(clock: scheduler, framesPerSecond: framesPerSecond)
   }
 
   @Test func clockStartsOnTheFirstSubscriber() {
@@ -126,12 +126,12 @@ import Testing
   @Test func framesCarryIndexTimestampAndDelta() {
     let clock = makeClock(framesPerSecond: 10)
     #expect(clock.interval == .milliseconds(100))
-    let frames = Recording<FrameClock.Frame>()
+    let frames = Recording<FrameSource.Frame>()
     scheduler.advance(by: .milliseconds(50))
     let subscription = clock.subscribe { frames.append($0) }
     scheduler.advance(by: .milliseconds(300))
     let expected = (0..<3).map { index in
-      FrameClock.Frame(
+      FrameSource.Frame(
         index: index, timestamp: .zero + .milliseconds(150 + 100 * index),
         delta: .milliseconds(100))
     }
@@ -141,7 +141,7 @@ import Testing
 
   @Test func frameDeltaIsMeasuredOnTheSchedulersClock() {
     let clock = makeClock(framesPerSecond: 10)
-    let frames = Recording<FrameClock.Frame>()
+    let frames = Recording<FrameSource.Frame>()
     // An action that is due at the same instant but runs first cannot delay a virtual frame,
     // so deltas stay exactly one interval apart even after a restart.
     let subscription = clock.subscribe { frames.append($0) }
@@ -174,7 +174,7 @@ import Testing
   }
 
   @Test func deadClockStopsItsTimer() {
-    var clock: FrameClock? = makeClock()
+    var clock: FrameSource? = makeClock()
     let subscription = clock?.subscribe { _ in }
     #expect(scheduler.pendingCount == 1)
     clock = nil
@@ -185,10 +185,10 @@ import Testing
   @Test func sharedClockRunsOnTheMainQueueAtSixtyFramesPerSecondOrTheDisplaysRate() {
     // The display's rate where one drives it (asked for up to 120), a 60 Hz timer elsewhere.
     #if canImport(UIKit) || canImport(AppKit)
-      #expect(FrameClock.shared.interval == .seconds(1) / 120)
+      #expect(FrameSource.shared.interval == .seconds(1) / 120)
     #else
-      #expect(FrameClock.shared.interval == .seconds(1) / 60)
+      #expect(FrameSource.shared.interval == .seconds(1) / 60)
     #endif
-    #expect(FrameClock.shared.scheduler === DispatchScheduler.main)
+    #expect(FrameSource.shared.clock === DispatchClock.main)
   }
 }

@@ -8,11 +8,11 @@ import Testing
 /// so the tests pass however fast or slow the machine is.
 @Suite struct DispatchSchedulerTests {
   let queue = DispatchQueue(label: "org.affix.tests.dispatch-scheduler")
-  var scheduler: DispatchScheduler { DispatchScheduler(queue: queue) }
+  var scheduler: DispatchClock { DispatchClock(queue: queue) }
 
   /// Waits until an action scheduled after `delay` has run on the scheduler's queue: everything
   /// due before it on the serial queue has run by then.
-  func fence(on scheduler: DispatchScheduler, after delay: Duration) async {
+  func fence(on scheduler: DispatchClock, after delay: Duration) async {
     await withCheckedContinuation { continuation in
       scheduler.schedule(after: delay) { continuation.resume() }.detach()
     }
@@ -20,7 +20,7 @@ import Testing
 
   /// Runs `body` on the scheduler's serial queue and waits for it: while it runs, no action of
   /// the scheduler can start, whatever the delays involved.
-  func onQueue(of scheduler: DispatchScheduler, _ body: @escaping @Sendable () -> Void) async {
+  func onQueue(of scheduler: DispatchClock, _ body: @escaping @Sendable () -> Void) async {
     await withCheckedContinuation { continuation in
       scheduler.schedule(after: .zero) {
         body()
@@ -140,8 +140,8 @@ import Testing
   }
 
   @Test func frameClockDeliversFramesOnARealQueue() async {
-    let clock = FrameClock(scheduler: scheduler, framesPerSecond: 500)
-    let frames = Recording<FrameClock.Frame>()
+    let clock = FrameSource(clock: scheduler, framesPerSecond: 500)
+    let frames = Recording<FrameSource.Frame>()
     let box = TokenBox()
     await withCheckedContinuation { continuation in
       box.token = clock.subscribe { frame in

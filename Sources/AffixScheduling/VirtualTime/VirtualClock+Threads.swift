@@ -1,6 +1,6 @@
 import Dispatch
 
-extension VirtualTimeScheduler {
+extension VirtualClock {
   /// Moves the clock forward by `duration` as ``advance(by:)`` does, but on a thread of its
   /// own, as a real clock fires, and returns once it has: the caller waits, blocked.
   ///
@@ -13,7 +13,7 @@ extension VirtualTimeScheduler {
   ///
   /// ```swift
   /// @MainActor @Test func aStopComesBetweenATickAndItsWrite() async {
-  ///   let scheduler = VirtualTimeScheduler()
+  ///   let scheduler = VirtualClock()
   ///   var writes: [String] = []
   ///   let write = IsolatedCallback<String> { writes.append($0) }
   ///   let tick = scheduler.schedule(after: .milliseconds(100)) { write("tick") }

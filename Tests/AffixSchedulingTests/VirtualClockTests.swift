@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 @Suite struct VirtualTimeSchedulerTests {
-  let scheduler = VirtualTimeScheduler()
+  let scheduler = VirtualClock()
 
   @Test(
     "due work runs in order of time, then of insertion",
@@ -30,7 +30,7 @@ import Testing
   }
 
   @Test func actionsSeeTheirDueTimeAsNow() {
-    let seen = Recording<SchedulerInstant>()
+    let seen = Recording<SchedulingInstant>()
     let scheduler = self.scheduler
     let first = scheduler.schedule(after: .milliseconds(10)) { seen.append(scheduler.now) }
     let second = scheduler.schedule(after: .milliseconds(25)) { seen.append(scheduler.now) }
@@ -158,13 +158,13 @@ import Testing
   }
 
   @Test func repeatingTimerFiresAtExactInstants() throws {
-    let fired = Recording<SchedulerInstant>()
+    let fired = Recording<SchedulingInstant>()
     let scheduler = self.scheduler
     let token = try scheduler.scheduleRepeating(
       every: .milliseconds(50), after: .milliseconds(20)
     ) { fired.append(scheduler.now) }
     scheduler.advance(by: .milliseconds(200))
-    let expected = [20, 70, 120, 170].map { SchedulerInstant.zero + .milliseconds($0) }
+    let expected = [20, 70, 120, 170].map { SchedulingInstant.zero + .milliseconds($0) }
     #expect(fired.values == expected)
     #expect(scheduler.pendingCount == 1)
     #expect(scheduler.nextDueInstant == .zero + .milliseconds(220))
@@ -172,13 +172,13 @@ import Testing
   }
 
   @Test func repeatingTimerFirstFiresAfterOneIntervalByDefault() throws {
-    let fired = Recording<SchedulerInstant>()
+    let fired = Recording<SchedulingInstant>()
     let scheduler = self.scheduler
     let token = try scheduler.scheduleRepeating(every: .milliseconds(50)) {
       fired.append(scheduler.now)
     }
     scheduler.advance(by: .milliseconds(150))
-    #expect(fired.values == [50, 100, 150].map { SchedulerInstant.zero + .milliseconds($0) })
+    #expect(fired.values == [50, 100, 150].map { SchedulingInstant.zero + .milliseconds($0) })
     withExtendedLifetime(token) {}
   }
 
@@ -220,7 +220,7 @@ import Testing
   func negativeOrZeroDelaysAreDueImmediately(delay: Duration) throws {
     let scheduler = self.scheduler
     scheduler.advance(by: .seconds(1))
-    let fired = Recording<SchedulerInstant>()
+    let fired = Recording<SchedulingInstant>()
     let once = scheduler.schedule(after: delay) { fired.append(scheduler.now) }
     let repeating = try scheduler.scheduleRepeating(every: .seconds(1), after: delay) {
       fired.append(scheduler.now)
@@ -291,10 +291,10 @@ import Testing
 }
 
 /// A repeating timer's action never runs again before its last run returned, as a Dispatch
-/// timer's handler never does, even when two threads advance the clock: a frame clock's frames
+/// timer's handler never does, even when two threads advance the clock: a frame source's frames
 /// come one after another however its scheduler is driven.
 @Test func aRepeatingActionNeverOverlapsItselfWhenTwoThreadsAdvance() throws {
-  let scheduler = VirtualTimeScheduler()
+  let scheduler = VirtualClock()
   let running = Atomic(0)
   let mostAtOnce = Atomic(0)
   let runs = Atomic(0)
@@ -323,7 +323,7 @@ import Testing
 @Test(arguments: [Duration.zero, .nanoseconds(-1), .seconds(-3)])
 func nonPositiveRepeatIntervalIsRejectedWithAClearDiagnostic(interval: Duration) {
   let schedulers: [any SchedulingClock] = [
-    VirtualTimeScheduler(), DispatchScheduler(queue: DispatchQueue(label: "reject")),
+    VirtualClock(), DispatchClock(queue: DispatchQueue(label: "reject")),
   ]
   for scheduler in schedulers {
     #expect(throws: SchedulingError.nonPositiveInterval(interval)) {
@@ -337,7 +337,7 @@ func nonPositiveRepeatIntervalIsRejectedWithAClearDiagnostic(interval: Duration)
 
 @MainActor @Suite struct AdvancingOnAnotherThreadTests {
   @Test func dueWorkRunsOffTheCallersQueueAndHasRunWhenItReturns() {
-    let scheduler = VirtualTimeScheduler()
+    let scheduler = VirtualClock()
     let ranOnTheMainQueue = Recording<Bool>()
     let tick = scheduler.schedule(after: .milliseconds(100)) {
       ranOnTheMainQueue.append(IsolatedCallback<Void>.runsInline(in: MainActor.shared))
@@ -349,7 +349,7 @@ func nonPositiveRepeatIntervalIsRejectedWithAClearDiagnostic(interval: Duration)
   }
 
   @Test func aCallMadeAfterItComesBetweenTheTicksCallsAndTheirRunning() async {
-    let scheduler = VirtualTimeScheduler()
+    let scheduler = VirtualClock()
     var writes: [String] = []
     let write = IsolatedCallback<String> { writes.append($0) }
     let tick = scheduler.schedule(after: .milliseconds(100)) { write("tick") }

@@ -1,6 +1,6 @@
 internal import Affix
 
-extension VirtualTimeScheduler {
+extension VirtualClock {
   /// The tasks sleeping on a virtual clock, and the tasks waiting for them to start.
   struct Sleepers {
     var count = 0
@@ -37,7 +37,7 @@ extension VirtualTimeScheduler {
   /// task, which then runs on its own executor. A deadline already reached returns at once.
   ///
   /// ```swift
-  /// let clock = VirtualTimeScheduler()
+  /// let clock = VirtualClock()
   /// let task = Task { try await clock.sleep(for: .seconds(1)) }
   /// try await clock.waitForSleepers()  // the task has reached its sleep
   /// clock.advance(by: .seconds(1))     // and is resumed
@@ -49,7 +49,7 @@ extension VirtualTimeScheduler {
   ///   - tolerance: Ignored: virtual time has no slack.
   /// - Throws: `CancellationError` if the task is cancelled before or while it sleeps; the
   ///   sleeper is then removed from the clock.
-  public func sleep(until deadline: SchedulerInstant, tolerance: Duration? = nil) async throws {
+  public func sleep(until deadline: SchedulingInstant, tolerance: Duration? = nil) async throws {
     try await ScheduledSleep.sleep(
       on: self, until: deadline,
       didStart: { [sleepers] in

@@ -3,25 +3,25 @@ public import Affix
 /// One repeating timer shared by any number of subscribers; it runs only while it has
 /// subscribers.
 ///
-/// Animations and drags subscribe to a frame clock instead of creating timers of their own:
-/// ten thousand subscribers cost one timer wake-up a frame, not ten thousand, and an idle clock
+/// Animations and drags subscribe to a frame source instead of creating timers of their own:
+/// ten thousand subscribers cost one timer wake-up a frame, not ten thousand, and an idle source
 /// costs nothing. The timer is created on the first subscription and cancelled when the last
-/// one goes away, so a clock with no subscribers never wakes up.
+/// one goes away, so a source with no subscribers never wakes up.
 ///
 /// Each subscription lives as long as its token: cancelling or dropping the token stops its
 /// frames, so a dead subscriber never keeps ticking.
 ///
 /// ```swift
-/// let clock = FrameClock(scheduler: DispatchScheduler.main, framesPerSecond: 60)
-/// let subscription = clock.subscribe { frame in
+/// let frames = FrameSource(clock: DispatchClock.main, framesPerSecond: 60)
+/// let subscription = frames.subscribe { frame in
 ///   print("frame \(frame.index) at \(frame.timestamp), \(frame.delta) since the last")
 /// }
-/// // later: no more frames, and the clock stops if that was the last subscriber
+/// // later: no more frames, and the source stops if that was the last subscriber
 /// subscription.cancel()
 /// ```
-public final class FrameClock: Sendable {
-  /// The scheduler whose repeating timer drives the clock; subscribers run on its context.
-  public let scheduler: any SchedulingClock
+public final class FrameSource: Sendable {
+  /// The clock whose repeating timer drives the frames; subscribers run on its context.
+  public let clock: any SchedulingClock
 
   /// The time between frames. For ``shared`` on Apple platforms, which follows the display,
   /// the interval of the rate it asks the display for: a display may refresh less often, and
@@ -30,19 +30,19 @@ public final class FrameClock: Sendable {
 
   private let state = LockedState(State())
 
-  /// What fires the frames: the scheduler's repeating timer, or the display.
-  private let frameSource: FrameSource
+  /// What fires the frames: the clock's repeating timer, or the display.
+  private let firing: Firing
 
-  private enum FrameSource {
-    case scheduler
+  private enum Firing {
+    case clock
     case display(framesPerSecond: Int)
   }
 
-  /// Creates a clock that ticks `framesPerSecond` times a second on `scheduler` while it has
+  /// Creates a frame source that ticks `framesPerSecond` times a second on `clock` while it has
   /// subscribers.
   ///
   /// - Parameters:
-  ///   - scheduler: The scheduler that runs the clock's timer and, with it, every subscriber.
+  ///   - clock: The clock that runs the source's timer and, with it, every subscriber.
   ///   - framesPerSecond: The frame rate, from 1 to ``maximumFramesPerSecond``, so that the
   ///     ``interval`` lies between 1 ms and 1 s. A rate of zero or less falls back to 60, a
   ///     rate above the maximum is lowered to it, and either is reported through `Diagnostics`
@@ -50,71 +50,71 @@ public final class FrameClock: Sendable {
   ///   - fileID: The caller's file, for that report.
   ///   - line: The caller's line, for that report.
   public convenience init(
-    scheduler: any SchedulingClock, framesPerSecond: Int = 60, fileID: String = #fileID,
+    clock: any SchedulingClock, framesPerSecond: Int = 60, fileID: String = #fileID,
     line: Int = #line
   ) {
     self.init(
-      scheduler: scheduler, framesPerSecond: framesPerSecond, followsTheDisplay: false,
+      clock: clock, framesPerSecond: framesPerSecond, followsTheDisplay: false,
       fileID: fileID, line: line)
   }
 
-  /// A clock whose frames come from the display when `followsTheDisplay` is true and the
-  /// platform has one (see `DisplayLink`), on the main queue; stamped with `scheduler`'s time.
+  /// A frame source whose frames come from the display when `followsTheDisplay` is true and the
+  /// platform has one (see `DisplayLink`), on the main queue; stamped with `clock`'s time.
   private init(
-    scheduler: any SchedulingClock, framesPerSecond: Int, followsTheDisplay: Bool, fileID: String,
+    clock: any SchedulingClock, framesPerSecond: Int, followsTheDisplay: Bool, fileID: String,
     line: Int
   ) {
-    self.scheduler = scheduler
+    self.clock = clock
     var rate = framesPerSecond
     if rate <= 0 {
       rate = Self.defaultFramesPerSecond
       Diagnostics.report(
         subsystem: "scheduling",
         message:
-          "A frame clock needs a positive frame rate, but was given \(framesPerSecond); it runs at "
+          "A frame source needs a positive frame rate, but was given \(framesPerSecond); it runs at "
           + "\(rate) frames a second instead.", fileID: fileID, line: line)
     } else if rate > Self.maximumFramesPerSecond {
       rate = Self.maximumFramesPerSecond
       Diagnostics.report(
         subsystem: "scheduling",
         message:
-          "A frame clock cannot run at \(framesPerSecond) frames a second; it runs at \(rate), "
+          "A frame source cannot run at \(framesPerSecond) frames a second; it runs at \(rate), "
           + "a frame every millisecond.", fileID: fileID, line: line)
     }
     interval = .seconds(1) / rate
-    frameSource = followsTheDisplay ? .display(framesPerSecond: rate) : .scheduler
+    firing = followsTheDisplay ? .display(framesPerSecond: rate) : .clock
   }
 
-  /// The clock of the main queue: on Apple platforms it follows the display, at up to 120
+  /// The frame source of the main queue: on Apple platforms it follows the display, at up to 120
   /// frames a second (as many as the display refreshes, each in step with a refresh); elsewhere
   /// a Dispatch timer ticks 60 times a second. Frames are stamped with
-  /// ``DispatchScheduler/main``'s time either way.
+  /// ``DispatchClock/main``'s time either way.
   public static let shared =
     DisplayLink.followsTheDisplay
     ? displayLinked(framesPerSecond: 120)
-    : FrameClock(scheduler: DispatchScheduler.main)
+    : FrameSource(clock: DispatchClock.main)
 
-  /// A clock on the main queue whose frames come from `DisplayLink`: the display's link on Apple
+  /// A frame source on the main queue whose frames come from `DisplayLink`: the display's link on Apple
   /// platforms, its twin (a Dispatch timer on the main queue) elsewhere, so that tests run the
   /// same logic here.
-  package static func displayLinked(framesPerSecond: Int) -> FrameClock {
-    FrameClock(
-      scheduler: DispatchScheduler.main, framesPerSecond: framesPerSecond,
+  package static func displayLinked(framesPerSecond: Int) -> FrameSource {
+    FrameSource(
+      clock: DispatchClock.main, framesPerSecond: framesPerSecond,
       followsTheDisplay: true, fileID: #fileID, line: #line)
   }
 
   static let defaultFramesPerSecond = 60
 
-  /// The fastest a frame clock runs: 1,000 frames a second, a frame every millisecond.
+  /// The fastest a frame source runs: 1,000 frames a second, a frame every millisecond.
   ///
   /// Displays refresh at most a few hundred times a second, so no frame beyond this is ever
-  /// seen; a faster clock would only keep its queue busy (at a billion frames a second, every
+  /// seen; a faster source would only keep its queue busy (at a billion frames a second, every
   /// moment of it), and an interval that rounds to zero would stop it from ticking at all.
   public static let maximumFramesPerSecond = 1000
 
   /// Calls `onFrame` at every frame while the returned token lives and is not cancelled.
   ///
-  /// Subscribers are called in the order they subscribed, on the scheduler's context. A
+  /// Subscribers are called in the order they subscribed, on the clock's context. A
   /// subscriber may cancel its own or another subscription, or subscribe others, from inside
   /// its callback; a subscription cancelled before its turn in a frame is not called.
   ///
@@ -136,33 +136,33 @@ public final class FrameClock: Sendable {
   }
 
   /// The number of live subscriptions.
-  public var subscriberCount: Int {
+  package var subscriberCount: Int {
     state.withLock { $0.subscribers.count }
   }
 
-  /// Whether the underlying timer exists: true only while the clock has subscribers.
-  public var isRunning: Bool {
+  /// Whether the underlying timer exists: true only while the source has subscribers.
+  package var isRunning: Bool {
     state.withLock { state in
       if case .running = state.timer { return true }
       return false
     }
   }
 
-  /// The number of times the timer has fired since the clock was created, over all runs.
+  /// The number of times the timer has fired since the source was created, over all runs.
   package var wakeUps: Int {
     state.withLock { $0.wakeUps }
   }
 
-  // The timer is created and cancelled outside the lock, since the scheduler may be user code;
+  // The timer is created and cancelled outside the lock, since the clock may be user code;
   // a generation number tells a timer that is still wanted from one that lost a race with the
   // last unsubscription.
   private func startTimer(generation: UInt64) {
     let timer: CancellationToken
     do {
       let tick: @Sendable () -> Void = { [weak self] in self?.tick(generation: generation) }
-      switch frameSource {
-      case .scheduler:
-        timer = try scheduler.scheduleRepeating(every: interval, tick)
+      switch firing {
+      case .clock:
+        timer = try clock.scheduleRepeating(every: interval, tick)
       case .display(let framesPerSecond):
         timer = DisplayLink.start(framesPerSecond: framesPerSecond, tick)
       }
@@ -194,7 +194,7 @@ public final class FrameClock: Sendable {
   }
 
   private func tick(generation: UInt64) {
-    let timestamp = scheduler.now
+    let timestamp = clock.now
     let delivery = state.withLock { state -> (Frame, [Subscriber])? in
       switch state.timer {
       case .starting(generation), .running(generation, _): break

@@ -11,8 +11,8 @@ public import Affix
 /// even when two threads advance the clock at once.
 ///
 /// ```swift
-/// let scheduler = VirtualTimeScheduler()
-/// let firings = Mutex<[SchedulerInstant]>([])
+/// let scheduler = VirtualClock()
+/// let firings = Mutex<[SchedulingInstant]>([])
 /// let timer = try scheduler.scheduleRepeating(every: .milliseconds(50)) {
 ///   firings.withLock { $0.append(scheduler.now) }
 /// }
@@ -25,14 +25,14 @@ public import Affix
 /// `Task.sleep(for:tolerance:clock:)` wakes when a test advances it past the deadline. A test
 /// waits with ``waitForSleepers(_:)`` until the code under test has reached its sleep, then
 /// advances.
-public final class VirtualTimeScheduler: SchedulingClock {
+public final class VirtualClock: SchedulingClock {
   private struct Job {
     var action: @Sendable () -> Void
     var interval: Duration?
   }
 
   private struct Entry: Comparable {
-    var due: SchedulerInstant
+    var due: SchedulingInstant
     var sequence: UInt64
     var id: UInt64
 
@@ -42,7 +42,7 @@ public final class VirtualTimeScheduler: SchedulingClock {
   }
 
   private struct State {
-    var now: SchedulerInstant
+    var now: SchedulingInstant
     var nextSequence: UInt64 = 0
     var queue = MinimumHeap<Entry>()
     // Cancelled work leaves its entry in the queue and only its job here is removed; entries
@@ -54,7 +54,7 @@ public final class VirtualTimeScheduler: SchedulingClock {
       return nextSequence
     }
 
-    mutating func insert(_ job: Job, due: SchedulerInstant) -> UInt64 {
+    mutating func insert(_ job: Job, due: SchedulingInstant) -> UInt64 {
       let id = makeSequence()
       jobs[id] = job
       queue.insert(Entry(due: due, sequence: id, id: id))
@@ -84,7 +84,7 @@ public final class VirtualTimeScheduler: SchedulingClock {
     /// numbered now so that it keeps its place among equal due times, to be put back with
     /// `rearm(_:)` once the action has returned: so a timer's action never runs again before
     /// its last run returned, even when two threads advance the clock.
-    mutating func takeNextAction(dueBy limit: SchedulerInstant?) -> (
+    mutating func takeNextAction(dueBy limit: SchedulingInstant?) -> (
       action: @Sendable () -> Void, next: Entry?
     )? {
       guard let entry = firstLiveEntry(), limit.map({ entry.due <= $0 }) ?? true,
@@ -113,12 +113,12 @@ public final class VirtualTimeScheduler: SchedulingClock {
   let sleepers = LockedState(Sleepers())
 
   /// Creates a scheduler whose clock starts at `now` and stays there until advanced.
-  public init(now: SchedulerInstant = .zero) {
+  public init(now: SchedulingInstant = .zero) {
     state = LockedState(State(now: now))
   }
 
   /// The scheduler's virtual time: while an action runs, the instant it was due.
-  public var now: SchedulerInstant {
+  public var now: SchedulingInstant {
     state.withLock { $0.now }
   }
 
@@ -128,7 +128,7 @@ public final class VirtualTimeScheduler: SchedulingClock {
   }
 
   /// When the next pending action is due, or `nil` if nothing is pending.
-  public var nextDueInstant: SchedulerInstant? {
+  public var nextDueInstant: SchedulingInstant? {
     state.withLock { $0.firstLiveEntry()?.due }
   }
 
@@ -175,7 +175,7 @@ public final class VirtualTimeScheduler: SchedulingClock {
   /// ``now`` equals `instant`.
   ///
   /// An instant in the past leaves the clock where it is, but work already due runs.
-  public func advance(to instant: SchedulerInstant) {
+  public func advance(to instant: SchedulingInstant) {
     while let (action, next) = state.withLock({ $0.takeNextAction(dueBy: instant) }) {
       action()
       if let next { state.withLock { $0.rearm(next) } }

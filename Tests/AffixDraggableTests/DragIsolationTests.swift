@@ -16,13 +16,13 @@ private actor Gesture {
     // Captures `self`, so that the closure runs isolated to this actor.
     DiagnosticLog.capture {
       _ = self
-      controller.handle(.began(at: CGPoint(x: 0, y: 0)))
+      controller.drag(.began(at: CGPoint(x: 0, y: 0)))
     }
   }
 }
 
 /// A drag's events read the object's centre, so they come from where the object lives.
-@MainActor @Suite struct DragHandleIsolationTests {
+@MainActor @Suite struct DragIsolationTests {
   @Test func eventsFromAnotherActorAreReportedAndChangeNothing() async throws {
     let world = VirtualWorld()
     let tile = Tile()

@@ -5,7 +5,7 @@ extension SchedulingClock {
   /// Suspends the calling task until the scheduler's clock reaches `deadline`.
   ///
   /// The task is resumed by an action scheduled with ``schedule(after:_:)``: on a
-  /// ``DispatchScheduler``'s queue when its timer fires, on a ``VirtualTimeScheduler`` when a
+  /// ``DispatchClock``'s queue when its timer fires, on a ``VirtualClock`` when a
   /// test advances it past `deadline`. A deadline already reached returns at once.
   ///
   /// ```swift
@@ -15,7 +15,7 @@ extension SchedulingClock {
   ///     try await clock.sleep(for: interval)
   ///   }
   /// }
-  /// try await poll(every: .seconds(5), on: DispatchScheduler.main)
+  /// try await poll(every: .seconds(5), on: DispatchClock.main)
   /// ```
   ///
   /// - Parameters:
@@ -23,7 +23,7 @@ extension SchedulingClock {
   ///   - tolerance: Ignored: a scheduler's actions run at their due time.
   /// - Throws: `CancellationError` if the task is cancelled before or while it sleeps; the
   ///   scheduled action is cancelled with it.
-  public func sleep(until deadline: SchedulerInstant, tolerance: Duration? = nil) async throws {
+  public func sleep(until deadline: SchedulingInstant, tolerance: Duration? = nil) async throws {
     try await ScheduledSleep.sleep(on: self, until: deadline)
   }
 }
