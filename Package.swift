@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "AffixDraggable", targets: ["AffixDraggable"]),
     .library(name: "AffixTooltip", targets: ["AffixTooltip"]),
     .library(name: "AffixTesting", targets: ["AffixTesting"]),
+    .library(name: "AffixLoadingTesting", targets: ["AffixLoadingTesting"]),
     .executable(name: "affix-demo", targets: ["AffixDemo"]),
     .executable(name: "affix-bench", targets: ["AffixBench"]),
     .plugin(name: "LeakCheck", targets: ["LeakCheck"]),
@@ -48,11 +49,15 @@ let package = Package(
     .target(
       name: "AffixTooltip", dependencies: ["Affix", "AffixScheduling"], swiftSettings: strict),
     .target(name: "AffixTesting", dependencies: ["Affix"], swiftSettings: strict),
+    // Test doubles for code that uses AffixLoading: a product of its own, so that an app's
+    // shipping targets never see them.
+    .target(
+      name: "AffixLoadingTesting", dependencies: ["AffixLoading"], swiftSettings: strict),
     .executableTarget(
       name: "AffixDemo",
       dependencies: [
         "Affix", "AffixScheduling", "AffixLoading", "AffixDancing", "AffixDraggable",
-        "AffixTooltip", "AffixTesting", "AffixBenchTargets",
+        "AffixTooltip", "AffixTesting", "AffixLoadingTesting", "AffixBenchTargets",
       ],
       swiftSettings: strict
     ),
@@ -88,7 +93,7 @@ let package = Package(
       name: "NameClashTests",
       dependencies: [
         "FrameworkStandIns", "Affix", "AffixScheduling", "AffixLoading", "AffixDancing",
-        "AffixDraggable", "AffixTooltip", "AffixTesting",
+        "AffixDraggable", "AffixTooltip", "AffixTesting", "AffixLoadingTesting",
       ],
       swiftSettings: strict),
     .testTarget(
@@ -96,7 +101,9 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(
       name: "AffixLoadingTests",
-      dependencies: ["AffixLoading", "AffixScheduling", "Affix", "AffixTestSupport"],
+      dependencies: [
+        "AffixLoading", "AffixLoadingTesting", "AffixScheduling", "Affix", "AffixTestSupport",
+      ],
       swiftSettings: strict),
     .testTarget(
       name: "AffixDancingTests",
@@ -116,8 +123,8 @@ let package = Package(
     .testTarget(
       name: "LeakCheckTests",
       dependencies: [
-        "AffixTesting", "Affix", "AffixScheduling", "AffixLoading", "AffixDancing",
-        "AffixDraggable", "AffixTooltip", "AffixTestSupport",
+        "AffixTesting", "Affix", "AffixScheduling", "AffixLoading", "AffixLoadingTesting",
+        "AffixDancing", "AffixDraggable", "AffixTooltip", "AffixTestSupport",
       ],
       swiftSettings: strict
     ),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs `swift package leak-check` as a user of Affix would: in a package outside this one
-# (.ci/fixtures/LeakCheckApp) with leak checks in two test targets of its own, tagged
+# (Tests/Fixtures/LeakCheckApp) with leak checks in two test targets of its own, tagged
 # `.leakCheck` or marked with the `.checksLeaks` trait alone (a test and a suite of each),
 # beside an ordinary test. One check leaks through an association on purpose.
 # Passes only if the plugin
@@ -11,7 +11,7 @@
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 source "$root/.ci/package.sh"
-cd "$root/.ci/fixtures/LeakCheckApp"
+cd "$root/Tests/Fixtures/LeakCheckApp"
 
 status=0
 fail() { printf 'leak-check-fixture: FAIL: %s\n' "$*" >&2; status=1; }
@@ -21,7 +21,7 @@ fail() { printf 'leak-check-fixture: FAIL: %s\n' "$*" >&2; status=1; }
 leak_check() {
   local errors
   errors=$(mktemp)
-  output=$(swift package leak-check "$@" 2>"$errors")
+  output=$(swift package --scratch-path "$root/.build/fixtures/LeakCheckApp" leak-check "$@" 2>"$errors")
   code=$?
   cat "$errors" >&2
   rm -f "$errors"

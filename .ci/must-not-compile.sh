@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Compiles (to SIL, where the region checks run) each fixture of .ci/fixtures/must-not-compile against the library built in
+# Compiles (to SIL, where the region checks run) each fixture of Tests/Fixtures/must-not-compile against the library built in
 # .build/debug, in Swift 6 mode, and fails unless each one is refused with the diagnostic its
-# first line names (`// expect: ...`). The fixtures of .ci/fixtures/must-compile, sound
+# first line names (`// expect: ...`). The fixtures of Tests/Fixtures/must-compile, sound
 # counterparts type-checked the same way, must pass: they show that the refusals come from the
 # code, not from the set-up.
 set -euo pipefail
@@ -25,7 +25,7 @@ typecheck() {
     -Xcc -fmodule-map-file="$root/.build/debug/AffixRuntimeShims.build/module.modulemap" "$1" 2>&1
 }
 
-for fixture in "$root"/.ci/fixtures/must-compile/*.swift; do
+for fixture in "$root"/Tests/Fixtures/must-compile/*.swift; do
   output=$(typecheck "$fixture") || {
     printf '%s\n' "$output"
     fail "$(basename "$fixture") must compile"
@@ -35,7 +35,7 @@ done
 
 count=0
 after_macro=0
-for fixture in "$root"/.ci/fixtures/must-not-compile/*.swift; do
+for fixture in "$root"/Tests/Fixtures/must-not-compile/*.swift; do
   expected=$(sed -n '1s|^// expect: ||p' "$fixture")
   [ -n "$expected" ] || fail "$(basename "$fixture") does not say what it must fail with"
   if output=$(typecheck "$fixture"); then

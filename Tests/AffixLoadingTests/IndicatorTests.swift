@@ -1,4 +1,5 @@
 import AffixLoading
+import AffixLoadingTesting
 import Synchronization
 import Testing
 

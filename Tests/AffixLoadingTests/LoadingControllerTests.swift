@@ -1,5 +1,6 @@
 import Affix
 import AffixLoading
+import AffixLoadingTesting
 import AffixScheduling
 import AffixTestSupport
 import Dispatch

@@ -1,4 +1,5 @@
 import Affix
+import AffixLoadingTesting
 import AffixScheduling
 import AffixTestSupport
 import Dispatch

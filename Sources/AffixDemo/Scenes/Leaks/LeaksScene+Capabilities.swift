@@ -1,5 +1,6 @@
 import AffixDancing
 import AffixLoading
+import AffixLoadingTesting
 import Foundation
 
 extension LeaksScene {

@@ -1,3 +1,4 @@
+public import AffixLoading
 import Synchronization
 
 /// An indicator that records what it was asked to show, for tests.
