@@ -13,6 +13,7 @@ let package = Package(
   products: [
     .library(name: "Affix", targets: ["Affix"]),
     .library(name: "AffixScheduling", targets: ["AffixScheduling"]),
+    .library(name: "AffixMotion", targets: ["AffixMotion"]),
     .library(name: "AffixLoading", targets: ["AffixLoading"]),
     .library(name: "AffixDancing", targets: ["AffixDancing"]),
     .library(name: "AffixDraggable", targets: ["AffixDraggable"]),
@@ -40,12 +41,15 @@ let package = Package(
     .target(name: "AffixBenchTargets", swiftSettings: strict),
     .target(name: "Affix", dependencies: ["AffixRuntimeShims"], swiftSettings: strict),
     .target(name: "AffixScheduling", dependencies: ["Affix"], swiftSettings: strict),
+    .target(name: "AffixMotion", dependencies: ["Affix"], swiftSettings: strict),
     .target(
       name: "AffixLoading", dependencies: ["Affix", "AffixScheduling"], swiftSettings: strict),
     .target(
-      name: "AffixDancing", dependencies: ["Affix", "AffixScheduling"], swiftSettings: strict),
+      name: "AffixDancing", dependencies: ["Affix", "AffixScheduling", "AffixMotion"],
+      swiftSettings: strict),
     .target(
-      name: "AffixDraggable", dependencies: ["Affix", "AffixScheduling"], swiftSettings: strict),
+      name: "AffixDraggable", dependencies: ["Affix", "AffixScheduling", "AffixMotion"],
+      swiftSettings: strict),
     .target(
       name: "AffixTooltip", dependencies: ["Affix", "AffixScheduling"], swiftSettings: strict),
     .target(name: "AffixTesting", dependencies: ["Affix"], swiftSettings: strict),
@@ -56,16 +60,17 @@ let package = Package(
     .executableTarget(
       name: "AffixDemo",
       dependencies: [
-        "Affix", "AffixScheduling", "AffixLoading", "AffixDancing", "AffixDraggable",
-        "AffixTooltip", "AffixTesting", "AffixLoadingTesting", "AffixBenchTargets",
+        "Affix", "AffixScheduling", "AffixMotion", "AffixLoading", "AffixDancing",
+        "AffixDraggable", "AffixTooltip", "AffixTesting", "AffixLoadingTesting",
+        "AffixBenchTargets",
       ],
       swiftSettings: strict
     ),
     .executableTarget(
       name: "AffixBench",
       dependencies: [
-        "Affix", "AffixScheduling", "AffixLoading", "AffixDancing", "AffixDraggable",
-        "AffixBenchSupport", "AffixBenchTargets",
+        "Affix", "AffixScheduling", "AffixMotion", "AffixLoading", "AffixDancing",
+        "AffixDraggable", "AffixBenchSupport", "AffixBenchTargets",
       ],
       swiftSettings: strict
     ),
@@ -92,12 +97,16 @@ let package = Package(
     .testTarget(
       name: "NameClashTests",
       dependencies: [
-        "FrameworkStandIns", "Affix", "AffixScheduling", "AffixLoading", "AffixDancing",
+        "FrameworkStandIns", "Affix", "AffixScheduling", "AffixMotion", "AffixLoading",
+        "AffixDancing",
         "AffixDraggable", "AffixTooltip", "AffixTesting", "AffixLoadingTesting",
       ],
       swiftSettings: strict),
     .testTarget(
       name: "AffixSchedulingTests", dependencies: ["AffixScheduling", "Affix", "AffixTestSupport"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "AffixMotionTests", dependencies: ["AffixMotion", "Affix", "AffixTestSupport"],
       swiftSettings: strict),
     .testTarget(
       name: "AffixLoadingTests",
@@ -107,11 +116,15 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(
       name: "AffixDancingTests",
-      dependencies: ["AffixDancing", "AffixScheduling", "Affix", "AffixTestSupport"],
+      dependencies: [
+        "AffixDancing", "AffixScheduling", "AffixMotion", "Affix", "AffixTestSupport",
+      ],
       swiftSettings: strict),
     .testTarget(
       name: "AffixDraggableTests",
-      dependencies: ["AffixDraggable", "AffixScheduling", "Affix", "AffixTestSupport"],
+      dependencies: [
+        "AffixDraggable", "AffixScheduling", "AffixMotion", "Affix", "AffixTestSupport",
+      ],
       swiftSettings: strict),
     .testTarget(
       name: "AffixTooltipTests",

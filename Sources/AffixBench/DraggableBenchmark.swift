@@ -1,4 +1,5 @@
 import AffixDraggable
+import AffixMotion
 import AffixScheduling
 import Dispatch
 import Foundation

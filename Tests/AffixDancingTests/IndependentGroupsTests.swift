@@ -1,5 +1,6 @@
 import Affix
 import AffixDancing
+import AffixMotion
 import AffixScheduling
 import AffixTestSupport
 import Foundation

@@ -1,4 +1,4 @@
-// This file imports AffixDancing alone, not AffixScheduling, where `DampedSpring` is declared:
+// This file imports AffixDancing alone, not AffixMotion, where `DampedSpring` is declared:
 // a user who writes an animation's spring needs no second import.
 import AffixDancing
 import Testing

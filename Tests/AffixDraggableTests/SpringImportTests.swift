@@ -1,4 +1,4 @@
-// This file imports AffixDraggable alone, not AffixScheduling, where `DampedSpring` is
+// This file imports AffixDraggable alone, not AffixMotion, where `DampedSpring` is
 // declared: a user who writes a snap's spring needs no second import.
 import AffixDraggable
 import Foundation

@@ -2,6 +2,7 @@ import Affix
 import AffixDancing
 import AffixDraggable
 import AffixLoading
+import AffixMotion
 import AffixScheduling
 import AffixTesting
 import AffixTooltip

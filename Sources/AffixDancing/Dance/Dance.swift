@@ -1,4 +1,5 @@
 import Affix
+public import AffixMotion
 public import AffixScheduling
 public import Foundation
 

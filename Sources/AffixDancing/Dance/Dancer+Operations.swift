@@ -1,4 +1,5 @@
 import Affix
+import AffixMotion
 import AffixScheduling
 
 extension Dancer {

@@ -1,4 +1,5 @@
 public import Affix
+import AffixMotion
 import AffixScheduling
 public import Observation
 import Synchronization

@@ -1,4 +1,5 @@
-public import AffixScheduling
+public import AffixMotion
+import AffixScheduling
 import Foundation
 
 /// A momentum motion: a velocity that loses a fixed fraction of itself every millisecond, as a

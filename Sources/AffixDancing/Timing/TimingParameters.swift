@@ -1,4 +1,5 @@
-public import AffixScheduling
+public import AffixMotion
+import AffixScheduling
 public import Foundation
 
 /// How an animation's progress follows time: a Bezier curve or a spring.

@@ -1,4 +1,5 @@
 import AffixDancing
+import AffixMotion
 import AffixScheduling
 import Foundation
 

@@ -1,4 +1,5 @@
-public import AffixScheduling
+public import AffixMotion
+import AffixScheduling
 public import Foundation
 
 extension DecelerationRate {

@@ -1,3 +1,4 @@
+import AffixMotion
 public import Foundation
 
 /// A finger letting go of a dragged object: where, how fast, and where the fling would carry it.

@@ -1,5 +1,6 @@
 public import Affix
-public import AffixScheduling
+public import AffixMotion
+import AffixScheduling
 public import Foundation
 public import Observation
 

@@ -1,5 +1,6 @@
 import Affix
-public import AffixScheduling
+public import AffixMotion
+import AffixScheduling
 public import Foundation
 
 /// An object with a centre that a finger can drag and that snaps back when let go.

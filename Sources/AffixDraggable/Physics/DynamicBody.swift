@@ -1,3 +1,4 @@
+import AffixMotion
 import AffixScheduling
 public import Foundation
 

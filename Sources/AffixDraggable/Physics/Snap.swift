@@ -1,4 +1,5 @@
-public import AffixScheduling
+public import AffixMotion
+import AffixScheduling
 public import Foundation
 
 /// A snap to a point, as UIKit's `UISnapBehavior`: the body springs to the point and settles.

@@ -1,4 +1,5 @@
-public import AffixScheduling
+public import AffixMotion
+import AffixScheduling
 public import Foundation
 
 /// An attachment of a point of a body to a moving anchor, as UIKit's `UIAttachmentBehavior`.

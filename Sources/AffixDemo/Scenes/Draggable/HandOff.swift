@@ -1,5 +1,6 @@
 import AffixDancing
 import AffixDraggable
+import AffixMotion
 import AffixScheduling
 import Foundation
 import Synchronization

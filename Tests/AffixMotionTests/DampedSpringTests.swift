@@ -1,5 +1,5 @@
 import Affix
-import AffixScheduling
+import AffixMotion
 import AffixTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,4 @@
-import AffixScheduling
+import AffixMotion
 import Testing
 
 /// The process-wide switch is never set here: tests run in parallel, and every one of them
