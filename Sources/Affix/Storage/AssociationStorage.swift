@@ -203,9 +203,14 @@ public final class AssociationStorage: Sendable {
     return lockedPayloadBits(for: keyID)
   }
 
+  /// The payload bits under `keyID` under the lock; in the child of a fork, without it when a
+  /// thread that does not exist there may hold it (`payloadBitsInChildOfFork(for:)`).
   @usableFromInline
   func lockedPayloadBits(for keyID: UInt) -> UInt? {
     ReadSafety.checkThreadIsNotInsideWrite()
+    if ForkHandlers.isChild, case .found(let bits) = payloadBitsInChildOfFork(for: keyID) {
+      return bits
+    }
     return lock.withLock { find(keyID) }
   }
 
@@ -543,7 +548,8 @@ public final class AssociationStorage: Sendable {
   /// Stopped after any of its stores, the write leaves entries in which `find(_:)` reads every
   /// key's value before the write or after it, never another key's payload or a payload of 0
   /// under a key that has none: the state that the child of a fork copies from a writer that
-  /// does not exist there, and reads without the lock that writer holds.
+  /// does not exist there, and reads without the lock that writer holds
+  /// (`payloadBitsInChildOfFork(for:)`).
   /// Each store that depends on an earlier one is released, so that the copy, taken at one
   /// instant, never holds it without the earlier one. Each step, in order:
   /// - a payload over a payload: one store;
