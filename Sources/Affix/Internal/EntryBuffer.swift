@@ -88,6 +88,17 @@ struct EntryBuffer {
     words[Self.headerWords + 2 * index + 1].store(bits, ordering: .relaxed)
   }
 
+  /// ``setKeyID(_:at:)``, released: never seen before the stores made before it (see
+  /// `AssociationStorage.replace(_:with:)`).
+  func setKeyIDReleasing(_ keyID: UInt, at index: Int) {
+    words[Self.headerWords + 2 * index].store(keyID, ordering: .releasing)
+  }
+
+  /// ``setPayloadBits(_:at:)``, released.
+  func setPayloadBitsReleasing(_ bits: UInt, at index: Int) {
+    words[Self.headerWords + 2 * index + 1].store(bits, ordering: .releasing)
+  }
+
   func copy(from other: EntryBuffer, count: Int) {
     for index in 0..<count {
       setKeyID(other.keyID(at: index), at: index)

@@ -13,8 +13,13 @@ import Synchronization
 /// parent's. jemalloc's `malloc_mutex_postfork_child` initializes its mutexes anew for the
 /// same reason.
 ///
-/// What the child cannot do (Docs/Architecture.md, "After fork()"): use a host whose storage
-/// another thread was writing at the fork (that storage's lock stays held), or rely on
+/// A storage's lock is not among them: storages are too many to take before every fork. One
+/// that another thread was writing at the fork stays locked in the child, its entries as that
+/// write left them; a read there takes no lock (`AssociationStorage.payloadBitsInChildOfFork`)
+/// and reads each value as it was before that write or after it.
+///
+/// What the child cannot do (Docs/Architecture.md, "After fork()"): write to a host whose
+/// storage another thread was writing at the fork, list its keys or capabilities, or rely on
 /// Dispatch, which does not work in the child of a multithreaded process: there, values are
 /// released by `sweep()` and by writers past the retirement bound, never in the background.
 enum ForkHandlers {

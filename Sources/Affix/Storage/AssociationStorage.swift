@@ -203,9 +203,14 @@ public final class AssociationStorage: Sendable {
     return lockedPayloadBits(for: keyID)
   }
 
+  /// The payload bits under `keyID` under the lock; in the child of a fork, without it when a
+  /// thread that does not exist there may hold it (`payloadBitsInChildOfFork(for:)`).
   @usableFromInline
   func lockedPayloadBits(for keyID: UInt) -> UInt? {
     ReadSafety.checkThreadIsNotInsideWrite()
+    if ForkHandlers.isChild, case .found(let bits) = payloadBitsInChildOfFork(for: keyID) {
+      return bits
+    }
     return lock.withLock { find(keyID) }
   }
 
@@ -299,6 +304,19 @@ public final class AssociationStorage: Sendable {
     } else {
       secondPayload.store(payloadBits, ordering: .relaxed)
       secondKeyID.store(keyWord, ordering: .releasing)
+    }
+  }
+
+  /// Frees inline entry `slot`: its key word, then its payload, released, so that the key is
+  /// never seen with a payload of 0 (see `replace(_:with:)`).
+  @inline(__always)
+  private func clearInlineEntry(_ slot: Int) {
+    if slot == 0 {
+      firstKeyID.store(0, ordering: .relaxed)
+      firstPayload.store(0, ordering: .releasing)
+    } else {
+      secondKeyID.store(0, ordering: .relaxed)
+      secondPayload.store(0, ordering: .releasing)
     }
   }
 
@@ -526,6 +544,26 @@ public final class AssociationStorage: Sendable {
   /// Writes one entry under the seqlock, with the locks of `withWriteLocks(for:_:)` held. The
   /// storage's reference to `payload` is taken here; the replaced payload's bits are handed
   /// back with the storage's reference, for `handOver(_:for:)`.
+  ///
+  /// Stopped after any of its stores, the write leaves entries in which `find(_:)` reads every
+  /// key's value before the write or after it, never another key's payload or a payload of 0
+  /// under a key that has none: the state that the child of a fork copies from a writer that
+  /// does not exist there, and reads without the lock that writer holds
+  /// (`payloadBitsInChildOfFork(for:)`).
+  /// Each store that depends on an earlier one is released, so that the copy, taken at one
+  /// instant, never holds it without the earlier one. Each step, in order:
+  /// - a payload over a payload: one store;
+  /// - a value into an entry: its payload, then its key word, released; until then, the entry
+  ///   holds no value of the key;
+  /// - a removal from an inline entry: the key word, then the payload, released, so that the
+  ///   key is never seen with a payload of 0;
+  /// - a removal from the overflow: the removed key's word is cleared; the last entry's payload
+  ///   is copied into the hole, then its key (so that key is found twice with one payload); the
+  ///   last entry's key word is cleared, then its payload, each released after the one before.
+  ///
+  /// Each word takes each of its values at most once in a write, which the child's double
+  /// read relies on. Only the overflow removal costs more than it did (one store and a few
+  /// releases); the others had these orders or need nothing on x86-64.
   private func replace(_ keyID: UInt, with payload: Payload?) -> UInt? {
     for slot in 0..<2 {
       let keyWord = inlineKeyWord(slot)
@@ -540,7 +578,7 @@ public final class AssociationStorage: Sendable {
           setInlineEntry(
             slot, keyWord: keyID | KeyID.absentBit, payloadBits: inlinePayloadBits(slot))
         } else {
-          setInlineEntry(slot, keyWord: 0, payloadBits: 0)
+          clearInlineEntry(slot)
         }
         return old
       }
@@ -562,15 +600,17 @@ public final class AssociationStorage: Sendable {
       if let payload {
         buffer.setPayloadBits(payload.retainedBits(for: keyID), at: index)
       } else {
-        // The last entry fills the hole; the odd version covers both stores.
+        // The last entry fills the hole, in the order argued above; the odd version covers
+        // every store.
         let last = count - 1
         if index != last {
-          buffer.setKeyID(buffer.keyID(at: last), at: index)
-          buffer.setPayloadBits(buffer.payloadBits(at: last), at: index)
+          buffer.setKeyID(0, at: index)
+          buffer.setPayloadBitsReleasing(buffer.payloadBits(at: last), at: index)
+          buffer.setKeyIDReleasing(buffer.keyID(at: last), at: index)
         }
         // Entries past the count stay zero, so that a reader may scan the whole buffer.
-        buffer.setKeyID(0, at: last)
-        buffer.setPayloadBits(0, at: last)
+        buffer.setKeyIDReleasing(0, at: last)
+        buffer.setPayloadBitsReleasing(0, at: last)
         overflowCount.store(UInt32(last), ordering: .relaxed)
       }
       return old
@@ -585,7 +625,7 @@ public final class AssociationStorage: Sendable {
     }
     makeRoomInOverflow(for: count)
     overflowBuffer.setPayloadBits(payloadBits, at: count)
-    overflowBuffer.setKeyID(keyID, at: count)
+    overflowBuffer.setKeyIDReleasing(keyID, at: count)
     overflowCount.store(UInt32(count + 1), ordering: .relaxed)
     return nil
   }
