@@ -4,7 +4,7 @@ public import Foundation
 
 /// A class that shows a loading indicator while it works, only when the work is slow.
 ///
-/// Conform, provide the indicator, and call ``startLoading(message:isolation:fileID:line:)`` and
+/// Conform, provide the indicator, and call `startLoading(message:)` and
 /// ``stopLoading(_:fileID:line:)`` around slow work. All the state lives in a ``LoadingController``
 /// attached to the instance, so the conforming class adds no stored properties.
 ///
@@ -83,7 +83,7 @@ extension Loading {
     loadingController(isolation: isolation).start(message: message, fileID: fileID, line: line)
   }
 
-  /// Ends a piece of work started with ``startLoading(message:isolation:fileID:line:)``; see
+  /// Ends a piece of work started with `startLoading(message:)`; see
   /// ``LoadingController/stop(_:fileID:line:)``.
   public func stopLoading(
     _ outcome: LoadingOutcome = .success, fileID: String = #fileID, line: Int = #line
@@ -171,7 +171,7 @@ extension Loading {
     LoadingController.attached(to: self)?.state ?? .idle
   }
 
-  /// Whether some ``startLoading(message:isolation:fileID:line:)`` is not yet balanced by a stop.
+  /// Whether some `startLoading(message:)` is not yet balanced by a stop.
   public var isLoading: Bool {
     LoadingController.attached(to: self)?.isLoading ?? false
   }

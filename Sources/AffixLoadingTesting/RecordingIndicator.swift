@@ -13,15 +13,15 @@ import Synchronization
 public final class RecordingIndicator: LoadingIndicator, Sendable {
   /// One call the indicator received.
   public enum Event: Sendable, Hashable {
-    /// ``LoadingIndicator/appear(message:)`` was called.
+    /// `LoadingIndicator.appear(message:)` was called.
     case appear(message: String?)
-    /// ``LoadingIndicator/tick(frame:angle:)`` was called.
+    /// `LoadingIndicator.tick(frame:angle:)` was called.
     case tick(frame: Int, angle: Double)
-    /// ``LoadingIndicator/update(message:)`` was called.
+    /// `LoadingIndicator.update(message:)` was called.
     case update(message: String?)
-    /// ``LoadingIndicator/update(progress:)`` was called.
+    /// `LoadingIndicator.update(progress:)` was called.
     case progress(Double?)
-    /// ``LoadingIndicator/disappear(outcome:)`` was called.
+    /// `LoadingIndicator.disappear(outcome:)` was called.
     case disappear(outcome: LoadingOutcome)
   }
 

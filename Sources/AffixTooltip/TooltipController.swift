@@ -5,9 +5,9 @@ public import Observation
 /// The tooltip state of one host, attached to it as a capability: whether the pointer is on
 /// it, and the show or hide that is pending.
 ///
-/// You reach it through ``Tooltipped`` (``Tooltipped/pointerEntered(isolation:fileID:line:)``
+/// You reach it through ``Tooltipped`` (`Tooltipped.pointerEntered()`
 /// and the rest), or attach one to any object at run time with
-/// ``attach(to:timing:clock:isolation:show:)``.
+/// `attach(to:timing:clock:show:)`.
 ///
 /// ```swift
 /// final class Label {  // a type you do not own

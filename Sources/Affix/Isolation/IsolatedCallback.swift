@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// `Associations.observe(_:isolation:_:)` calls its observers through this type, and so does
 /// every mixin's callback. Each spelling is checked by the compiler:
-/// - ``init(isolation:_:)``, from code isolated to an actor (the main actor included): the
+/// - `init(_:)`, from code isolated to an actor (the main actor included): the
 ///   closure is not `@Sendable`, so it may touch that actor's state, and the compiler checks
 ///   that the caller is on the actor it names;
 /// - ``init(nonisolated:)``, from anywhere: the closure is `@Sendable` and runs on whichever

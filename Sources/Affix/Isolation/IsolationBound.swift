@@ -2,7 +2,7 @@
 /// form of "this state belongs to the main actor" for code that must carry the state through
 /// threads that may not touch it (a capability's lock, a scheduler's closure).
 ///
-/// The value is made in its isolation, and reached through ``withValue(isolation:_:)``, which
+/// The value is made in its isolation, and reached through `withValue(_:)`, which
 /// runs only when its caller names the same isolation, as an `isolated` parameter the compiler
 /// proves: a caller elsewhere gets `nil` and `body` never runs. swift-nio's `NIOLoopBound` is
 /// the model, with the actor for the event loop and a refusal in place of a crash.

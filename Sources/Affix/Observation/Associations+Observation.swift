@@ -68,7 +68,7 @@ extension Associations {
   /// under `key` on this host, on a thread that writes the key.
   ///
   /// The spelling for code that has no isolation to hand over (see
-  /// ``observe(_:isolation:_:)`` for the rest, which is the same). `onChange` runs after the
+  /// `observe(_:_:)` for the rest, which is the same). `onChange` runs after the
   /// storage is unlocked: inside the write, or inside a write of another thread that was
   /// delivering an earlier change when this one was made, never concurrently with itself.
   /// It is `@Sendable`, as it runs away from the code that wrote it: the compiler refuses one
@@ -199,7 +199,7 @@ extension Associations {
     return observers.map(\.notify.backlog)
   }
 
-  /// The most changes that wait for one observer (see ``observe(_:isolation:_:)``).
+  /// The most changes that wait for one observer (see `observe(_:_:)`).
   package static var observerBacklogBound: Int { ObserverRegistration.backlogBound }
 
   /// How many observations of `key` this host has, so that a test can tell that one ended.

@@ -27,10 +27,10 @@ public import Observation
 /// value made by ``Associations/value(for:orInsert:)``, and the host's death, which ends its
 /// values. A write of an equal value (of an `Equatable` type) or of the same instance (of a
 /// class) is stored without telling Observation, as the macro's setter does (an observer of
-/// ``Associations/observe(_:isolation:_:)`` still receives it); a value of any other type
+/// `Associations.observe(_:_:)` still receives it); a value of any other type
 /// changes with every write, `nil` over `nil` included. Another key, or the same key on another
 /// host, is no change. A weakly held value that dies reads as the default without a change:
-/// Observation, like ``Associations/observe(_:isolation:_:)``, is told of writes, and a death is
+/// Observation, like `Associations.observe(_:_:)`, is told of writes, and a death is
 /// no write.
 ///
 /// `onChange` runs as Observation runs it: on the thread that makes the change, before the

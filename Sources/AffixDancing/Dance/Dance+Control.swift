@@ -111,7 +111,7 @@ extension Dance {
   }
 
   /// Stops the animation. Without finishing, it ends where it is and its completions never
-  /// run; otherwise it is stopped, frozen where it is, until ``finish(at:isolation:fileID:line:)``.
+  /// run; otherwise it is stopped, frozen where it is, until `finish(at:)`.
   @discardableResult
   public func stop(
     withoutFinishing: Bool = false, isolation: isolated (any Actor)? = #isolation,

@@ -6,7 +6,7 @@ extension Dance {
   /// Creates a momentum animation of `property`: it leaves at `velocity` and slows down at
   /// `rate`, as a scroll view does after a flick, coming to rest at
   /// `start + velocity / 1000 * r / (1 - r)` (``Decay/projectedDistance``). It waits for
-  /// ``start(isolation:fileID:line:)``, like every animation, and has the same states, completions and `ended()`.
+  /// `start()`, like every animation, and has the same states, completions and `ended()`.
   ///
   /// ```swift
   /// let landing = card.x + Decay(velocity: flingVelocity).projectedDistance  // known now

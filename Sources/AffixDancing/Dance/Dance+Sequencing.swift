@@ -52,7 +52,7 @@ extension Dance {
   /// Queues an animation with any timing parameters after the last declared one.
   ///
   /// The block runs when the chained animation starts, in the isolation it was written in (see
-  /// ``addCompletion(isolation:fileID:line:_:)``): a main-actor host's block runs on the main
+  /// `addCompletion(_:)`): a main-actor host's block runs on the main
   /// actor.
   @discardableResult
   public func then(
@@ -89,7 +89,7 @@ extension Dance {
   /// the animation's completions have run where they were written, on the host's actor too.
   ///
   /// It waits in the caller's isolation, so that on the main actor nothing ends between
-  /// ``start(isolation:fileID:line:)`` and the wait: `start().ended()` never misses the end of a short animation.
+  /// `start()` and the wait: `start().ended()` never misses the end of a short animation.
   ///
   /// ```swift
   /// let position = await box.dance.animate(duration: 1) { $0.x = 100 }.start().ended()

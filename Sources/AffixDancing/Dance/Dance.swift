@@ -42,9 +42,9 @@ public import Foundation
 /// caller's line) and leaves the animation as it was.
 ///
 /// ## Isolation
-/// The host's frames, and every call that reads or writes the host (``start(isolation:fileID:line:)``,
-/// ``pause(isolation:fileID:line:)``, ``setProgress(to:isolation:fileID:line:)``,
-/// ``finish(at:isolation:fileID:line:)``, ``addAnimations(delayFactor:isolation:fileID:line:_:)``, ...),
+/// The host's frames, and every call that reads or writes the host (`start()`,
+/// `pause()`, `setProgress(to:)`,
+/// `finish(at:)`, `addAnimations(delayFactor:_:)`, ...),
 /// run in the isolation the host's animations were declared in: the main actor for a
 /// main-actor view. A handle is `Sendable` only where its host is, so a non-`Sendable` host's
 /// handle stays where the host is; a main-actor view's handle may travel, and a call made
@@ -88,11 +88,11 @@ public struct Dance<Host: AnyObject> {
 
   // MARK: Creating animations
 
-  /// Creates an animation with one of UIKit's standard curves; it waits for ``start(isolation:fileID:line:)``.
+  /// Creates an animation with one of UIKit's standard curves; it waits for `start()`.
   ///
   /// The block runs at once, on a proxy of the host: each property written animates to the
   /// value written, from its value when the animation starts (as UIKit reads an animator's
-  /// values when it becomes active), so a property moved between `animate` and ``start(isolation:fileID:line:)``
+  /// values when it becomes active), so a property moved between `animate` and `start()`
   /// does not jump back.
   ///
   /// It declares a new group and returns a handle to it. The group takes the properties it
@@ -222,8 +222,8 @@ public struct Dance<Host: AnyObject> {
   }
 
   /// Runs `completion` once, with the final position, when the animation ends (by reaching
-  /// its end or by ``finish(at:isolation:fileID:line:)``; not when stopped without finishing or when the
-  /// host dies). After ``then(duration:curve:isolation:fileID:line:_:)``, it belongs to the
+  /// its end or by `finish(at:)`; not when stopped without finishing or when the
+  /// host dies). After `then(duration:curve:_:)`, it belongs to the
   /// chained animation.
   ///
   /// The completion runs in the isolation it was written in, so a main-actor view can touch
@@ -291,7 +291,7 @@ public struct Dance<Host: AnyObject> {
   public var isRunning: Bool { dancer.read(group: group) { $0?.isRunning ?? false } }
 
   /// The fraction of the animation elapsed, 0...1 (0 shows the start values, also when
-  /// reversed). Scrub with ``setProgress(to:isolation:fileID:line:)``, which writes the host in
+  /// reversed). Scrub with `setProgress(to:)`, which writes the host in
   /// its isolation.
   public var progress: Double {
     dancer.read(group: group, .progress) { $0?.fractionComplete ?? 0 }
@@ -299,7 +299,7 @@ public struct Dance<Host: AnyObject> {
 
   /// Whether the last declared animation runs backwards, towards its start values: the
   /// animation chained last with `then`, if any, which starts reversed; else the current one.
-  /// Set it with ``setReversed(_:isolation:fileID:line:)``.
+  /// Set it with `setReversed(_:)`.
   public var isReversed: Bool {
     dancer.access(.schedule)
     return dancer.readLatest(
@@ -351,7 +351,7 @@ public struct Dance<Host: AnyObject> {
     }
   }
 
-  /// Whether ``setProgress(to:isolation:fileID:line:)`` moves the values of the last declared animation
+  /// Whether `setProgress(to:)` moves the values of the last declared animation
   /// (the one chained last with `then`, if any) linearly (the default) rather than along the
   /// timing curve.
   public var scrubsLinearly: Bool {

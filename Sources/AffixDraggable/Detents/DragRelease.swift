@@ -4,7 +4,7 @@ public import Foundation
 /// A finger letting go of a dragged object: where, how fast, and where the fling would carry it.
 ///
 /// A ``DragController`` makes one for each ``DragEvent/ended(velocity:)``, hands it to the
-/// handler given to ``DragController/onRelease(isolation:_:)`` if there is one, and keeps the
+/// handler given to `DragController.onRelease(_:)` if there is one, and keeps the
 /// last as ``DragController/lastRelease``.
 ///
 /// The projection is UIScrollView's (WWDC18 "Designing Fluid Interfaces"): a body that

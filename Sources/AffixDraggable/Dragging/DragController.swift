@@ -121,7 +121,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   /// the controller in its associated storage (replacing an earlier one).
   ///
   /// When let go, the object snaps to the snap point nearest where its fling would carry it
-  /// (see ``DragRelease``), unless a handler given to ``onRelease(isolation:_:)`` decides
+  /// (see ``DragRelease``), unless a handler given to `onRelease(_:)` decides
   /// otherwise.
   ///
   /// - Parameters:
@@ -151,7 +151,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
       isolation: isolation)
   }
 
-  /// ``attach(to:center:snapPoints:snap:bounds:rubberBand:attachment:world:isolation:)`` with the
+  /// `attach(to:center:snapPoints:snap:bounds:rubberBand:attachment:world:)` with the
   /// centre reached through `center`; `nil` snap points snap to the start.
   @usableFromInline
   static func attach(
@@ -341,7 +341,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   /// an earlier handler: snap to the nearest snap point (the default), to another point (throw
   /// to dismiss), back to where it was (a veto), or hand the object off to the app.
   ///
-  /// The handler runs as the drag ends, before ``drag(_:isolation:fileID:line:)`` returns, when it can
+  /// The handler runs as the drag ends, before `drag(_:)` returns, when it can
   /// run there: written in the isolation the drag events come from (a main-actor view's
   /// gesture handler), when that is the main actor and the events come on the main queue. Otherwise it runs later on its actor, and the
   /// object holds still where it was let go until it has decided. Cancelled and failed
@@ -388,7 +388,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   }
 
   /// Drags the object by one event of a pan gesture (see ``DragEvent``), as the host's
-  /// ``Draggable/drag(_:isolation:fileID:line:)`` does for a conforming type.
+  /// `Draggable.drag(_:)` does for a conforming type.
   ///
   /// Events out of order (a change or an end with no drag in progress), non-finite locations
   /// and events for an object that has died are reported as diagnostics. A second `began`
@@ -620,7 +620,7 @@ private final class ReleaseHandler: Sendable {
 /// path and nothing else.
 ///
 /// Made where the caller writes the key path, since
-/// ``DragController/attach(to:center:snapPoint:snap:bounds:rubberBand:attachment:world:isolation:)``
+/// `DragController.attach(to:center:snapPoint:snap:bounds:rubberBand:attachment:world:)`
 /// is inlined
 /// there and hands the key path on without keeping a reference of its own. The closure is then
 /// the key path's only user, and the optimizer specializes it on the literal key path: its reads

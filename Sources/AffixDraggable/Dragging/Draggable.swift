@@ -26,7 +26,7 @@ public import Foundation
 ///
 /// The drag state lives in the object's associated storage as a ``DragController``; an object
 /// that does not conform can be made draggable with
-/// ``DragController/attach(to:center:snapPoint:snap:bounds:rubberBand:attachment:world:isolation:)``.
+/// `DragController.attach(to:center:snapPoint:snap:bounds:rubberBand:attachment:world:)`.
 /// The world writes `center` in the isolation `makeDraggable` was called from: a main-actor
 /// view's on the main actor, whatever thread the world's clock ticks on. A main-actor view
 /// conforms for the main actor alone, with an isolated conformance:
@@ -72,7 +72,7 @@ extension Draggable {
   ///
   /// The fling is projected as UIScrollView projects a scroll (see ``DragRelease``), so a
   /// flick carries the object to the next detent and a slow drop keeps the nearest. A handler
-  /// given to ``DragController/onRelease(isolation:_:)`` can choose another target, refuse
+  /// given to `DragController.onRelease(_:)` can choose another target, refuse
   /// the move, or take the object over. Calling it again replaces the previous configuration
   /// (and ends a drag in progress).
   ///

@@ -35,7 +35,7 @@ extension DynamicBody {
   /// finger wakes it and it starts stepping.
   ///
   /// The handler runs right after the call that woke the body returns from the world, as
-  /// ``onRest(isolation:_:)``'s does.
+  /// `onRest(_:)`'s does.
   /// Rest and wake announcements of a body alternate, starting with whichever comes first
   /// after the registration.
   ///

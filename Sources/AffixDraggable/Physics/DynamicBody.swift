@@ -235,7 +235,7 @@ public final class DynamicBody: Sendable, CustomStringConvertible {
   ///
   /// While `ReducedMotion.isEnabled`, the body is placed on the point at once, at rest from
   /// the next frame, which writes it to the host and announces the rest (see
-  /// ``onRest(isolation:_:)``) as a snap that moved would.
+  /// `onRest(_:)`) as a snap that moved would.
   ///
   /// A non-finite point is reported and the call ignored; one beyond
   /// ``DynamicsWorld/maximumCoordinate`` is reported and brought within it. A point outside

@@ -17,7 +17,7 @@ public import Foundation
 /// without a clock is advanced by hand, which is what tests, plots and benchmarks do.
 ///
 /// Bodies report their new positions through the handler given to
-/// ``makeBody(at:bounds:isolation:onMove:)``, after each advance, on the thread that advanced the world
+/// `makeBody(at:bounds:onMove:)`, after each advance, on the thread that advanced the world
 /// and outside the world's lock.
 ///
 /// ```swift
@@ -194,7 +194,7 @@ public final class DynamicsWorld: Sendable {
     makeBody(at: position, bounds: bounds, handler: nil)
   }
 
-  /// ``makeBody(at:bounds:isolation:onMove:)`` with its handler made.
+  /// `makeBody(at:bounds:onMove:)` with its handler made.
   func makeBody(at position: CGPoint, bounds: CGRect?, handler: MoveHandler?)
     -> DynamicBody
   {
