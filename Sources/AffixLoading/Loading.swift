@@ -63,14 +63,15 @@ extension Loading {
   }
 
   /// The controller that holds this object's loading state, attached on first use; its
-  /// indicator is called in the isolation of the code that first uses it.
-  public func loadingController(isolation: isolated (any Actor) = #isolation)
-    -> LoadingController
-  {
+  /// indicator is called in the isolation of the code that first uses it. Unusable
+  /// ``loadingOptions`` are replaced and reported with the line of that first use.
+  public func loadingController(
+    isolation: isolated (any Actor) = #isolation, fileID: String = #fileID, line: Int = #line
+  ) -> LoadingController {
     Associations(of: self).capability(LoadingController.self) {
       LoadingController(
         host: self, indicator: makeLoadingIndicator(), clock: loadingClock,
-        options: loadingOptions, isolation: isolation)
+        options: loadingOptions, isolation: isolation, fileID: fileID, line: line)
     }
   }
 
@@ -80,7 +81,8 @@ extension Loading {
     message: String? = nil, isolation: isolated (any Actor) = #isolation,
     fileID: String = #fileID, line: Int = #line
   ) {
-    loadingController(isolation: isolation).start(message: message, fileID: fileID, line: line)
+    loadingController(isolation: isolation, fileID: fileID, line: line)
+      .start(message: message, fileID: fileID, line: line)
   }
 
   /// Ends a piece of work started with `startLoading(message:)`; see
@@ -142,20 +144,25 @@ extension Loading {
   ///     ``LoadingController/follow(_:fileID:line:)``); `nil` for indeterminate progress, or to report
   ///     fractions with ``updateLoading(progress:fileID:line:)``.
   ///   - isolation: Where `work` runs: the caller's isolation.
+  ///   - fileID: The caller's file, for a report.
+  ///   - line: The caller's line, for a report.
   ///   - work: The slow work.
   public func withLoading<Result, Failure: Error>(
     message: String? = nil, progress: Progress? = nil,
-    isolation: isolated (any Actor) = #isolation,
+    isolation: isolated (any Actor) = #isolation, fileID: String = #fileID, line: Int = #line,
     _ work: () async throws(Failure) -> Result
   ) async throws(Failure) -> Result {
-    startLoading(message: message, isolation: isolation)
-    if let progress { LoadingController.attached(to: self)?.follow(progress) }
+    startLoading(message: message, isolation: isolation, fileID: fileID, line: line)
+    if let progress {
+      LoadingController.attached(to: self)?.follow(progress, fileID: fileID, line: line)
+    }
     do {
       let result = try await work()
-      stopLoading(.success)
+      stopLoading(.success, fileID: fileID, line: line)
       return result
     } catch {
-      stopLoading(error is CancellationError ? .cancelled : .failure(error))
+      stopLoading(
+        error is CancellationError ? .cancelled : .failure(error), fileID: fileID, line: line)
       throw error
     }
   }

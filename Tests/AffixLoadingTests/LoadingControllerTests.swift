@@ -249,12 +249,15 @@ import Testing
     ])
   func unusableOptionIsReportedAndReplaced(options: LoadingOptions, named name: String) {
     let log = DiagnosticLog()
+    let line = #line + 2
     let controller = log.capture {
       LoadingController(
         indicator: RecordingIndicator(), clock: VirtualClock(), options: options)
     }
     #expect(log.all.count == 1)
     #expect(log.all.first?.message.contains(name) == true)
+    #expect(log.all.first?.line == line, "the report names the line that made the controller")
+    #expect(log.all.first?.fileID == #fileID)
     #expect(controller.options.graceTime >= .zero)
     #expect(controller.options.minimumShowTime >= .zero)
     #expect(controller.options.tickInterval > .zero)

@@ -74,44 +74,47 @@ public final class LoadingController: Capability, Observable {
   ///   - options: The timing rules. Unusable values are replaced and reported through
   ///     `Diagnostics`.
   ///   - isolation: Where the indicator is called: the caller's isolation unless given.
+  ///   - fileID: The caller's file, for a report of unusable options.
+  ///   - line: The caller's line, for a report of unusable options.
   public init(
     host: AnyObject? = nil, indicator: any LoadingIndicator,
     clock: any SchedulingClock = DispatchClock.main, options: LoadingOptions = .standard,
-    isolation: isolated (any Actor) = #isolation
+    isolation: isolated (any Actor) = #isolation, fileID: String = #fileID, line: Int = #line
   ) {
     self.host = host.map { AnyWeakReference($0) }
     self.channel = IndicatorChannel(indicator: indicator, isolation: isolation)
     self.clock = clock
-    self.options = options.validated()
+    self.options = options.validated(fileID: fileID, line: line)
   }
 
   /// A controller of no object whose `Sendable` indicator is called on the clock's
   /// context, whatever the caller's isolation.
   init(
     hostless indicator: any LoadingIndicator & Sendable, clock: any SchedulingClock,
-    options: LoadingOptions
+    options: LoadingOptions, fileID: String, line: Int
   ) {
     self.host = nil
     self.channel = IndicatorChannel(sendable: indicator)
     self.clock = clock
-    self.options = options.validated()
+    self.options = options.validated(fileID: fileID, line: line)
   }
 
   /// Attaches a new controller to `host` at run time, replacing (and detaching) one already
   /// there, and returns it.
   ///
   /// This gives loading to an object that does not conform to ``Loading``; look the controller
-  /// up again with ``attached(to:)``.
+  /// up again with ``attached(to:)``. Unusable options are replaced and reported with the
+  /// caller's `fileID` and `line`.
   @discardableResult
   public static func attach<Host: AnyObject>(
     to host: Host, indicator: any LoadingIndicator,
     clock: any SchedulingClock = DispatchClock.main, options: LoadingOptions = .standard,
-    isolation: isolated (any Actor) = #isolation
+    isolation: isolated (any Actor) = #isolation, fileID: String = #fileID, line: Int = #line
   ) -> LoadingController {
     Associations(of: host).attach(
       LoadingController(
         host: host, indicator: indicator, clock: clock, options: options,
-        isolation: isolation))
+        isolation: isolation, fileID: fileID, line: line))
   }
 
   /// The controller attached to `host`, if any.

@@ -10,7 +10,8 @@ import AffixScheduling
 ///
 /// Values that make no sense (negative times, a zero tick interval or one below
 /// ``minimumTickInterval``, a non-finite angle) are replaced by the nearest sensible value and
-/// reported through `Diagnostics` when a ``LoadingController`` is created with them. Times
+/// reported through `Diagnostics`, with the caller's line, when a ``LoadingController`` is
+/// created with them. Times
 /// too long to ever pass (`.seconds(Int64.max)`) are kept: the indicator then never appears,
 /// or never hides before its work stops, as asked.
 public struct LoadingOptions: Sendable, Hashable {
@@ -49,8 +50,14 @@ public struct LoadingOptions: Sendable, Hashable {
   /// shorter interval would only keep the clock's queue busy redrawing.
   public static let minimumTickInterval = Duration.seconds(1) / FrameSource.maximumFramesPerSecond
 
-  /// These options with every unusable value replaced, each replacement reported.
-  func validated() -> LoadingOptions {
+  /// These options with every unusable value replaced, each replacement reported with the
+  /// call site that handed them in.
+  func validated(fileID: String, line: Int) -> LoadingOptions {
+    func report(_ message: String) {
+      Diagnostics.report(
+        subsystem: "loading", message: message.prefix(1).uppercased() + message.dropFirst() + ".",
+        fileID: fileID, line: line)
+    }
     var options = self
     let defaults = LoadingOptions()
     if graceTime < .zero {
@@ -77,9 +84,4 @@ public struct LoadingOptions: Sendable, Hashable {
     }
     return options
   }
-}
-
-private func report(_ message: String) {
-  Diagnostics.report(
-    subsystem: "loading", message: message.prefix(1).uppercased() + message.dropFirst() + ".")
 }

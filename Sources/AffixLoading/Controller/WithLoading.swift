@@ -29,7 +29,10 @@ import Dispatch
 ///     called on `clock`'s context, so it must be `Sendable`.
 ///   - clock: Times and calls the indicator; `nil` for a queue of the loading module's own.
 ///     A `VirtualClock` in tests.
-///   - options: The timing rules.
+///   - options: The timing rules; unusable values are replaced and reported with the caller's
+///     line.
+///   - fileID: The caller's file, for that report.
+///   - line: The caller's line, for that report.
 ///   - work: The slow work; it reports progress through the controller it is given.
 /// - Returns: What `work` returned.
 /// - Throws: What `work` threw.
@@ -37,10 +40,12 @@ public nonisolated(nonsending) func withLoading<Result, Failure: Error>(
   message: String? = nil,
   indicator: any LoadingIndicator & Sendable = TerminalSpinner.standardError(),
   clock: (any SchedulingClock)? = nil, options: LoadingOptions = .standard,
+  fileID: String = #fileID, line: Int = #line,
   _ work: (LoadingController) async throws(Failure) -> Result
 ) async throws(Failure) -> Result {
   let controller = LoadingController(
-    hostless: indicator, clock: clock ?? LoadingController.ownQueue, options: options)
+    hostless: indicator, clock: clock ?? LoadingController.ownQueue, options: options,
+    fileID: fileID, line: line)
   controller.start(message: message)
   let outcome: Swift.Result<Result, Failure>
   do {
