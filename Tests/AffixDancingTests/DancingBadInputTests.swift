@@ -92,9 +92,14 @@ import Testing
     }
     #expect(CubicBezier(x1: 0.5, y1: -2, x2: 0.5, y2: 3).y1 == -2)
     let stage = ClockedBox(framesPerSecond: 100)
-    stage.dance.animate(
-      duration: 1, controlPoint1: CGPoint(x: 0.5, y: y), controlPoint2: CGPoint(x: 0.5, y: 1)
-    ) { $0.x = 100 }.start()
+    let log = DiagnosticLog()
+    let line = #line + 2
+    log.capture {
+      stage.dance.animate(
+        duration: 1, controlPoint1: CGPoint(x: 0.5, y: y), controlPoint2: CGPoint(x: 0.5, y: 1)
+      ) { $0.x = 100 }.start()
+    }
+    #expect(log.count == 1 && log.lines == [line] && log.subsystems == ["dance"])
     for _ in 0..<12 {
       stage.advance(milliseconds: 100)
       #expect(stage.box.x.isFinite)
