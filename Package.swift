@@ -22,6 +22,7 @@ let package = Package(
     .library(name: "AffixLoadingTesting", targets: ["AffixLoadingTesting"]),
     .executable(name: "affix-demo", targets: ["AffixDemo"]),
     .executable(name: "affix-bench", targets: ["AffixBench"]),
+    .executable(name: "affix-badinput", targets: ["AffixBadInput"]),
     .plugin(name: "LeakCheck", targets: ["LeakCheck"]),
   ],
   // What the tests switch at run time (every host on the weak path, deallocation hooks, full
@@ -71,6 +72,16 @@ let package = Package(
       dependencies: [
         "Affix", "AffixScheduling", "AffixMotion", "AffixLoading", "AffixDancing",
         "AffixDraggable", "AffixBenchSupport", "AffixBenchTargets",
+      ],
+      swiftSettings: strict
+    ),
+    // The project's own bad-input suite: each case in a child process, run by
+    // `.ci/bad-input.sh`.
+    .executableTarget(
+      name: "AffixBadInput",
+      dependencies: [
+        "Affix", "AffixScheduling", "AffixMotion", "AffixLoading", "AffixDancing",
+        "AffixDraggable", "AffixTooltip", "AffixTesting", "AffixLoadingTesting",
       ],
       swiftSettings: strict
     ),

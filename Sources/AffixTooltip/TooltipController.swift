@@ -50,7 +50,7 @@ public final class TooltipController: Capability, CustomStringConvertible, Obser
   /// let tooltip = TooltipController(timing: .standard, clock: DispatchClock.main)
   /// ```
   public init(timing: TooltipTiming = .standard, clock: any SchedulingClock) {
-    self.timing = timing
+    self.timing = timing.checked()
     self.clock = clock
   }
 

@@ -34,6 +34,21 @@ public struct TooltipTiming: Sendable, Hashable, CustomStringConvertible {
     self.hideDelay = max(hideDelay, .zero)
   }
 
+  /// These timings with a negative delay, set through a `var` after the initializer checked
+  /// it, taken as zero and reported where a controller takes them.
+  func checked() -> TooltipTiming {
+    var timing = self
+    for (name, delay, path) in [
+      ("show", showDelay, \TooltipTiming.showDelay), ("hide", hideDelay, \TooltipTiming.hideDelay),
+    ] where delay < .zero {
+      Diagnostics.report(
+        subsystem: TooltipController.subsystem,
+        message: "A tooltip's \(name) delay cannot be negative (\(delay)); using zero.")
+      timing[keyPath: path] = .zero
+    }
+    return timing
+  }
+
   /// Half a second to show, a tenth to hide, as the platforms' tooltips do.
   ///
   /// ```swift

@@ -67,6 +67,46 @@ import Testing
       ).isFinite)
   }
 
+  @Test(arguments: [1e308, Double.greatestFiniteMagnitude])
+  func transformsWithHugeEntriesInterpolateToFiniteTransforms(huge: Double) {
+    let start = AffineTransform2D(a: -huge, b: huge, c: 0, d: 1, tx: -huge, ty: huge)
+    let end = AffineTransform2D(a: huge, b: -huge, c: 1, d: 0, tx: huge, ty: -huge)
+    for fraction in stride(from: -0.5, through: 1.5, by: 0.25) {
+      let blended = AffineTransform2D.interpolate(from: start, to: end, fraction: fraction)
+      let entries = [blended.a, blended.b, blended.c, blended.d, blended.tx, blended.ty]
+      #expect(entries.allSatisfy { $0.isFinite }, "\(blended) at \(fraction)")
+    }
+    #expect(AffineTransform2D.interpolate(from: start, to: end, fraction: 1) == end)
+    // Usable transforms still blend their rotation, not their entries.
+    let quarter = AffineTransform2D.interpolate(
+      from: .identity, to: AffineTransform2D(rotationAngle: .pi / 2), fraction: 0.5)
+    #expect(abs(quarter.a - cos(Double.pi / 4)) < 1e-12)
+  }
+
+  @Test(arguments: [1e308, -1e308, Double.greatestFiniteMagnitude])
+  func aBezierWithAHugeControlPointStaysFinite(y: Double) {
+    let curve = CubicBezier(x1: 0.5, y1: y, x2: 0.5, y2: -y)
+    #expect(abs(curve.y1) == 1e300 && abs(curve.y2) == 1e300)
+    for time in stride(from: 0.0, through: 1.0, by: 0.125) {
+      #expect(curve.value(at: time).isFinite)
+    }
+    #expect(CubicBezier(x1: 0.5, y1: -2, x2: 0.5, y2: 3).y1 == -2)
+    let stage = ClockedBox(framesPerSecond: 100)
+    let log = DiagnosticLog()
+    let line = #line + 2
+    log.capture {
+      stage.dance.animate(
+        duration: 1, controlPoint1: CGPoint(x: 0.5, y: y), controlPoint2: CGPoint(x: 0.5, y: 1)
+      ) { $0.x = 100 }.start()
+    }
+    #expect(log.count == 1 && log.lines == [line] && log.subsystems == ["dance"])
+    for _ in 0..<12 {
+      stage.advance(milliseconds: 100)
+      #expect(stage.box.x.isFinite)
+    }
+    #expect(stage.box.x == 100)
+  }
+
   @Test func aLinearAnimationBetweenHugeEndpointsLandsOnItsTarget() {
     let stage = ClockedBox(framesPerSecond: 100)
     stage.box.x = -1e308

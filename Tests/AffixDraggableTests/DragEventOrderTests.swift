@@ -130,3 +130,26 @@ func deadHostIsReported() {
   #expect(virtual.world.bodyCount == 0)
   #expect(!virtual.world.needsFrames)
 }
+
+@MainActor
+@Test(
+  "An event out of order or at a non-finite point is reported at the caller's line",
+  arguments: [
+    [DragEvent.changed(to: CGPoint(x: 5, y: 5))], [.ended(velocity: .zero)],
+    [.began(at: CGPoint(x: CGFloat.nan, y: 0))], [.began(at: .zero), .began(at: .zero)],
+    [.began(at: .zero), .changed(to: CGPoint(x: 0, y: CGFloat.infinity))],
+    [.began(at: .zero), .ended(velocity: CGPoint(x: CGFloat.nan, y: 0))],
+  ])
+func eventReportsNameTheCallersLine(_ events: [DragEvent]) throws {
+  let virtual = VirtualWorld()
+  let card = Card(at: CGPoint(x: 10, y: 10))
+  let controller = card.makeDraggable(world: virtual.world)
+  let line = #line + 2
+  let log = DiagnosticLog.capture {
+    for event in events { controller.drag(event) }
+  }
+  #expect(log.count == 1)
+  #expect(log.lines == [line])
+  #expect(log.fileIDs == [#fileID])
+  #expect(card.center.x.isFinite && card.center.y.isFinite)
+}

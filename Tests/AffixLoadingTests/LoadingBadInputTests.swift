@@ -27,6 +27,22 @@ import Testing
     controller.didEnd(.removed)
   }
 
+  @Test(arguments: [1e308, -Double.greatestFiniteMagnitude, 4 * Double.pi + 0.5])
+  func aHugeAnglePerTickTurnsWithinOneTurn(angle: Double) {
+    let ticking = RecordingIndicator(wantsTicks: true)
+    let controller = LoadingController(
+      indicator: ticking, clock: scheduler,
+      options: LoadingOptions(graceTime: .zero, anglePerTick: angle))
+    controller.start()
+    scheduler.advance(by: .milliseconds(200))
+    let angles = ticking.events.compactMap { event -> Double? in
+      if case .tick(_, let angle) = event { angle } else { nil }
+    }
+    #expect(angles.count == 4)
+    #expect(angles.allSatisfy { $0.isFinite && (0..<(2 * Double.pi)).contains($0) })
+    controller.didEnd(.removed)
+  }
+
   @Test(arguments: [Duration.seconds(Int64.max), Duration(attoseconds: .max)])
   func aGraceTimeTooLongToPassNeverShows(grace: Duration) {
     let log = DiagnosticLog()

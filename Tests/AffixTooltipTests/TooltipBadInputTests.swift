@@ -29,6 +29,22 @@ import Testing
     #expect(!tooltip.isShown && !tooltip.isPending)
   }
 
+  @Test(arguments: [Duration.seconds(-1), .nanoseconds(-1), Duration(attoseconds: .min)])
+  func aNegativeDelaySetThroughAVarIsCheckedWhereTheControllerTakesIt(delay: Duration) {
+    let scheduler = VirtualClock()
+    var timing = TooltipTiming.standard
+    timing.showDelay = delay
+    timing.hideDelay = delay
+    let log = DiagnosticLog()
+    let tooltip = log.capture { TooltipController(timing: timing, clock: scheduler) }
+    #expect(tooltip.timing.showDelay == .zero && tooltip.timing.hideDelay == .zero)
+    #expect(log.count == 2 && log.subsystems == ["tooltip"])
+    tooltip.pointerEntered()
+    scheduler.advance(by: .zero)
+    #expect(tooltip.isShown)
+    #expect(DiagnosticLog.capture { _ = TooltipController(clock: scheduler) }.count == 0)
+  }
+
   @Test func aNegativeDelayIsTakenAsZeroAndReported() {
     let log = DiagnosticLog()
     let line = #line + 1

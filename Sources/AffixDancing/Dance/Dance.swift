@@ -171,7 +171,8 @@ public struct Dance<Host: AnyObject> {
     )
     if !CubicBezier.isValid(x1: x1, y1: y1, x2: x2, y2: y2) {
       dancer.report(
-        "animate: control points (\(x1), \(y1)), (\(x2), \(y2)) need x in 0...1 and finite y;"
+        "animate: control points (\(x1), \(y1)), (\(x2), \(y2)) need x in 0...1 and y within "
+          + "±\(CubicBezier.maximumY);"
           + " clamped", group: group, at: CallSite(fileID: fileID, line: line))
     }
     return animate(

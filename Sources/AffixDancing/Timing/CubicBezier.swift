@@ -23,17 +23,28 @@ public struct CubicBezier: Sendable, Hashable, CustomStringConvertible {
   /// Creates a curve from the coordinates of its two control points.
   ///
   /// Each x outside `0...1` is clamped into it (a non-finite one becomes the linear curve's
-  /// value); a non-finite y becomes the linear curve's value.
+  /// value); a non-finite y becomes the linear curve's value, and one beyond ±1e300 is held
+  /// there, where the curve stays finite.
   public init(x1: Double, y1: Double, x2: Double, y2: Double) {
     self.x1 = Self.clampedX(x1, fallback: 0)
-    self.y1 = y1.isFinite ? y1 : 0
+    self.y1 = Self.heldY(y1, fallback: 0)
     self.x2 = Self.clampedX(x2, fallback: 1)
-    self.y2 = y2.isFinite ? y2 : 1
+    self.y2 = Self.heldY(y2, fallback: 1)
+  }
+
+  /// The largest magnitude of a control point's `y`: the curve's polynomial adds up to 18
+  /// times it, which must stay finite. Far beyond any curve that animates (a value 10^300
+  /// times its distance from the start).
+  package static let maximumY = 1e300
+
+  /// `y` held within `maximumY`; `fallback` when it is not finite.
+  private static func heldY(_ y: Double, fallback: Double) -> Double {
+    y.isFinite ? min(max(y, -maximumY), maximumY) : fallback
   }
 
   /// Whether the control points were usable as given: x in `0...1`, everything finite.
   package static func isValid(x1: Double, y1: Double, x2: Double, y2: Double) -> Bool {
-    (0...1).contains(x1) && (0...1).contains(x2) && y1.isFinite && y2.isFinite
+    (0...1).contains(x1) && (0...1).contains(x2) && abs(y1) <= maximumY && abs(y2) <= maximumY
   }
 
   // UIKit's presets are spelled `TimingCurve.easeInOut` and so on (`.bezier` gives the curve);

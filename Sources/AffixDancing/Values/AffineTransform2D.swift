@@ -88,7 +88,7 @@ public struct AffineTransform2D: Interpolatable, Hashable, CustomStringConvertib
     let to = Parts(end)
     var turn = (to.angle - from.angle).remainder(dividingBy: 2 * .pi)
     if turn == -.pi { turn = .pi }
-    return Parts(
+    let blended = Parts(
       translationX: .interpolate(from: from.translationX, to: to.translationX, fraction: fraction),
       translationY: .interpolate(from: from.translationY, to: to.translationY, fraction: fraction),
       angle: from.angle + turn * fraction,
@@ -96,6 +96,23 @@ public struct AffineTransform2D: Interpolatable, Hashable, CustomStringConvertib
       scaleY: .interpolate(from: from.scaleY, to: to.scaleY, fraction: fraction),
       shear: .interpolate(from: from.shear, to: to.shear, fraction: fraction)
     ).transform
+    guard !blended.isFinite, start.isFinite, end.isFinite, fraction.isFinite else {
+      return blended
+    }
+    // Entries too large to split into rotation and scale (their squares overflow): blended
+    // one by one, as their values are.
+    return AffineTransform2D(
+      a: .interpolate(from: start.a, to: end.a, fraction: fraction),
+      b: .interpolate(from: start.b, to: end.b, fraction: fraction),
+      c: .interpolate(from: start.c, to: end.c, fraction: fraction),
+      d: .interpolate(from: start.d, to: end.d, fraction: fraction),
+      tx: .interpolate(from: start.tx, to: end.tx, fraction: fraction),
+      ty: .interpolate(from: start.ty, to: end.ty, fraction: fraction))
+  }
+
+  /// Whether every entry is finite.
+  private var isFinite: Bool {
+    a.isFinite && b.isFinite && c.isFinite && d.isFinite && tx.isFinite && ty.isFinite
   }
 }
 

@@ -416,31 +416,34 @@ public final class DragController: Capability, CustomStringConvertible, Observab
         fileID: fileID, line: line)
       return
     }
+    let site = ReportSite(fileID: fileID, line: line)
     guard !body.isRemoved else {
-      diagnose("\(event): the drag was removed; ignored")
+      diagnose("\(event): the drag was removed; ignored", at: site)
       return
     }
     guard let centre = readCenter() else {
-      diagnose("\(event): the \(hostName) has died; removing its body")
+      diagnose("\(event): the \(hostName) has died; removing its body", at: site)
       changing(\.isDragging) { state.withLock { $0.isDragging = false } }
       body.remove()
       return
     }
     switch event {
     case .began(let location):
-      begin(at: location, centre: centre)
+      begin(at: location, centre: centre, site: site)
     case .changed(let location):
-      guard isFinite(location, in: event), isDraggingOrReport(event) else { return }
+      guard isFinite(location, in: event, site: site), isDraggingOrReport(event, site: site)
+      else { return }
       body.moveAnchor(to: location)
     case .ended(var velocity):
-      guard let ending = endDrag(event) else { return }
+      guard let ending = endDrag(event, site: site) else { return }
       if !velocity.isFinite {
-        diagnose("\(event): the release velocity is not finite; snapping back without a fling")
+        diagnose(
+          "\(event): the release velocity is not finite; snapping back without a fling", at: site)
         velocity = .zero
       }
       release(velocity, ending, from: isolation)
     case .cancelled, .failed:
-      guard let ending = endDrag(event) else { return }
+      guard let ending = endDrag(event, site: site) else { return }
       snap(to: ending.previous, velocity: .zero, drag: ending.drag)
     }
   }
@@ -462,9 +465,9 @@ public final class DragController: Capability, CustomStringConvertible, Observab
     return "DragController(\(hostName), \(dragging ? "dragging" : "released"), \(body))"
   }
 
-  private func begin(at location: CGPoint, centre: CGPoint) {
+  private func begin(at location: CGPoint, centre: CGPoint, site: ReportSite) {
     let event = DragEvent.began(at: location)
-    guard isFinite(location, in: event) else { return }
+    guard isFinite(location, in: event, site: site) else { return }
     let (wasDragging, spring) = changing(\.isDragging) {
       state.withLock { state in
         defer {
@@ -475,7 +478,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
       }
     }
     if wasDragging {
-      diagnose("\(event) while a drag is in progress; restarting the drag there")
+      diagnose("\(event) while a drag is in progress; restarting the drag there", at: site)
     }
     // The object is authoritative: other code may have moved it since the last frame. Set
     // only when it did, as setting pulls a body stretched past its bounds back inside.
@@ -547,7 +550,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
 
   /// Ends the drag; returns what the release needs, or `nil` (reported) with no drag in
   /// progress.
-  private func endDrag(_ event: DragEvent) -> Ending? {
+  private func endDrag(_ event: DragEvent, site: ReportSite) -> Ending? {
     let ending = changing(\.isDragging) {
       state.withLock { state -> Ending? in
         guard state.isDragging else { return nil }
@@ -557,7 +560,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
           rate: state.decelerationRate, handler: state.releaseHandler, drag: state.drags)
       }
     }
-    if ending == nil { diagnose("\(event) with no drag in progress; ignored") }
+    if ending == nil { diagnose("\(event) with no drag in progress; ignored", at: site) }
     return ending
   }
 
@@ -572,18 +575,18 @@ public final class DragController: Capability, CustomStringConvertible, Observab
     return best
   }
 
-  private func isDraggingOrReport(_ event: DragEvent) -> Bool {
+  private func isDraggingOrReport(_ event: DragEvent, site: ReportSite) -> Bool {
     // Not through `isDragging`, whose read would make every later change tell Observation.
     guard state.withLock({ $0.isDragging }) else {
-      diagnose("\(event) with no drag in progress; ignored")
+      diagnose("\(event) with no drag in progress; ignored", at: site)
       return false
     }
     return true
   }
 
-  private func isFinite(_ location: CGPoint, in event: DragEvent) -> Bool {
+  private func isFinite(_ location: CGPoint, in event: DragEvent, site: ReportSite) -> Bool {
     guard location.isFinite else {
-      diagnose("\(event): the location is not finite; ignored")
+      diagnose("\(event): the location is not finite; ignored", at: site)
       return false
     }
     return true

@@ -497,7 +497,10 @@ public final class LoadingController: Capability, Observable {
     if let followed { update(progress: Self.fraction(of: followed.progress)) }
     guard channel.wantsTicks else { return }
     let turn = 2 * Double.pi
-    var angle = (Double(frame) * options.anglePerTick).truncatingRemainder(dividingBy: turn)
+    // The step taken within one turn first: a huge finite angle per tick times the frame
+    // would overflow to infinity, whose remainder is NaN.
+    let step = options.anglePerTick.truncatingRemainder(dividingBy: turn)
+    var angle = (Double(frame) * step).truncatingRemainder(dividingBy: turn)
     if angle < 0 { angle += turn }
     let turned = angle
     channel.send(IndicatorUpdate(tick: (frame, turned)))
