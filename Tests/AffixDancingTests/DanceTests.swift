@@ -190,7 +190,6 @@ private struct Stage {
       stage.sprite.dance.finish(at: .end)
       let dance = stage.sprite.dance.animate(duration: 1) { $0.opacity = 0 }
       dance.finish(at: .end)
-      dance.start(after: -1)
       dance.setProgress(to: Double.nan)
       dance.setProgress(to: 1.5)
       dance.setProgress(to: 0.2)
@@ -199,11 +198,28 @@ private struct Stage {
       dance.repeating(count: 0)
     }
     let lines = stage.diagnostics.values
-    #expect(lines.count == 8)
+    #expect(lines.count == 7)
     #expect(lines.allSatisfy { $0.hasPrefix("affix[dance]: Sprite with dance.tag = ") })
     #expect(lines[0].contains("no animation"))
     #expect(stage.sprite.dance.state == .stopped)
     #expect(abs(stage.sprite.opacity - 0.8) < 1e-9)
+  }
+
+  @Test(arguments: [-1, -Double.infinity, Double.infinity, Double.nan])
+  func anUnusableDelayIsReportedAndTakenAsZero(delay: Double) {
+    let stage = Stage()
+    stage.withDiagnostics {
+      let dance = stage.sprite.dance.animate(duration: 1, curve: .linear) { $0.opacity = 0 }
+      dance.start(after: delay)  // starts now
+      stage.advance(0.5)
+      dance.pause(after: delay)  // pauses now
+      stage.advance(0.25)
+    }
+    let lines = stage.diagnostics.values
+    #expect(lines.count == 2, "one report for each call")
+    #expect(lines.allSatisfy { $0.contains("using 0") })
+    #expect(stage.sprite.dance.state == .active && !stage.sprite.dance.isRunning)
+    #expect(abs(stage.sprite.opacity - 0.5) < 1e-9, "started at once, paused at once")
   }
 
   @Test func stopWithoutFinishingRunsNoCompletions() async {

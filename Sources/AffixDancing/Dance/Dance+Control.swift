@@ -13,13 +13,15 @@ extension Dance {
   }
 
   /// Starts (or resumes) the animation after `delay` seconds; the animation is running (and
-  /// holds still) meanwhile. A negative delay is reported and ignored.
+  /// holds still) meanwhile. A delay that is negative or not finite is reported and taken as
+  /// zero: the animation starts now.
   @discardableResult
   public func start(
     after delay: Double, isolation: isolated (any Actor)? = #isolation,
     fileID: String = #fileID, line: Int = #line
   ) -> Dance<Host> {
-    control(
+    let delay = usableDelay(delay, of: "start(after:)", fileID, line)
+    return control(
       "start(after:)", from: isolation, fileID, line,
       readingStart: delay == 0 ? .keepingVelocity : .values
     ) { engine, now throws(AnimatorMisuse) in try engine.start(at: now, after: delay) }
@@ -36,13 +38,16 @@ extension Dance {
     }
   }
 
-  /// Pauses the running animation `delay` seconds from now.
+  /// Pauses the running animation `delay` seconds from now. A delay that is negative or not
+  /// finite is reported and taken as zero: the animation pauses now.
   @discardableResult
   public func pause(
     after delay: Double, isolation: isolated (any Actor)? = #isolation,
     fileID: String = #fileID, line: Int = #line
   ) -> Dance<Host> {
-    control("pause(after:)", from: isolation, fileID, line) { engine, now throws(AnimatorMisuse) in
+    let delay = usableDelay(delay, of: "pause(after:)", fileID, line)
+    return control("pause(after:)", from: isolation, fileID, line) {
+      engine, now throws(AnimatorMisuse) in
       try engine.pause(at: now, after: delay)
     }
   }
@@ -143,6 +148,18 @@ extension Dance {
     case values
     /// The start values, and the velocities taken from moving groups: it starts now.
     case keepingVelocity
+  }
+
+  /// `delay`, or zero, reported at the caller's line, when it is negative or not finite: the
+  /// rule for numbers (the nearest usable value), so the call still does what it says.
+  private func usableDelay(_ delay: Double, of call: String, _ fileID: String, _ line: Int)
+    -> Double
+  {
+    guard !(delay.isFinite && delay >= 0) else { return delay }
+    dancer.report(
+      "\(call): a delay must be a finite number of seconds >= 0, not \(delay); using 0",
+      group: group, at: CallSite(fileID: fileID, line: line))
+    return 0
   }
 
   /// A control call: refused unless `caller` is the host's isolation (see `Dancer.admits`),
