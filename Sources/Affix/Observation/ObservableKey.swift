@@ -128,13 +128,21 @@ extension Associations {
   /// it is no change (``AssociatedKey/_isNoChange(_:_:)``), as of a write to a stored property
   /// of an `@Observable` class. The value is stored either way.
   ///
-  /// Judged against the value the write replaces, atomically: a write that races another is
-  /// judged again against what that one stored, so no change goes untold.
+  /// A write that differs from the value it reads first is told around a plain store, as the
+  /// macro's setter does: one `withMutation`, the cheapest path. One that reads as no change is
+  /// judged again, atomically, against the value it replaces (`updateObserved`), so a racing
+  /// write that stored something else in between is told. No change goes untold; a race can
+  /// at worst tell a write that turned out equal, which costs a redundant re-evaluation.
   @inlinable
   func storeObserved<Key: AssociatedKey>(
     _ newValue: Key.Value, for key: Key.Type, _ slot: ObservationSlot
   ) {
-    updateObserved(key, slot, unchangedIf: nil) { $0 = newValue }
+    let current = value(for: KeyHandle(key)) ?? Key.defaultValue
+    if Key._isNoChange(current, newValue) {
+      updateObserved(key, slot, unchangedIf: nil) { $0 = newValue }
+    } else {
+      slot.registrar.withMutation(of: slot, keyPath: \.value) { store(newValue, for: key) }
+    }
   }
 
   /// An update of an observable key: Observation's `willSet` is called once, by the first run
