@@ -28,6 +28,12 @@ mode="${1:-}"
 case "$mode" in build | check) ;; *) fail "usage: bash .ci/docs-site.sh build|check" ;; esac
 
 if [ "$mode" = build ]; then
+  # The Swift Package Index builds the catalogs .spi.yml names: every library product's.
+  spi_targets=$(sed -nE 's/.*documentation_targets: *\[(.*)\].*/\1/p' .spi.yml | tr -d ' ' \
+    | tr ',' '\n' | sort)
+  products=$(printf '%s\n' "${library_products[@]}" | sort)
+  [ "$spi_targets" = "$products" ] \
+    || fail ".spi.yml's documentation_targets ($(echo $spi_targets)) are not the library products ($(echo $products))"
   # The graphs are a side effect of compiling, so they live beside the build that made them.
   graphs=.build/docs/symbol-graphs
   rm -rf "$graphs"/Affix*
