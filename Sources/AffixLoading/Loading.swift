@@ -23,7 +23,7 @@ public import Foundation
 /// The indicator is timed on the main queue by default, so it draws only while the main
 /// thread is free: work that suspends, as above, or work on other threads. A command-line
 /// program whose main thread does the work synchronously runs it through the hostless
-/// ``withLoading(message:indicator:clock:options:_:)`` instead, which draws on a
+/// ``withLoading(message:indicator:clock:options:fileID:line:_:)`` instead, which draws on a
 /// queue of its own. Loading is started from an actor (the main actor, or the one that owns
 /// the host): the indicator is called there, so a nonisolated caller is refused.
 ///

@@ -37,7 +37,7 @@ public import Observation
 /// Work that does not suspend (a synchronous computation on the main thread) keeps the main
 /// queue busy, and an indicator ticked there never draws: time such work on another
 /// clock, or run it through the hostless
-/// ``withLoading(message:indicator:clock:options:_:)``, which draws on a queue
+/// ``withLoading(message:indicator:clock:options:fileID:line:_:)``, which draws on a queue
 /// of its own.
 ///
 /// Its public state (``state``, ``nestingDepth`` and ``isLoading``, ``message``, ``progress``,

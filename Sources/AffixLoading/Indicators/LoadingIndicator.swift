@@ -16,7 +16,7 @@
 /// main-actor indicator touches its views directly. They run at once when the clock ticks
 /// on the main queue (the default), otherwise later on the main actor. A controller made on
 /// another actor calls its indicator later on that actor; nonisolated code cannot make one
-/// for a host, and the hostless ``withLoading(message:indicator:clock:options:_:)``
+/// for a host, and the hostless ``withLoading(message:indicator:clock:options:fileID:line:_:)``
 /// takes a `Sendable` indicator, called on its clock's context.
 ///
 /// ```swift
