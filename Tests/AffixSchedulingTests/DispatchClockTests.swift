@@ -6,7 +6,7 @@ import Testing
 
 /// Runs on a private serial queue; every expectation waits for an action instead of for time,
 /// so the tests pass however fast or slow the machine is.
-@Suite struct DispatchSchedulerTests {
+@Suite struct DispatchClockTests {
   let queue = DispatchQueue(label: "org.affix.tests.dispatch-scheduler")
   var scheduler: DispatchClock { DispatchClock(queue: queue) }
 

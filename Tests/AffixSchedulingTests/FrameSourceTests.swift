@@ -3,7 +3,7 @@ import AffixScheduling
 import AffixTestSupport
 import Testing
 
-@Suite struct FrameClockTests {
+@Suite struct FrameSourceTests {
   let scheduler = VirtualClock()
 
   func makeClock(framesPerSecond: Int = 10) -> FrameSource {

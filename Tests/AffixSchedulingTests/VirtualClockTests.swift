@@ -5,7 +5,7 @@ import Dispatch
 import Synchronization
 import Testing
 
-@Suite struct VirtualTimeSchedulerTests {
+@Suite struct VirtualClockTests {
   let scheduler = VirtualClock()
 
   @Test(

@@ -15,7 +15,7 @@ private func countTicks(
   }
 }
 
-@Suite struct VirtualTimeClockTests {
+@Suite struct VirtualClockAsAClockTests {
   let clock = VirtualClock()
 
   @Test func aSleeperWakesOnlyWhenTheClockReachesItsDeadline() async throws {
@@ -117,8 +117,8 @@ private func countTicks(
   }
 }
 
-@Suite struct DispatchClockTests {
-  @Test func aDispatchSchedulerIsAClockItsTimerWakes() async throws {
+@Suite struct DispatchClockAsAClockTests {
+  @Test func aDispatchClockIsAClockItsTimerWakes() async throws {
     let scheduler = DispatchClock(queue: DispatchQueue(label: "clock-tests"))
     let fired = Recording<Int>()
     let timer = scheduler.schedule(after: .milliseconds(5)) { fired.append(1) }
