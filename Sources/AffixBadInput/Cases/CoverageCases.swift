@@ -199,7 +199,8 @@ actor Stranger {
   for (label, total, done) in [
     ("zeroTotal", Int64(0), Int64(0)), ("overDone", 10, 1_000), ("negative", -3, -7),
   ] {
-    loading.add("Loading.withLoading(message:progress:isolation:fileID:line:_:)", label, .nonFinite) { probe in
+    loading.add("Loading.withLoading(message:progress:isolation:fileID:line:_:)", label, .nonFinite)
+    { probe in
       let time = VirtualTime()
       let host = Document(time: time, options: .init(graceTime: .zero))
       let progress = Progress(totalUnitCount: total)

@@ -274,7 +274,8 @@ final class Document: Loading {
   }
   for (label, host) in bridgedHosts() {
     list.add(
-      "LoadingController.attach(to:indicator:clock:options:isolation:fileID:line:)", label, .refusedHost,
+      "LoadingController.attach(to:indicator:clock:options:isolation:fileID:line:)", label,
+      .refusedHost,
       report: .required
     ) {
       probe in
@@ -321,7 +322,8 @@ final class Document: Loading {
   }
 
   list.add(
-    "withLoading(message:indicator:clock:options:fileID:line:_:)", Inputs.someDurations, kind: timedClass
+    "withLoading(message:indicator:clock:options:fileID:line:_:)", Inputs.someDurations,
+    kind: timedClass
   ) {
     probe, duration in
     let time = VirtualTime()
