@@ -55,7 +55,7 @@ import Foundation
     var workloads = [
       animated(propertiesPerAnimation: 1), animated(propertiesPerAnimation: 4),
       directWrites(), keyPathWrites(), retargeted(),
-      heldWrites(),
+      heldWrites(), weakWrites(),
     ]
     for round in 0..<rounds {
       for index in workloads.indices { workloads[index].measure(round: round) }
@@ -77,6 +77,16 @@ import Foundation
     report("dancing.floor_ns", floor.best, "ns", digits: 1)
     reportRatio("dancing.floor_vs_direct_write", floor.best / direct.best)
     reportRatio("dancing.ratio_vs_floor", one.best / floor.best)
+    // The same floor without the host's lock: what a frame could reach if every call that
+    // touches a host's dancer ran in the host's isolation, as its frames do, so that nothing
+    // else needed the lock. The lock's share, taken from the frame, estimates such a frame.
+    let unlocked = workloads[6]
+    report("dancing.floor_without_lock_ns", unlocked.best, "ns", digits: 1)
+    reportRatio("dancing.floor_without_lock_vs_direct_write", unlocked.best / direct.best)
+    report("dancing.lock_ns", floor.best - unlocked.best, "ns", digits: 1)
+    reportRatio(
+      "dancing.ratio_without_lock_estimate", (one.best - (floor.best - unlocked.best)) / direct.best
+    )
     // A spring that took over a moving property adds the velocity it kept, through blends of
     // the property's values: the price of an interruption with no kink, paid only until the
     // spring settles.
@@ -238,6 +248,35 @@ import Foundation
           else { continue }
           unsafeDowncast(host, to: Layer.self).x = Double.interpolate(
             from: 0, to: Double(index), fraction: eased)
+        }
+      }
+    }
+  }
+
+  /// ``heldWrites()`` without the lock: the host read through an ``AnyWeakReference`` and the
+  /// step kept in a plain word beside it, as a frame that needed no lock would keep it.
+  private nonisolated static func weakWrites() -> Workload {
+    let layers = (0..<animations).map { _ in Layer() }
+    let references = layers.map { AnyWeakReference($0) }
+    let addresses = references.map { UInt(bitPattern: $0.pinnedAddress) }
+    let steps = UnsafeMutableBufferPointer<Double>.allocate(capacity: animations)
+    steps.initialize(repeating: 0)
+    // As a bit pattern, which a frame closure may hold; never freed: the benchmark's process
+    // ends with its figures.
+    let stepsAddress = UInt(bitPattern: steps.baseAddress)
+    let curve = TimingCurve.easeInOut.bezier
+    return Workload(operations: animations) { frame in
+      let fraction = Double(frame + 10) / 60_000
+      // swift-format-ignore: NeverForceUnwrap
+      let steps = UnsafeMutablePointer<Double>(bitPattern: stepsAddress)!
+      withExtendedLifetime((layers, references)) {
+        for index in 0..<animations {
+          steps[index] = curve.value(at: fraction)
+          guard let address = UnsafeMutableRawPointer(bitPattern: addresses[index]),
+            let host = AnyWeakReference.object(pinnedAt: address)
+          else { continue }
+          unsafeDowncast(host, to: Layer.self).x = Double.interpolate(
+            from: 0, to: Double(index), fraction: steps[index])
         }
       }
     }
