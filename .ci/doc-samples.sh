@@ -35,9 +35,9 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 source "$root/.ci/samples-manifest.sh"
 work="$root/.build/doc-samples"
-# Shared with .ci/readme-samples.sh: both packages build the library alike, so whichever runs
-# second compiles only its own samples.
-scratch="$root/.build/samples-build"
+# A scratch path of its own: shared with the other samples check, the second package to
+# build there found the first one's build graph and failed, depending on the order they ran.
+scratch="$root/.build/doc-samples-build"
 source "$root/.ci/package.sh"
 
 fail() { printf 'FAILED: %s\n' "$*" >&2; exit 1; }

@@ -22,9 +22,9 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 readme="${1:-$root/README.md}"
 work="$root/.build/readme-samples"
-# Shared with .ci/doc-samples.sh: both packages build the library alike, so whichever runs
-# second compiles only its own samples.
-scratch="$root/.build/samples-build"
+# A scratch path of its own: shared with the other samples check, the second package to
+# build there found the first one's build graph and failed, depending on the order they ran.
+scratch="$root/.build/readme-samples-build"
 source "$root/.ci/package.sh"
 
 fail() { printf 'FAILED: %s\n' "$*" >&2; exit 1; }
