@@ -120,7 +120,7 @@ import Testing
     #expect(card.dragController.map { $0.snapPoint.x.isFinite && $0.snapPoint.y.isFinite } == true)
   }
 
-  @Test func aNaNCentreAtMakeDraggableLeavesNoNaNSnapPoint() {
+  @Test func aNaNCentreAtMakeDraggableIsReplacedInTheHostAndTheSnapPoint() {
     let world = DynamicsWorld(frames: nil)
     let card = Card(at: CGPoint(x: Double.nan, y: 3))
     let log = DiagnosticLog()
@@ -128,6 +128,8 @@ import Testing
     #expect(controller.snapPoint == .zero)
     #expect(controller.snapPoints == [.zero])
     #expect(log.count >= 1)
+    // The host agrees with its body at once, before any drag writes it.
+    #expect(card.center == .zero)
     card.drag(.began(at: .zero))
     card.drag(.ended(velocity: .zero))
     for _ in 0..<600 where world.needsFrames { world.advance(by: .milliseconds(16)) }

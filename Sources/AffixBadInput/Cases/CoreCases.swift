@@ -153,8 +153,8 @@ final class Listener: Capability {
     token.cancel()
     probe.consistent(cancelled.now <= 1, "cancelled \(cancelled.now) times")
   }
-  list.sweep("Diagnostics.report(subsystem:message:severity:fileID:line:)", Inputs.ints, .lostValue)
-  { probe, input in
+  list.sweep("Diagnostics.report(subsystem:message:severity:)", Inputs.ints, .lostValue) {
+    probe, input in
     Diagnostics.report(subsystem: "", message: "", severity: .error, fileID: "", line: input.value)
     probe.kept(probe.diagnostics.last?.line == input.value, "the line was not handed on")
   }

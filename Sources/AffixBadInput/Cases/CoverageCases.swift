@@ -85,7 +85,7 @@ actor Stranger {
       probe.consistent(made.now == 1, "made \(made.now) times")
     }
   }
-  core.add("IsolationBound.withValue(isolation:_:)", "fromAnotherActor", .wrongState) { probe in
+  core.add("IsolationBound.withValue(_:)", "fromAnotherActor", .wrongState) { probe in
     let bound = IsolationBound([1, 2, 3])
     let read = await Stranger().read(bound)
     probe.consistent(read == nil, "another actor read a main-actor value")
@@ -105,7 +105,7 @@ actor Stranger {
     ("noAnimation", { @MainActor (_: Dance<Sprite>, _: Stage) in }),
   ] {
     dancing.add(
-      "Dance.setReversed(_:isolation:fileID:line:)", state, .wrongState, report: .atCaller
+      "Dance.setReversed(_:)", state, .wrongState, report: .atCaller
     ) { probe in
       let stage = Stage()
       let sprite = Sprite()
@@ -137,7 +137,7 @@ actor Stranger {
     dance.stop(withoutFinishing: true)
   }
   dancing.add(
-    "Dance.then(duration:timingParameters:isolation:fileID:line:_:)", Inputs.doubles,
+    "Dance.then(duration:timingParameters:_:)", Inputs.doubles,
     kind: numericClass
   ) {
     probe, value in
@@ -153,7 +153,7 @@ actor Stranger {
 
   var dragging = CaseList("AffixDraggable")
   dragging.add(
-    "DragController.onRelease(isolation:_:).snap(to:)", Inputs.points, kind: numericClass,
+    "DragController.onRelease(_:).snap(to:)", Inputs.points, kind: numericClass,
     reportFor: [.nonFinite], report: .required
   ) {
     probe, point in
@@ -178,7 +178,7 @@ actor Stranger {
       drag.snapPoints.count == 2, "an empty list replaced the snap points: \(drag.snapPoints)")
   }
   dragging.add(
-    "DynamicsWorld.makeBody(at:bounds:isolation:onMove:)", Inputs.points, kind: numericClass,
+    "DynamicsWorld.makeBody(at:bounds:onMove:)", Inputs.points, kind: numericClass,
     reportFor: [.nonFinite], report: .required
   ) {
     probe, point in
@@ -199,8 +199,7 @@ actor Stranger {
   for (label, total, done) in [
     ("zeroTotal", Int64(0), Int64(0)), ("overDone", 10, 1_000), ("negative", -3, -7),
   ] {
-    loading.add("Loading.withLoading(message:progress:isolation:fileID:line:_:)", label, .nonFinite)
-    { probe in
+    loading.add("Loading.withLoading(message:progress:_:)", label, .nonFinite) { probe in
       let time = VirtualTime()
       let host = Document(time: time, options: .init(graceTime: .zero))
       let progress = Progress(totalUnitCount: total)

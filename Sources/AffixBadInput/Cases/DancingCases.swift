@@ -50,7 +50,7 @@ actor Elsewhere {
   let misuse: Set<Family> = [.nonFinite, .negative]
 
   list.add(
-    "Dance.animate(duration:curve:isolation:fileID:line:_:)", doubles, kind: timedClass,
+    "Dance.animate(duration:curve:_:)", doubles, kind: timedClass,
     reportFor: misuse
   ) {
     probe, duration in
@@ -65,7 +65,7 @@ actor Elsewhere {
     }
   }
   list.add(
-    "Dance.animate(duration:curve:isolation:fileID:line:_:).repeatingForever",
+    "Dance.animate(duration:curve:_:).repeatingForever",
     doubles.filter { $0.family == .tiny || $0.family == .zero }, kind: always(.hang)
   ) {
     probe, duration in
@@ -78,7 +78,7 @@ actor Elsewhere {
     probe.consistent(dance.state != .active || !dance.isRunning, "running after stop")
   }
   list.add(
-    "Dance.animate(duration:dampingRatio:isolation:fileID:line:_:)", doubles, kind: numericClass
+    "Dance.animate(duration:dampingRatio:_:)", doubles, kind: numericClass
   ) {
     probe, ratio in
     let stage = Stage()
@@ -87,7 +87,7 @@ actor Elsewhere {
     watch(dance, sprite, on: stage, probe)
   }
   list.add(
-    "Dance.animate(duration:controlPoint1:controlPoint2:isolation:fileID:line:_:)", Inputs.points,
+    "Dance.animate(duration:controlPoint1:controlPoint2:_:)", Inputs.points,
     kind: numericClass, reportFor: [.nonFinite, .huge]
   ) {
     probe, control in
@@ -102,7 +102,7 @@ actor Elsewhere {
     probe.kept(sprite.x == 100, "x is \(sprite.x) after the animation")
   }
   list.add(
-    "Dance.animate(duration:timingParameters:isolation:fileID:line:_:)", doubles, kind: numericClass
+    "Dance.animate(duration:timingParameters:_:)", doubles, kind: numericClass
   ) {
     probe, value in
     let stage = Stage()
@@ -112,7 +112,7 @@ actor Elsewhere {
     ) { $0.x = 100 }.start()
     watch(dance, sprite, on: stage, probe)
   }
-  list.add("Dance.animate(spring:isolation:fileID:line:_:)", doubles, kind: numericClass) {
+  list.add("Dance.animate(spring:_:)", doubles, kind: numericClass) {
     probe, value in
     let stage = Stage()
     let sprite = Sprite()
@@ -122,7 +122,7 @@ actor Elsewhere {
     watch(dance, sprite, on: stage, probe)
   }
   list.add(
-    "Dance.then(duration:curve:isolation:fileID:line:_:)", doubles, kind: timedClass,
+    "Dance.then(duration:curve:_:)", doubles, kind: timedClass,
     reportFor: misuse
   ) {
     probe, duration in
@@ -134,7 +134,7 @@ actor Elsewhere {
     if !(duration > 2) { probe.kept(sprite.x == 100, "x is \(sprite.x) after the chain") }
   }
   list.add(
-    "Dance.start(after:isolation:fileID:line:)", doubles, kind: timedClass, reportFor: misuse
+    "Dance.start(after:)", doubles, kind: timedClass, reportFor: misuse
   ) { probe, delay in
     let stage = Stage()
     let sprite = Sprite()
@@ -149,7 +149,7 @@ actor Elsewhere {
     dance.stop(withoutFinishing: true)
   }
   list.add(
-    "Dance.pause(after:isolation:fileID:line:)", doubles, kind: timedClass, reportFor: misuse
+    "Dance.pause(after:)", doubles, kind: timedClass, reportFor: misuse
   ) { probe, delay in
     let stage = Stage()
     let sprite = Sprite()
@@ -160,7 +160,7 @@ actor Elsewhere {
   }
   for (kind, values) in [("Double", doubles), ("Float", Inputs.someDoubles)] {
     list.add(
-      "Dance.setProgress(to:isolation:fileID:line:).\(kind)", values, kind: numericClass,
+      "Dance.setProgress(to:).\(kind)", values, kind: numericClass,
       reportFor: [.nonFinite, .negative, .huge]
     ) {
       probe, fraction in
@@ -180,7 +180,7 @@ actor Elsewhere {
     }
   }
   list.add(
-    "Dance.continueAnimation(timingParameters:durationFactor:isolation:fileID:line:)", doubles,
+    "Dance.continueAnimation(timingParameters:durationFactor:)", doubles,
     kind: timedClass, reportFor: misuse
   ) {
     probe, factor in
@@ -193,7 +193,7 @@ actor Elsewhere {
     watch(dance, sprite, on: stage, probe)
   }
   list.add(
-    "Dance.addAnimations(delayFactor:isolation:fileID:line:_:)", doubles, kind: numericClass,
+    "Dance.addAnimations(delayFactor:_:)", doubles, kind: numericClass,
     reportFor: [.nonFinite, .negative, .huge]
   ) {
     probe, factor in
@@ -207,7 +207,7 @@ actor Elsewhere {
   }
   for (label, duration) in [("1s", 1.0), ("1e-300", 1e-300)] {
     list.add(
-      "Dance.repeating(count:autoreverses:fileID:line:).\(label)", Inputs.ints,
+      "Dance.repeating(count:autoreverses:).\(label)", Inputs.ints,
       kind: always(.hang), reportFor: [.negative, .zero]
     ) {
       probe, count in
@@ -220,7 +220,7 @@ actor Elsewhere {
     }
   }
   list.add(
-    "Dance.decay(_:velocity:rate:isolation:fileID:line:).Double", doubles, kind: numericClass,
+    "Dance.decay(_:velocity:rate:).Double", doubles, kind: numericClass,
     reportFor: [.nonFinite]
   ) {
     probe, velocity in
@@ -230,7 +230,7 @@ actor Elsewhere {
     watch(dance, sprite, on: stage, seconds: 5, probe)
   }
   list.add(
-    "Dance.decay(_:velocity:rate:isolation:fileID:line:).CGPoint", Inputs.points,
+    "Dance.decay(_:velocity:rate:).CGPoint", Inputs.points,
     kind: numericClass, reportFor: [.nonFinite]
   ) {
     probe, velocity in
@@ -246,7 +246,7 @@ actor Elsewhere {
   ]
   for curve in TimingCurve.allCases {
     list.add(
-      "Dance.animate(duration:curve:isolation:fileID:line:_:).endpoints", "\(curve)", .nonFinite
+      "Dance.animate(duration:curve:_:).endpoints", "\(curve)", .nonFinite
     ) { probe in
       for (_, from, to) in endpoints {
         let stage = Stage()
@@ -340,7 +340,7 @@ actor Elsewhere {
     }
   }
   list.add(
-    "Dance.animate(duration:curve:isolation:fileID:line:_:)", "afterHostDied", .deadHost,
+    "Dance.animate(duration:curve:_:)", "afterHostDied", .deadHost,
     report: .atCaller
   ) { probe in
     let stage = Stage()
@@ -368,7 +368,7 @@ actor Elsewhere {
     probe.consistent(ended == nil, "ended at \(String(describing: ended))")
   }
   for (label, host) in bridgedHosts() {
-    list.add("Dance.of(_:frames:fileID:line:)", label, .refusedHost, report: .required) { probe in
+    list.add("Dance.of(_:frames:)", label, .refusedHost, report: .required) { probe in
       let stage = Stage()
       let dance = stage.dance(host())
       dance.animate(duration: 0.5) { _ in }.start()
@@ -380,7 +380,7 @@ actor Elsewhere {
 
   // Calls from outside the host's isolation: reported, nothing changes.
   list.add(
-    "Dance.start(isolation:fileID:line:)", "fromADetachedTask", .wrongState, report: .atCaller
+    "Dance.start()", "fromADetachedTask", .wrongState, report: .atCaller
   ) { probe in
     let stage = Stage()
     let lamp = Lamp()
@@ -392,7 +392,7 @@ actor Elsewhere {
       "brightness \(lamp.brightness), \(dance.state)")
   }
   list.add(
-    "Dance.start(isolation:fileID:line:)", "fromAnotherActor", .wrongState, report: .atCaller
+    "Dance.start()", "fromAnotherActor", .wrongState, report: .atCaller
   ) { probe in
     let stage = Stage()
     let lamp = Lamp()

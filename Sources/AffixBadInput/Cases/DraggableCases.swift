@@ -55,7 +55,7 @@ actor Gesture {
   }
 
   list.add(
-    "DragController.drag(_:isolation:fileID:line:).began", points, kind: numericClass,
+    "DragController.drag(_:).began", points, kind: numericClass,
     reportFor: [.nonFinite]
   ) { probe, at in
     let (stage, world, card, controller) = draggable()
@@ -65,7 +65,7 @@ actor Gesture {
     watch(card, world: world, on: stage, probe)
   }
   list.add(
-    "DragController.drag(_:isolation:fileID:line:).changed", points, kind: numericClass,
+    "DragController.drag(_:).changed", points, kind: numericClass,
     reportFor: [.nonFinite]
   ) { probe, to in
     let (stage, world, card, controller) = draggable()
@@ -76,7 +76,7 @@ actor Gesture {
     watch(card, world: world, on: stage, probe)
   }
   list.add(
-    "DragController.drag(_:isolation:fileID:line:).ended", points, kind: numericClass,
+    "DragController.drag(_:).ended", points, kind: numericClass,
     reportFor: [.nonFinite]
   ) { probe, velocity in
     let (stage, world, card, controller) = draggable()
@@ -106,7 +106,7 @@ actor Gesture {
   ]
   for (label, events, reported) in outOfOrder {
     list.add(
-      "DragController.drag(_:isolation:fileID:line:)", label, .wrongState,
+      "DragController.drag(_:)", label, .wrongState,
       report: reported ? .atCaller : .optional
     ) { probe in
       let (stage, world, card, controller) = draggable()
@@ -119,19 +119,20 @@ actor Gesture {
     }
   }
   list.add(
-    "Draggable.makeDraggable(snapPoint:snap:bounds:rubberBand:attachment:world:isolation:).center",
+    "Draggable.makeDraggable(snapPoint:snap:bounds:rubberBand:attachment:world:).center",
     points, kind: numericClass, reportFor: [.nonFinite], report: .required
   ) {
     probe, center in
-    let (stage, world, _, controller) = draggable(at: center)
+    let (stage, world, card, controller) = draggable(at: center)
     probe.finite(controller.snapPoint, "the default snap point")
     probe.finite(controller.body.position, "the body's position")
-    // The card's own centre is the caller's, left as it is until a drag writes a finite one.
+    // The card is moved where its body was put, at once.
+    probe.finite(card.center, "the card's centre")
     stage.advance(milliseconds: 1000)
     probe.consistent(!world.needsFrames, "a body made at a non-finite centre is moving")
   }
   list.add(
-    "Draggable.makeDraggable(snapPoint:snap:bounds:rubberBand:attachment:world:isolation:).snapPoint",
+    "Draggable.makeDraggable(snapPoint:snap:bounds:rubberBand:attachment:world:).snapPoint",
     points, kind: numericClass, reportFor: [.nonFinite], report: .required
   ) {
     probe, point in
@@ -145,7 +146,7 @@ actor Gesture {
     watch(card, world: world, on: stage, probe)
   }
   list.add(
-    "Draggable.makeDraggable(snapPoints:snap:bounds:rubberBand:attachment:world:isolation:)",
+    "Draggable.makeDraggable(snapPoints:snap:bounds:rubberBand:attachment:world:)",
     points, kind: numericClass, reportFor: [.nonFinite], report: .required
   ) {
     probe, point in
@@ -163,7 +164,7 @@ actor Gesture {
     watch(card, world: world, on: stage, probe)
   }
   list.add(
-    "Draggable.makeDraggable(snapPoints:snap:bounds:rubberBand:attachment:world:isolation:)",
+    "Draggable.makeDraggable(snapPoints:snap:bounds:rubberBand:attachment:world:)",
     "empty", .wrongState
   ) { probe in
     let stage = Stage(framesPerSecond: 60)
@@ -175,7 +176,7 @@ actor Gesture {
     watch(card, world: world, on: stage, probe)
   }
   list.add(
-    "Draggable.makeDraggable(snapPoint:snap:bounds:rubberBand:attachment:world:isolation:).bounds",
+    "Draggable.makeDraggable(snapPoint:snap:bounds:rubberBand:attachment:world:).bounds",
     Inputs.rects, kind: numericClass
   ) {
     probe, bounds in
@@ -190,7 +191,7 @@ actor Gesture {
     watch(card, world: world, on: stage, probe)
   }
   list.add(
-    "Draggable.makeDraggable(snapPoint:snap:bounds:rubberBand:attachment:world:isolation:).rubberBand",
+    "Draggable.makeDraggable(snapPoint:snap:bounds:rubberBand:attachment:world:).rubberBand",
     Inputs.doubles, kind: numericClass
   ) {
     probe, coefficient in
@@ -208,7 +209,7 @@ actor Gesture {
     watch(card, world: world, on: stage, probe)
   }
   list.add(
-    "Draggable.makeDraggable(snapPoint:snap:bounds:rubberBand:attachment:world:isolation:).snap",
+    "Draggable.makeDraggable(snapPoint:snap:bounds:rubberBand:attachment:world:).snap",
     Inputs.doubles, kind: numericClass
   ) {
     probe, frequency in
@@ -262,7 +263,7 @@ actor Gesture {
     watch(card, world: world, on: stage, probe)
   }
 
-  list.add("Draggable.drag(_:isolation:fileID:line:)", "afterHostDied", .deadHost) { probe in
+  list.add("Draggable.drag(_:)", "afterHostDied", .deadHost) { probe in
     let stage = Stage(framesPerSecond: 60)
     let world = stage.world()
     var card: Card? = Card()
@@ -276,7 +277,7 @@ actor Gesture {
     stage.advance(milliseconds: 5000)
     probe.consistent(!world.needsFrames, "a dead card's world still needs frames")
   }
-  list.add("Draggable.removeDraggable(fileID:line:)", "twice", .wrongState, report: .atCaller) {
+  list.add("Draggable.removeDraggable()", "twice", .wrongState, report: .atCaller) {
     probe in
     let (stage, world, card, controller) = draggable()
     controller.drag(.began(at: .zero))
@@ -288,7 +289,7 @@ actor Gesture {
       !card.isDraggable && world.bodyCount == 0, "a removed drag keeps \(world.bodyCount) bodies")
   }
   list.add(
-    "DragController.drag(_:isolation:fileID:line:)", "fromAnotherActor", .wrongState,
+    "DragController.drag(_:)", "fromAnotherActor", .wrongState,
     report: .atCaller
   ) { probe in
     let stage = Stage(framesPerSecond: 60)
@@ -352,7 +353,7 @@ actor Gesture {
   }
 
   list.add(
-    "DynamicsWorld.init(frames:timeStep:restThreshold:maximumAdvance:fileID:line:).timeStep",
+    "DynamicsWorld.init(frames:timeStep:restThreshold:maximumAdvance:).timeStep",
     durations, kind: timedClass,
     reportFor: [.negative, .zero, .tiny, .huge]
   ) { probe, step in
@@ -367,7 +368,7 @@ actor Gesture {
       "the body never reached its snap point: \(body.position)")
   }
   list.add(
-    "DynamicsWorld.init(frames:timeStep:restThreshold:maximumAdvance:fileID:line:).maximumAdvance",
+    "DynamicsWorld.init(frames:timeStep:restThreshold:maximumAdvance:).maximumAdvance",
     durations, kind: timedClass,
     reportFor: [.huge]
   ) { probe, advance in
@@ -377,7 +378,7 @@ actor Gesture {
     settle(body, world, on: stage, probe)
   }
   list.add(
-    "DynamicsWorld.init(frames:timeStep:restThreshold:maximumAdvance:fileID:line:).restThreshold",
+    "DynamicsWorld.init(frames:timeStep:restThreshold:maximumAdvance:).restThreshold",
     Inputs.doubles, kind: numericClass,
     reportFor: [.nonFinite, .negative, .zero, .tiny]
   ) { probe, figure in

@@ -111,7 +111,7 @@ final class Document: Loading {
   }
 
   list.add(
-    "LoadingController.update(progress:fileID:line:)", Inputs.doubles, kind: numericClass,
+    "LoadingController.update(progress:)", Inputs.doubles, kind: numericClass,
     reportFor: [.nonFinite]
   ) {
     probe, fraction in
@@ -140,8 +140,7 @@ final class Document: Loading {
     let indicator = RecordingIndicator()
     return (LoadingController(indicator: indicator, clock: VirtualTime()), indicator)
   }
-  list.add("LoadingController.stop(_:fileID:line:)", "withoutStart", .wrongState, report: .atCaller)
-  { probe in
+  list.add("LoadingController.stop(_:)", "withoutStart", .wrongState, report: .atCaller) { probe in
     let (controller, indicator) = idle()
     controller.stop(.failure(CancellationError()))
     probe.consistent(
@@ -149,7 +148,7 @@ final class Document: Loading {
     checkLoading(controller, indicator, probe)
   }
   list.add(
-    "LoadingController.stop(_:fileID:line:)", "moreThanStarts", .wrongState, report: .atCaller
+    "LoadingController.stop(_:)", "moreThanStarts", .wrongState, report: .atCaller
   ) { probe in
     let (controller, indicator) = idle()
     controller.start()
@@ -164,7 +163,7 @@ final class Document: Loading {
     checkLoading(controller, indicator, probe)
   }
   list.add(
-    "LoadingController.update(progress:fileID:line:)", "withoutStart", .wrongState,
+    "LoadingController.update(progress:)", "withoutStart", .wrongState,
     report: .atCaller
   ) { probe in
     let (controller, _) = idle()
@@ -172,14 +171,14 @@ final class Document: Loading {
     probe.consistent(controller.progress == nil, "progress kept with nothing loading")
   }
   list.add(
-    "LoadingController.update(message:fileID:line:)", "withoutStart", .wrongState, report: .atCaller
+    "LoadingController.update(message:)", "withoutStart", .wrongState, report: .atCaller
   ) { probe in
     let (controller, _) = idle()
     controller.update(message: "late")
     probe.consistent(controller.message == nil, "message kept with nothing loading")
   }
   list.add(
-    "LoadingController.follow(_:fileID:line:)", "withoutStart", .wrongState, report: .atCaller
+    "LoadingController.follow(_:)", "withoutStart", .wrongState, report: .atCaller
   ) { probe in
     let (controller, _) = idle()
     controller.follow(Progress(totalUnitCount: 10))
@@ -189,7 +188,7 @@ final class Document: Loading {
     ("zeroTotal", Int64(0), Int64(0)), ("negativeTotal", -5, 3), ("overDone", 10, 1_000),
     ("negativeDone", 10, -4), ("Int64.max", .max, .max / 2), ("Int64.min", .min, .min),
   ] {
-    list.add("LoadingController.follow(_:fileID:line:)", label, .nonFinite) { probe in
+    list.add("LoadingController.follow(_:)", label, .nonFinite) { probe in
       let time = VirtualTime()
       let indicator = RecordingIndicator()
       let controller = LoadingController(
@@ -206,7 +205,7 @@ final class Document: Loading {
     }
   }
 
-  list.add("LoadingController.start(message:fileID:line:)", "whileFinishing", .wrongState) {
+  list.add("LoadingController.start(message:)", "whileFinishing", .wrongState) {
     probe in
     let time = VirtualTime()
     let indicator = RecordingIndicator()
@@ -231,7 +230,7 @@ final class Document: Loading {
       controller.state == .idle && !indicator.isShown,
       "state \(controller.state) after the last stop")
   }
-  list.add("LoadingController.stop(_:fileID:line:)", "whilePending", .wrongState) { probe in
+  list.add("LoadingController.stop(_:)", "whilePending", .wrongState) { probe in
     let time = VirtualTime()
     let indicator = RecordingIndicator()
     let controller = LoadingController(indicator: indicator, clock: time)
@@ -245,7 +244,7 @@ final class Document: Loading {
       "work shorter than its grace time was shown: \(indicator.transitions)")
   }
   list.add(
-    "LoadingController.start(message:fileID:line:)", "afterHostDied", .deadHost, report: .atCaller
+    "LoadingController.start(message:)", "afterHostDied", .deadHost, report: .atCaller
   ) { probe in
     let time = VirtualTime()
     let indicator = RecordingIndicator()
@@ -258,7 +257,7 @@ final class Document: Loading {
     probe.consistent(!indicator.isShown, "shown for a dead host")
     checkLoading(controller, indicator, probe)
   }
-  list.add("LoadingController.stop(_:fileID:line:)", "hostDiedWhileShown", .deadHost) { probe in
+  list.add("LoadingController.stop(_:)", "hostDiedWhileShown", .deadHost) { probe in
     let time = VirtualTime()
     var host: Document? = Document(time: time, options: .init(graceTime: .zero))
     let indicator = host!.indicator
@@ -274,7 +273,7 @@ final class Document: Loading {
   }
   for (label, host) in bridgedHosts() {
     list.add(
-      "LoadingController.attach(to:indicator:clock:options:isolation:fileID:line:)", label,
+      "LoadingController.attach(to:indicator:clock:options:)", label,
       .refusedHost,
       report: .required
     ) {
@@ -292,7 +291,7 @@ final class Document: Loading {
   }
 
   list.add(
-    "Loading.updateLoading(progress:fileID:line:)", Inputs.someDoubles, kind: numericClass,
+    "Loading.updateLoading(progress:)", Inputs.someDoubles, kind: numericClass,
     reportFor: [.nonFinite]
   ) {
     probe, fraction in
@@ -307,14 +306,14 @@ final class Document: Loading {
     }
     host.stopLoading()
   }
-  list.add("Loading.stopLoading(_:fileID:line:)", "withoutStart", .wrongState, report: .atCaller) {
+  list.add("Loading.stopLoading(_:)", "withoutStart", .wrongState, report: .atCaller) {
     probe in
     let host = Document(time: VirtualTime())
     host.stopLoading()
     probe.consistent(!host.isLoading, "loading after a stop without start")
   }
   list.add(
-    "Loading.updateLoading(message:fileID:line:)", "withoutStart", .wrongState, report: .atCaller
+    "Loading.updateLoading(message:)", "withoutStart", .wrongState, report: .atCaller
   ) { probe in
     let host = Document(time: VirtualTime())
     host.updateLoading(message: "late")
@@ -322,7 +321,7 @@ final class Document: Loading {
   }
 
   list.add(
-    "withLoading(message:indicator:clock:options:fileID:line:_:)", Inputs.someDurations,
+    "withLoading(message:indicator:clock:options:_:)", Inputs.someDurations,
     kind: timedClass
   ) {
     probe, duration in

@@ -75,7 +75,7 @@ final class MainQueueButton: Tooltipped {
   // Frame rates at their extremes carry an animation and a drag to their ends.
   let rates = Inputs.ints + [Input("1001", 1001, .huge), Input("1e9", 1_000_000_000, .huge)]
   var dancing = CaseList("AffixDancing")
-  dancing.add("Dance.of(_:frames:fileID:line:).framesPerSecond", rates, kind: always(.hang)) {
+  dancing.add("Dance.of(_:frames:).framesPerSecond", rates, kind: always(.hang)) {
     probe, rate in
     let stage = Stage(framesPerSecond: rate)
     let sprite = Sprite()
@@ -85,7 +85,7 @@ final class MainQueueButton: Tooltipped {
   }
   var dragging = CaseList("AffixDraggable")
   dragging.add(
-    "DynamicsWorld.init(frames:timeStep:restThreshold:maximumAdvance:fileID:line:).framesPerSecond",
+    "DynamicsWorld.init(frames:timeStep:restThreshold:maximumAdvance:).framesPerSecond",
     rates, kind: always(.hang)
   ) {
     probe, rate in

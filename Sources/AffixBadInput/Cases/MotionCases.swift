@@ -41,43 +41,43 @@ import AffixScheduling
     }
   }
   list.add(
-    "DampedSpring.init(frequency:dampingRatio:fileID:line:).frequency", doubles, kind: numericClass,
+    "DampedSpring.init(frequency:dampingRatio:).frequency", doubles, kind: numericClass,
     reportFor: Family.all
   ) {
     probe, frequency in check(DampedSpring(frequency: frequency, dampingRatio: 0.5), probe)
   }
   list.add(
-    "DampedSpring.init(frequency:dampingRatio:fileID:line:).dampingRatio", doubles,
+    "DampedSpring.init(frequency:dampingRatio:).dampingRatio", doubles,
     kind: numericClass, reportFor: [.nonFinite, .negative, .huge]
   ) {
     probe, ratio in check(DampedSpring(frequency: 2, dampingRatio: ratio), probe)
   }
   list.add(
-    "DampedSpring.init(response:dampingRatio:initialVelocity:fileID:line:).response", doubles,
+    "DampedSpring.init(response:dampingRatio:initialVelocity:).response", doubles,
     kind: numericClass, reportFor: Family.all
   ) {
     probe, response in check(DampedSpring(response: response, dampingRatio: 0.8), probe)
   }
   list.add(
-    "DampedSpring.init(response:dampingRatio:initialVelocity:fileID:line:).dampingRatio", doubles,
+    "DampedSpring.init(response:dampingRatio:initialVelocity:).dampingRatio", doubles,
     kind: numericClass, reportFor: [.nonFinite, .negative, .huge]
   ) {
     probe, ratio in check(DampedSpring(response: 0.5, dampingRatio: ratio), probe)
   }
   list.add(
-    "DampedSpring.init(duration:bounce:initialVelocity:fileID:line:).duration", doubles,
+    "DampedSpring.init(duration:bounce:initialVelocity:).duration", doubles,
     kind: numericClass, reportFor: Family.all
   ) {
     probe, duration in check(DampedSpring(duration: duration, bounce: 0.2), probe)
   }
   list.add(
-    "DampedSpring.init(duration:bounce:initialVelocity:fileID:line:).bounce", doubles,
+    "DampedSpring.init(duration:bounce:initialVelocity:).bounce", doubles,
     kind: numericClass
   ) {
     probe, bounce in check(DampedSpring(duration: 0.5, bounce: bounce), probe)
   }
   list.add(
-    "DampedSpring.init(duration:bounce:initialVelocity:fileID:line:).initialVelocity",
+    "DampedSpring.init(duration:bounce:initialVelocity:).initialVelocity",
     Inputs.someDoubles, kind: numericClass
   ) {
     probe, velocity in

@@ -99,7 +99,7 @@ import Foundation
   }
 
   list.add(
-    "SchedulingClock.scheduleRepeating(every:fileID:line:_:)", durations, kind: timedClass,
+    "SchedulingClock.scheduleRepeating(every:_:)", durations, kind: timedClass,
     reportFor: [.tiny]
   ) {
     probe, interval in
@@ -241,7 +241,7 @@ import Foundation
   }
 
   list.add(
-    "FrameSource.init(clock:framesPerSecond:fileID:line:)",
+    "FrameSource.init(clock:framesPerSecond:)",
     Inputs.ints + [
       Input("1001", 1001, .huge), Input("1e9", 1_000_000_000, .huge), Input("1000", 1000, .tiny),
     ],

@@ -48,13 +48,13 @@ final class Button: Tooltipped {
   }
 
   list.add(
-    "TooltipTiming.init(showDelay:hideDelay:fileID:line:).showDelay", durations, kind: timedClass,
+    "TooltipTiming.init(showDelay:hideDelay:).showDelay", durations, kind: timedClass,
     reportFor: [.negative]
   ) {
     probe, delay in hover(TooltipTiming(showDelay: delay), probe)
   }
   list.add(
-    "TooltipTiming.init(showDelay:hideDelay:fileID:line:).hideDelay", durations, kind: timedClass,
+    "TooltipTiming.init(showDelay:hideDelay:).hideDelay", durations, kind: timedClass,
     reportFor: [.negative]
   ) {
     probe, delay in hover(TooltipTiming(hideDelay: delay), probe)
@@ -89,7 +89,7 @@ final class Button: Tooltipped {
     return (controller, time, shown)
   }
   list.add(
-    "TooltipController.pointerExited(fileID:line:)", "withoutEnter", .wrongState, report: .atCaller
+    "TooltipController.pointerExited()", "withoutEnter", .wrongState, report: .atCaller
   ) { probe in
     let (tooltip, time, shown) = controller()
     tooltip.pointerExited()
@@ -99,7 +99,7 @@ final class Button: Tooltipped {
       "an exit without enter changed state")
   }
   list.add(
-    "TooltipController.pointerEntered(fileID:line:)", "twice", .wrongState, report: .atCaller
+    "TooltipController.pointerEntered()", "twice", .wrongState, report: .atCaller
   ) { probe in
     let (tooltip, time, shown) = controller()
     tooltip.pointerEntered()
@@ -130,7 +130,7 @@ final class Button: Tooltipped {
       tooltip.isShown == (shown.now.last ?? false),
       "the view heard \(shown.now), the controller says \(tooltip.isShown)")
   }
-  list.add("TooltipController.pointerEntered(fileID:line:)", "afterHostDied", .deadHost) { probe in
+  list.add("TooltipController.pointerEntered()", "afterHostDied", .deadHost) { probe in
     let time = VirtualTime()
     let shown = Box<[Bool]>([])
     var host: Button? = Button(time: time)
@@ -145,7 +145,7 @@ final class Button: Tooltipped {
     tooltip.pointerExited()
     tooltip.dismiss()
   }
-  list.add("TooltipController.pointerExited(fileID:line:)", "hostDiedWhileShown", .deadHost) {
+  list.add("TooltipController.pointerExited()", "hostDiedWhileShown", .deadHost) {
     probe in
     let time = VirtualTime()
     var host: Button? = Button(time: time)
@@ -160,7 +160,7 @@ final class Button: Tooltipped {
   }
   for (label, host) in bridgedHosts() {
     list.add(
-      "TooltipController.attach(to:timing:clock:isolation:show:)", label, .refusedHost,
+      "TooltipController.attach(to:timing:clock:show:)", label, .refusedHost,
       report: .required
     ) { probe in
       let time = VirtualTime()

@@ -90,7 +90,9 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   ///
   /// - Parameters:
   ///   - host: The object; it is held weakly.
-  ///   - center: The key path to the object's centre, written in `isolation`.
+  ///   - center: The key path to the object's centre, written in `isolation`. A centre the
+  ///     world cannot hold (not finite, or beyond its coordinates) is reported, replaced as
+  ///     `DynamicsWorld/makeBody(at:bounds:)` replaces it, and written to the object at once.
   ///   - snapPoint: Where the object comes to rest; its current centre if `nil`.
   ///   - snap: The spring that snaps it there; `UISnapBehavior`'s default unless given (see
   ///     `DampedSpring.snap(damping:frequency:)`).
@@ -126,7 +128,9 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   ///
   /// - Parameters:
   ///   - host: The object; it is held weakly.
-  ///   - center: The key path to the object's centre, written in `isolation`.
+  ///   - center: The key path to the object's centre, written in `isolation`. A centre the
+  ///     world cannot hold (not finite, or beyond its coordinates) is reported, replaced as
+  ///     `DynamicsWorld/makeBody(at:bounds:)` replaces it, and written to the object at once.
   ///   - snapPoints: The detents. Non-finite points are reported and left out; with none
   ///     left, the object's current centre is the only one.
   ///   - snap: The spring that snaps it to a detent; `UISnapBehavior`'s default unless given.
@@ -171,8 +175,11 @@ public final class DragController: Capability, CustomStringConvertible, Observab
         return true
       })
     let body = world.makeBody(at: centre, bounds: bounds, handler: handler)
-    // Where the world put the body: a centre it cannot hold is replaced there, and reported.
+    // Where the world put the body: a centre it cannot hold is replaced there, and reported,
+    // and the host is moved there now (this is its isolation), so that the two agree before
+    // the first drag; a centre the world held is left as it is.
     let start = body.position
+    if start != centre { center.write(start, to: host) }
     if let rubberBand { body.rubberBand = rubberBand }
     var points = (snapPoints ?? [start]).filter { point in
       guard point.isFinite else {

@@ -74,7 +74,8 @@ extension Draggable {
   /// flick carries the object to the next detent and a slow drop keeps the nearest. A handler
   /// given to `DragController.onRelease(_:)` can choose another target, refuse
   /// the move, or take the object over. Calling it again replaces the previous configuration
-  /// (and ends a drag in progress).
+  /// (and ends a drag in progress). A centre the world cannot hold (not finite) is reported
+  /// and replaced, in the object too, at once.
   ///
   /// ```swift
   /// sheet.makeDraggable(
