@@ -155,6 +155,19 @@ let package = Package(
     .testTarget(
       name: "AffixDemoTests", dependencies: ["AffixDancing", "AffixTestSupport"],
       swiftSettings: strict),
+    // Built as a new app target is (main actor by default, approachable concurrency), with
+    // hosts, values and keys written unmarked: the library needs no annotation there.
+    .testTarget(
+      name: "AppDefaultsTests",
+      dependencies: [
+        "Affix", "AffixLoading", "AffixDancing", "AffixDraggable", "AffixTooltip",
+        "AffixScheduling", "AffixTestSupport",
+      ],
+      swiftSettings: strict + [
+        .defaultIsolation(MainActor.self),
+        .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+        .enableUpcomingFeature("InferIsolatedConformances"),
+      ]),
     .testTarget(
       name: "AffixMainActorTests",
       dependencies: [
