@@ -168,6 +168,15 @@ let package = Package(
         .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
         .enableUpcomingFeature("InferIsolatedConformances"),
       ]),
+    // The sound uses of Tests/Fixtures/must-compile, run with real concurrency, so that the
+    // thread sanitizer sees them: client code, with the shipped products and nothing else.
+    .testTarget(
+      name: "SoundUsesTests",
+      dependencies: [
+        "Affix", "AffixScheduling", "AffixLoading", "AffixLoadingTesting", "AffixDancing",
+        "AffixDraggable", "AffixTooltip", "AffixTesting",
+      ],
+      swiftSettings: strict),
     .testTarget(
       name: "AffixMainActorTests",
       dependencies: [
