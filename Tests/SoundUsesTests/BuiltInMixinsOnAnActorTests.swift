@@ -10,48 +10,6 @@ import AffixTooltip
 import Foundation
 import Testing
 
-private final class Lamp: Dancing {
-  let frames: FrameSource
-  var brightness = 1.0
-
-  init(frames: FrameSource) {
-    self.frames = frames
-  }
-
-  var danceFrames: FrameSource { frames }
-}
-
-private final class Card: Draggable {
-  var center = CGPoint(x: 0, y: 0)
-}
-
-private final class Importer: Loading {
-  let clock: any SchedulingClock
-  let loadingOptions: LoadingOptions
-  let indicator = RecordingIndicator()
-
-  init(clock: any SchedulingClock, options: LoadingOptions) {
-    self.clock = clock
-    loadingOptions = options
-  }
-
-  func makeLoadingIndicator() -> any LoadingIndicator { indicator }
-  var loadingClock: any SchedulingClock { clock }
-}
-
-private final class Button: Tooltipped {
-  let clock: any SchedulingClock
-  let tooltipTiming: TooltipTiming
-  var isTooltipShown = false
-
-  init(clock: any SchedulingClock, timing: TooltipTiming) {
-    self.clock = clock
-    tooltipTiming = timing
-  }
-
-  var tooltipClock: any SchedulingClock { clock }
-}
-
 /// The hosts of one test, on one clock: the lamp's frames, the card's world, the importer's
 /// indicator and the button's tooltip all tick on it.
 private struct Hosts {

@@ -23,7 +23,7 @@ extension Blinking {
   }
 }
 
-@MainActor private final class Lamp: @MainActor Blinking {
+@MainActor private final class BlinkingLamp: @MainActor Blinking {
   var isVisible = true {
     didSet {
       writes.append(isVisible)
@@ -35,7 +35,9 @@ extension Blinking {
   var hidden: AsyncStream<Void>.Continuation?
 }
 
-@MainActor private func flash(_ lamp: Lamp, on clock: any SchedulingClock = DispatchClock.main) {
+@MainActor private func flash(
+  _ lamp: BlinkingLamp, on clock: any SchedulingClock = DispatchClock.main
+) {
   lamp.blink(on: clock)
   lamp.isVisible = true
 }
@@ -45,7 +47,7 @@ extension Blinking {
   /// main actor, behind the write made there meanwhile, and hides the lamp after it.
   @Test func aBlinkFiredOnAnotherThreadHidesTheLampAfterTheMainActorsWrites() async {
     let clock = VirtualClock()
-    let lamp = Lamp()
+    let lamp = BlinkingLamp()
     flash(lamp, on: clock)
     clock.advanceOnAnotherThread(by: .milliseconds(100))
     lamp.isVisible = true
@@ -60,7 +62,7 @@ extension Blinking {
   @Test func lampsBlinkedOnADispatchQueueAreEachHiddenOnceOnTheMainActor() async {
     let clock = DispatchClock(queue: DispatchQueue(label: "blinks", attributes: .concurrent))
     let (hidden, continuation) = AsyncStream.makeStream(of: Void.self)
-    let lamps = (0..<50).map { _ in Lamp() }
+    let lamps = (0..<50).map { _ in BlinkingLamp() }
     for lamp in lamps {
       lamp.hidden = continuation
       lamp.blink(after: .milliseconds(1), on: clock)
@@ -77,7 +79,7 @@ extension Blinking {
   /// The fixture's own call, on the main queue's clock.
   @Test func aLampFlashedOnTheMainQueuesClockIsHiddenThere() async {
     let (hidden, continuation) = AsyncStream.makeStream(of: Void.self)
-    let lamp = Lamp()
+    let lamp = BlinkingLamp()
     lamp.hidden = continuation
     flash(lamp)
     for await _ in hidden { break }

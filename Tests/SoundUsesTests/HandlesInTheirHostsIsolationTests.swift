@@ -71,17 +71,6 @@ private func isLoading(_ card: CardView) -> Bool {
   LoadingController.attached(to: card)?.isLoading ?? false
 }
 
-private final class Lamp: Dancing {
-  let frames: FrameSource
-  var brightness = 1.0
-
-  init(frames: FrameSource) {
-    self.frames = frames
-  }
-
-  var danceFrames: FrameSource { frames }
-}
-
 private actor Room {
   let lamp: Lamp
 

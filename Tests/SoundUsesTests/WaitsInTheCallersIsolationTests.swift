@@ -14,44 +14,6 @@ import Foundation
 import Synchronization
 import Testing
 
-private final class Lamp: Dancing {
-  let frames: FrameSource
-  var brightness = 1.0
-
-  init(frames: FrameSource) {
-    self.frames = frames
-  }
-
-  var danceFrames: FrameSource { frames }
-}
-
-private final class Card: Draggable {
-  var center = CGPoint(x: 0, y: 0)
-}
-
-private final class Importer: Loading {
-  let clock: VirtualClock
-  let indicator = RecordingIndicator()
-
-  init(clock: VirtualClock) {
-    self.clock = clock
-  }
-
-  func makeLoadingIndicator() -> any LoadingIndicator { indicator }
-  var loadingClock: any SchedulingClock { clock }
-}
-
-private final class Button: Tooltipped {
-  let clock: VirtualClock
-  var isTooltipShown = false
-
-  init(clock: VirtualClock) {
-    self.clock = clock
-  }
-
-  var tooltipClock: any SchedulingClock { clock }
-}
-
 private final class Tally {
   var count = 0
 }
