@@ -41,6 +41,10 @@ enum ForkHandlers {
     // Sets the main queue's key now, in the parent: the child's retirements ask for it, and
     // setting it there would be a Dispatch call in the child.
     _ = MainQueue.isCurrent
+    // What the child's handler uses is made here, in the parent: made in the child, it could
+    // ask the Swift runtime for type metadata under a lock another thread held at the fork.
+    ReleaseQueue.prepareForFork()
+    _ = Retirement.shards
     ProcessLocks.lockAll()
   }
 

@@ -120,10 +120,16 @@ enum ProcessLocks {
   /// it. The thread that took the locks in the parent is not this one (on Apple platforms an
   /// `os_unfair_lock` would stop the process on an unlock by another thread), and no other
   /// thread exists here to hold one or wait for it.
+  ///
+  /// By index, not through `reversed()`: a child's first use of a generic type at a line asks
+  /// the Swift runtime for its metadata, which takes the runtime's conformance lock, and another
+  /// thread of the parent may have held that lock at the fork (a child hung there).
   static func reinitializeAllInChild() {
-    for member in members.reversed()
-    where member.isHeldForFork.exchange(false, ordering: .relaxed) {
-      member.reinitialize()
+    var index = members.count
+    while index > 0 {
+      index -= 1
+      let member = members[index]
+      if member.isHeldForFork.exchange(false, ordering: .relaxed) { member.reinitialize() }
     }
   }
 }

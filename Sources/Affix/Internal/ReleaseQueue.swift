@@ -164,9 +164,21 @@ enum ReleaseQueue {
   // MARK: fork
 
   /// In the child of a fork: the releases other threads had under way will never end there.
+  /// An empty table made in the parent, before a fork (``prepareForFork()``): making one in
+  /// the child could ask the Swift runtime for the dictionary's metadata, under a lock another
+  /// thread of the parent may have held at the fork.
+  private static let noneUnderWay: [Int: UInt] = [:]
+
+  /// Before a fork, in the parent: makes what ``resetInChild()`` uses, the queue's state too
+  /// (a lazy global, first made where it is first used).
+  static func prepareForFork() {
+    _ = noneUnderWay
+    _ = state
+  }
+
   static func resetInChild() {
     state.withLock { state in
-      state.underWay = [:]
+      state.underWay = noneUnderWay
       state.drainScheduled = false
     }
   }
