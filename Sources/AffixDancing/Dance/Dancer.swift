@@ -15,11 +15,11 @@ import Synchronization
 /// Associations(of: view).removeCapability(Dancer.self)  // stops its animations, nothing more is written
 /// ```
 ///
-/// Isolation: the dancer is `Sendable` and keeps its state behind a lock, so calls from any
-/// thread are safe for the dancer. The host's properties, however, are read and written on the
-/// frame source's context (every frame), and on the calling thread for calls that change values
-/// at once (`animate`, `setProgress`, `finish`): make those calls on the clock's context too,
-/// the main queue for `FrameSource.shared`, as you would with UIKit.
+/// Isolation: the dancer is `Sendable` and keeps its state behind a lock, so that what reads or
+/// changes the dancer alone (a handle's getters, `ended()`, its removal, its host's death) is
+/// safe from any thread. The host's properties are read and written only in the isolation its
+/// animations were declared in: the frames run there, and a call that writes the host (`start`,
+/// `setProgress`, `finish`, ...) made elsewhere is reported and ignored.
 ///
 /// Observation: the dancer is `Observable`, and the state a ``Dance`` handle shows of it
 /// (``Dance/state``, ``Dance/isRunning``, ``Dance/progress``, ``Dance/groups``,
