@@ -32,15 +32,15 @@ struct ConcurrentFrameTests {
     let frames = VirtualFrames()
     let boxes = (0..<40).map { _ in SharedBox() }
 
-    var scheduler: VirtualClock { frames.scheduler }
-    var clock: FrameSource { frames.clock }
+    var clock: VirtualClock { frames.clock }
+    var source: FrameSource { frames.source }
 
     func dance(_ index: Int) -> Dance<SharedBox> {
-      Dance.of(boxes[index], frames: clock)
+      Dance.of(boxes[index], frames: source)
     }
 
     func frame() {
-      scheduler.advance(by: .milliseconds(10))
+      clock.advance(by: .milliseconds(10))
     }
 
     /// Advances `count` frames on a thread of its own, while the caller goes on.
@@ -100,11 +100,11 @@ struct ConcurrentFrameTests {
       #expect(stage.boxes[index].x == Double(last ?? -1))
       #expect(!stage.dance(index).isRunning)
     }
-    #expect(Dancer.runningCount(on: stage.clock) == 0)
+    #expect(Dancer.runningCount(on: stage.source) == 0)
   }
 
-  /// Two threads driving one scheduler run the frames of one clock on either thread, one after
-  /// another: what a frame leaves in the driver's memos is seen by the next on the other
+  /// Two threads driving one virtual clock run the frames of one source on either thread, one
+  /// after another: what a frame leaves in the driver's memos is seen by the next on the other
   /// thread, and every animation ends on its targets.
   @Test func framesDrivenFromTwoThreadsEndOnTheTargets() async {
     let stage = Stage()
@@ -116,6 +116,6 @@ struct ConcurrentFrameTests {
     await animator.ended(stage)
     #expect(stage.boxes.allSatisfy { $0.x == 100 })
     #expect(stage.boxes.indices.allSatisfy { stage.boxes[$0].y == Double($0) })
-    #expect(Dancer.runningCount(on: stage.clock) == 0)
+    #expect(Dancer.runningCount(on: stage.source) == 0)
   }
 }

@@ -14,8 +14,8 @@ private struct Crowd {
     boxes = (0..<count).map { _ in Box() }
   }
 
-  var scheduler: VirtualClock { frames.scheduler }
-  var clock: FrameSource { frames.clock }
+  var scheduler: VirtualClock { frames.clock }
+  var clock: FrameSource { frames.source }
   func advance(_ seconds: Double) { frames.advance(seconds) }
 
   func dance(_ index: Int) -> Dance<Box> {
@@ -96,8 +96,8 @@ private struct Crowd {
 
   @Test func aDeadHostLeavesTheDriverWhileTheOthersGoOn() {
     let frames = VirtualFrames()
-    let scheduler = frames.scheduler
-    let clock = frames.clock
+    let scheduler = frames.clock
+    let clock = frames.source
     let survivor = Box()
     Dance.of(survivor, frames: clock).animate(duration: 1, curve: .linear) { $0.x = 100 }.start()
     do {

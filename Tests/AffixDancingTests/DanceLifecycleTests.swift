@@ -22,7 +22,7 @@ private final class Puppet: Dancing {
   @Test(arguments: Phase.allCases)
   func endedReturnsNilWhenTheHostDiesWithNoFrameComing(phase: Phase) async {
     let theatre = VirtualFrames()
-    var puppet: Puppet? = Puppet(clock: theatre.clock)
+    var puppet: Puppet? = Puppet(clock: theatre.source)
     guard let dance = puppet.map({ $0.dance.animate(duration: 1) { $0.x = 100 } }) else { return }
     switch phase {
     case .inactive: break
@@ -35,12 +35,12 @@ private final class Puppet: Dancing {
     puppet = nil
     _ = AssociationTable.sweep()
     #expect(await waiting.value == nil)
-    #expect(theatre.clock.subscriberCount == 0)
+    #expect(theatre.source.subscriberCount == 0)
   }
 
   @Test func endedReturnsPromptlyWhenItsTaskIsCancelled() async {
     let theatre = VirtualFrames()
-    let puppet = Puppet(clock: theatre.clock)
+    let puppet = Puppet(clock: theatre.source)
     let dance = puppet.dance.animate(duration: 1) { $0.x = 100 }.start().pause()
     let waiting = Task { await dance.ended() }
     #expect(await eventually { dance.dancer.waiterCount > 0 })
@@ -52,7 +52,7 @@ private final class Puppet: Dancing {
 
   @Test func aCancelledTaskDoesNotWaitAtAll() async {
     let theatre = VirtualFrames()
-    let puppet = Puppet(clock: theatre.clock)
+    let puppet = Puppet(clock: theatre.source)
     let dance = puppet.dance.animate(duration: 1) { $0.x = 100 }.start()
     let waiting = Task {
       withUnsafeCurrentTask { $0?.cancel() }
@@ -66,7 +66,7 @@ private final class Puppet: Dancing {
 @MainActor @Suite struct CompletionLifecycleTests {
   @Test func aCompletionThatDeclaresAnAnimationWhileAChainedOneStartsRunsBesideIt() {
     let theatre = VirtualFrames()
-    let puppet = Puppet(clock: theatre.clock)
+    let puppet = Puppet(clock: theatre.source)
     let ended = Recording<String>()
     puppet.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }
       .addCompletion { _ in
@@ -88,7 +88,7 @@ private final class Puppet: Dancing {
 
   @Test func aCompletionThatDeclaresAnAnimationWhenReplacedKeepsItWaiting() {
     let theatre = VirtualFrames()
-    let puppet = Puppet(clock: theatre.clock)
+    let puppet = Puppet(clock: theatre.source)
     let ended = Recording<String>()
     puppet.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }
       .addCompletion { _ in
@@ -116,7 +116,7 @@ private final class Puppet: Dancing {
 @MainActor @Suite struct RepeatingForeverTests {
   @Test func startingAnAnimationThatRepeatsForeverWithACompletionSaysToCaptureTheHostWeakly() {
     let theatre = VirtualFrames()
-    let puppet = Puppet(clock: theatre.clock)
+    let puppet = Puppet(clock: theatre.source)
     let reported = DiagnosticLog.capture {
       puppet.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }
         .repeatingForever()
@@ -134,7 +134,7 @@ private final class Puppet: Dancing {
 
   @Test func aCompletionAddedToARunningAnimationThatRepeatsForeverIsReportedToo() {
     let theatre = VirtualFrames()
-    let puppet = Puppet(clock: theatre.clock)
+    let puppet = Puppet(clock: theatre.source)
     let reported = DiagnosticLog.capture {
       puppet.dance.animate(duration: 1) { $0.x = 100 }.start().repeatingForever()
       theatre.advance(0.5)
@@ -147,7 +147,7 @@ private final class Puppet: Dancing {
 
   @Test func animationsChainedAfterOneThatRepeatsForeverAreReportedAsNeverStarting() {
     let theatre = VirtualFrames()
-    let puppet = Puppet(clock: theatre.clock)
+    let puppet = Puppet(clock: theatre.source)
     let reported = DiagnosticLog.capture {
       puppet.dance.animate(duration: 1) { $0.x = 100 }.repeatingForever()
         .then(duration: 1) { $0.y = 100 }
@@ -161,7 +161,7 @@ private final class Puppet: Dancing {
 
   @Test func animationsThatEndOrHoldNothingForTheirEndAreNotReported() {
     let theatre = VirtualFrames()
-    let puppet = Puppet(clock: theatre.clock)
+    let puppet = Puppet(clock: theatre.source)
     let reported = DiagnosticLog.capture {
       puppet.dance.animate(duration: 1) { $0.x = 100 }.repeating(count: 3)
         .addCompletion { _ in }
@@ -180,8 +180,8 @@ private final class Puppet: Dancing {
 @MainActor @Suite struct ContinuationTests {
   @Test func continuingWithNoNewTimingMovesExactlyAsStartDoes() {
     let theatre = VirtualFrames()
-    let started = Puppet(clock: theatre.clock)
-    let continued = Puppet(clock: theatre.clock)
+    let started = Puppet(clock: theatre.source)
+    let continued = Puppet(clock: theatre.source)
     for puppet in [started, continued] {
       puppet.dance.animate(duration: 1, curve: .easeInOut) { $0.x = 100 }.start()
     }
@@ -199,7 +199,7 @@ private final class Puppet: Dancing {
 
   @Test func theDurationFactorScalesTheRemainingTimeAlongTheSameCurve() {
     let theatre = VirtualFrames()
-    let puppet = Puppet(clock: theatre.clock)
+    let puppet = Puppet(clock: theatre.source)
     puppet.dance.animate(duration: 1, curve: .easeInOut) { $0.x = 100 }.start()
     theatre.advance(0.5)
     puppet.dance.pause().continueAnimation(durationFactor: 2)
@@ -216,7 +216,7 @@ private final class Puppet: Dancing {
 @MainActor @Suite struct ChainedSettingsTests {
   @Test func pausesOnCompletionAfterThenAppliesToTheChainedAnimation() {
     let theatre = VirtualFrames()
-    let puppet = Puppet(clock: theatre.clock)
+    let puppet = Puppet(clock: theatre.source)
     let ended = Recording<AnimatingPosition>()
     let dance = puppet.dance.animate(duration: 1) { $0.x = 100 }
       .then(duration: 1) { $0.y = 100 }
@@ -231,7 +231,7 @@ private final class Puppet: Dancing {
 
   @Test func scrubsLinearlyAfterThenAppliesToTheChainedAnimation() {
     let theatre = VirtualFrames()
-    let puppet = Puppet(clock: theatre.clock)
+    let puppet = Puppet(clock: theatre.source)
     let dance = puppet.dance.animate(duration: 1) { $0.x = 100 }
       .then(duration: 1, curve: .easeIn) { $0.y = 100 }
     dance.scrubsLinearly = false
@@ -250,7 +250,7 @@ private final class Puppet: Dancing {
     let theatre = VirtualFrames()
     let plain = Plain()
     let diagnostics = DiagnosticLog.capture {
-      _ = Dance.of(plain, frames: theatre.clock)
+      _ = Dance.of(plain, frames: theatre.source)
       Dance.of(plain).animate(duration: 1, curve: .linear) { $0.value = 10 }.start()
       Dance.of(plain).pause().start()
     }
@@ -263,7 +263,7 @@ private final class Puppet: Dancing {
 @MainActor @Suite struct AddedAnimationTests {
   @Test func animationsAddedWhileReversedMoveAsTheAnimationRunsBack() {
     let theatre = VirtualFrames()
-    let puppet = Puppet(clock: theatre.clock)
+    let puppet = Puppet(clock: theatre.source)
     let dance = puppet.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }.start()
     theatre.advance(0.5)
     dance.reverse()
@@ -279,7 +279,7 @@ private final class Puppet: Dancing {
 @MainActor @Suite struct StartValueTests {
   @Test func startValuesAreReadWhenTheAnimationStarts() {
     let theatre = VirtualFrames()
-    let puppet = Puppet(clock: theatre.clock)
+    let puppet = Puppet(clock: theatre.source)
     let dance = puppet.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }
     puppet.x = 50  // moved between animate and start
     dance.start()
@@ -292,7 +292,7 @@ private final class Puppet: Dancing {
 
   @Test func scrubbingAnAnimationThatHasNotStartedReadsItsStartValuesToo() {
     let theatre = VirtualFrames()
-    let puppet = Puppet(clock: theatre.clock)
+    let puppet = Puppet(clock: theatre.source)
     let dance = puppet.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }
     puppet.x = 60
     dance.setProgress(to: 0.5)

@@ -26,11 +26,11 @@ private struct Stage {
   let diagnostics = Recording<String>()
 
   init() {
-    sprite = Sprite(clock: frames.clock)
+    sprite = Sprite(clock: frames.source)
   }
 
-  var scheduler: VirtualClock { frames.scheduler }
-  var clock: FrameSource { frames.clock }
+  var clock: VirtualClock { frames.clock }
+  var source: FrameSource { frames.source }
   func advance(_ seconds: Double) { frames.advance(seconds) }
 
   /// Runs `body` with the diagnostics it reports collected.
@@ -75,19 +75,19 @@ private struct Stage {
   @Test func theClockIsSubscribedOnlyWhileRunning() {
     let stage = Stage()
     let dance = stage.sprite.dance.animate(duration: 1) { $0.opacity = 0 }
-    #expect(stage.clock.subscriberCount == 0)
+    #expect(stage.source.subscriberCount == 0)
     dance.start()
-    #expect(stage.clock.subscriberCount == 1 && stage.clock.isRunning)
+    #expect(stage.source.subscriberCount == 1 && stage.source.isRunning)
     stage.advance(0.2)
     dance.pause()
-    #expect(stage.clock.subscriberCount == 0 && !stage.clock.isRunning)
-    let wakeUps = stage.clock.wakeUps
+    #expect(stage.source.subscriberCount == 0 && !stage.source.isRunning)
+    let wakeUps = stage.source.wakeUps
     stage.advance(5)
-    #expect(stage.clock.wakeUps == wakeUps)
+    #expect(stage.source.wakeUps == wakeUps)
     dance.start()
     stage.advance(2)
-    #expect(stage.clock.subscriberCount == 0 && !stage.clock.isRunning)
-    #expect(stage.scheduler.pendingCount == 0)
+    #expect(stage.source.subscriberCount == 0 && !stage.source.isRunning)
+    #expect(stage.clock.pendingCount == 0)
   }
 
   @Test func completionsGetTheFinalPositionExactlyOnce() {
@@ -166,7 +166,7 @@ private struct Stage {
     let expected: Double = position == .start ? 1 : position == .current ? 0.6 : 0
     #expect(abs(stage.sprite.opacity - expected) < 1e-9)
     #expect(ended.values == [position] && !stage.sprite.dance.hasAnimation)
-    #expect(stage.clock.subscriberCount == 0)
+    #expect(stage.source.subscriberCount == 0)
   }
 
   @Test func reanimatingFinishesThePreviousAnimationWhereItIs() {
@@ -230,7 +230,7 @@ private struct Stage {
     stage.advance(0.5)
     dance.stop(withoutFinishing: true)
     stage.advance(1)
-    #expect(ended.values.isEmpty && !dance.hasAnimation && stage.clock.subscriberCount == 0)
+    #expect(ended.values.isEmpty && !dance.hasAnimation && stage.source.subscriberCount == 0)
   }
 
   @Test func repeatingAndAutoreversing() {
@@ -260,7 +260,7 @@ private struct Stage {
     #expect(abs(stage.sprite.position.x - 5) < 0.2)
     stage.advance(1)
     #expect(ended.values == ["first", "second"] && stage.sprite.position.x == 10)
-    #expect(stage.clock.subscriberCount == 0)
+    #expect(stage.source.subscriberCount == 0)
   }
 
   @Test func awaitingReturnsWhereTheAnimationEnded() async {
@@ -299,14 +299,12 @@ private struct Stage {
       var value = 0.0
     }
     let frames = VirtualFrames()
-    let scheduler = frames.scheduler
-    let clock = frames.clock
     let plain = Plain()
-    Dance.of(plain, frames: clock).animate(duration: 1, curve: .linear) { $0.value = 10 }
+    Dance.of(plain, frames: frames.source).animate(duration: 1, curve: .linear) { $0.value = 10 }
     #expect(Dance.of(plain).hasAnimation)
     #expect(Dance.of(plain).dancer === Associations(of: plain).capability(Dancer.self))
     Dance.of(plain).start()
-    scheduler.advance(by: .seconds(2))
+    frames.clock.advance(by: .seconds(2))
     #expect(plain.value == 10)
   }
 
@@ -317,7 +315,7 @@ private struct Stage {
     Associations(of: stage.sprite).removeCapability(Dancer.self)
     let frozen = stage.sprite.opacity
     stage.advance(1)
-    #expect(stage.sprite.opacity == frozen && stage.clock.subscriberCount == 0)
+    #expect(stage.sprite.opacity == frozen && stage.source.subscriberCount == 0)
   }
 
   @Test func springAnimationsOvershootAndLand() {

@@ -122,7 +122,7 @@ import Testing
 /// A frame that cut an animation's repeats tells it once, at the line that declared it.
 @MainActor @Suite struct RepeatCutReportTests {
   @Test func aCutIsToldOncePerAnimation() throws {
-    var state = Dancer.State(clock: VirtualFrames().clock)
+    var state = Dancer.State(clock: VirtualFrames().source)
     let site = CallSite(fileID: "Cards/Deck.swift", line: 42)
     let engine = AnimationEngine(
       tracks: [AnimationTrack(\Box.x, from: 0, to: 100)], timing: .curve(.linear), duration: 1)

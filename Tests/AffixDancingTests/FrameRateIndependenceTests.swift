@@ -13,8 +13,8 @@ private final class Pendulum: Dancing {
     frames = VirtualFrames(framesPerSecond: framesPerSecond)
   }
 
-  var scheduler: VirtualClock { frames.scheduler }
-  var danceFrames: FrameSource { frames.clock }
+  var scheduler: VirtualClock { frames.clock }
+  var danceFrames: FrameSource { frames.source }
 }
 
 /// Motion is a function of time, not of frames: the same animation on a 60 Hz and on a 120 Hz

@@ -15,7 +15,7 @@ import Testing
   @Test func aMainActorViewsHandleInADetachedTaskIsRefusedAndLeavesTheHostAsItWas() async {
     let frames = VirtualFrames()
     let lamp = Lamp()
-    let dance = Dance.of(lamp, frames: frames.clock)
+    let dance = Dance.of(lamp, frames: frames.source)
       .animate(duration: 1) { $0.brightness = 0 }.pause()
     // Adding animations there does not compile: a key path to a main-actor property is formed
     // on the main actor alone.
@@ -44,7 +44,7 @@ import Testing
   @Test func anotherActorCannotTakeOverAnAnimatingHost() async {
     let frames = VirtualFrames()
     let lamp = Lamp()
-    let dance = Dance.of(lamp, frames: frames.clock)
+    let dance = Dance.of(lamp, frames: frames.source)
       .animate(duration: 1) { $0.brightness = 0 }.start()
     let log = await Elsewhere().pause(dance)
     #expect(log.messages.count == 1)
@@ -56,7 +56,7 @@ import Testing
   @Test func aHostWithNoAnimationTakesTheIsolationOfTheNextAnimate() async {
     let frames = VirtualFrames()
     let lamp = Lamp()
-    let dance = Dance.of(lamp, frames: frames.clock)
+    let dance = Dance.of(lamp, frames: frames.source)
     let log = await Task.detached { DiagnosticLog.capture { dance.pause() } }.value
     // Nothing to pause: the usual report, not an isolation one.
     #expect(log.messages.count == 1 && log.messages.first?.contains("no animation") == true)

@@ -23,11 +23,11 @@ private struct Table {
   let card: Card
 
   init() {
-    card = Card(clock: frames.clock)
+    card = Card(clock: frames.source)
   }
 
-  var scheduler: VirtualClock { frames.scheduler }
-  var clock: FrameSource { frames.clock }
+  var scheduler: VirtualClock { frames.clock }
+  var clock: FrameSource { frames.source }
   func advance(_ seconds: Double) { frames.advance(seconds) }
 }
 

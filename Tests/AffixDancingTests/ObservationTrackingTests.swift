@@ -20,7 +20,7 @@ private final class Dot: Dancing {
 @MainActor @Suite struct DanceObservationTests {
   @Test func aTrackedStateIsToldWhenTheAnimationStarts() {
     let floor = VirtualFrames()
-    let dot = Dot(clock: floor.clock)
+    let dot = Dot(clock: floor.source)
     let dance = dot.dance.animate(duration: 1) { $0.x = 100 }
     let state = TrackedRead { dance.state }
     let running = TrackedRead { dot.dance.isRunning }
@@ -31,7 +31,7 @@ private final class Dot: Dancing {
 
   @Test func aTrackedStateIsToldWhenTheAnimationPauses() {
     let floor = VirtualFrames()
-    let dot = Dot(clock: floor.clock)
+    let dot = Dot(clock: floor.source)
     let dance = dot.dance.animate(duration: 1) { $0.x = 100 }.start()
     floor.advance(milliseconds: 100)
     let running = TrackedRead { dance.isRunning }
@@ -44,7 +44,7 @@ private final class Dot: Dancing {
 
   @Test func aTrackedStateIsToldByTheFrameThatEndsTheAnimation() {
     let floor = VirtualFrames()
-    let dot = Dot(clock: floor.clock)
+    let dot = Dot(clock: floor.source)
     dot.dance.animate(duration: 0.5, curve: .linear) { $0.x = 100 }.start()
     floor.advance(milliseconds: 100)
     let state = TrackedRead { dot.dance.state }
@@ -59,7 +59,7 @@ private final class Dot: Dancing {
 
   @Test func aTrackedProgressIsToldByAFrame() {
     let floor = VirtualFrames()
-    let dot = Dot(clock: floor.clock)
+    let dot = Dot(clock: floor.source)
     let dance = dot.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }.start()
     floor.advance(milliseconds: 100)
     let before = dance.progress
@@ -71,7 +71,7 @@ private final class Dot: Dancing {
 
   @Test func aFrameThatOnlyMovesTheProgressLeavesATrackedStateAsleep() {
     let floor = VirtualFrames()
-    let dot = Dot(clock: floor.clock)
+    let dot = Dot(clock: floor.source)
     let dance = dot.dance.animate(duration: 1, curve: .linear) { $0.x = 100 }.start()
     floor.advance(milliseconds: 100)
     let state = TrackedRead { (dance.state, dance.isRunning, dance.hasAnimation, dance.tag) }
@@ -89,8 +89,8 @@ private final class Dot: Dancing {
 
   @Test func aHostWhoseStateWasNotReadTellsNothing() {
     let floor = VirtualFrames()
-    let read = Dot(clock: floor.clock)
-    let unread = Dot(clock: floor.clock)
+    let read = Dot(clock: floor.source)
+    let unread = Dot(clock: floor.source)
     read.dance.animate(duration: 1) { $0.x = 100 }
     let state = TrackedRead { read.dance.state }
     let progress = TrackedRead { read.dance.progress }
@@ -108,7 +108,7 @@ private final class Dot: Dancing {
 
   @Test func aTrackedStateIsToldWhenTheHostDies() {
     let floor = VirtualFrames()
-    var dot: Dot? = Dot(clock: floor.clock)
+    var dot: Dot? = Dot(clock: floor.source)
     guard let dance = dot.map({ $0.dance.animate(duration: 1) { $0.x = 100 }.start() }) else {
       return
     }
@@ -125,7 +125,7 @@ private final class Dot: Dancing {
     weak var weakHost: Dot?
     weak var weakDancer: Dancer?
     do {
-      let dot = Dot(clock: floor.clock)
+      let dot = Dot(clock: floor.source)
       let dance = dot.dance.animate(duration: 1) { $0.x = 100 }
       weakHost = dot
       weakDancer = dance.dancer
@@ -148,7 +148,7 @@ private final class Dot: Dancing {
   func observationsFollowTheStateAcrossControlCalls() async {
     guard #available(macOS 26, iOS 26, tvOS 26, visionOS 26, *) else { return }
     let floor = VirtualFrames()
-    let dot = Dot(clock: floor.clock)
+    let dot = Dot(clock: floor.source)
     let dance = dot.dance.animate(duration: 1) { $0.x = 100 }.start()
     var running = Observations { dance.isRunning }.makeAsyncIterator()
     #expect(await running.next() == true)

@@ -40,7 +40,7 @@ private final class Circle: Shape {
   @Test func computedPropertyIsWrittenThroughItsSetterEveryFrame() {
     let stage = VirtualFrames()
     let gauge = Gauge()
-    Dance.of(gauge, frames: stage.clock).animate(duration: 1, curve: .linear) {
+    Dance.of(gauge, frames: stage.source).animate(duration: 1, curve: .linear) {
       $0.computed = 100
     }.start()
     stage.advance(milliseconds: 500)
@@ -55,7 +55,7 @@ private final class Circle: Shape {
   @Test func observedPropertyRunsItsObserverOnEveryWrite() {
     let stage = VirtualFrames()
     let gauge = Gauge()
-    Dance.of(gauge, frames: stage.clock).animate(duration: 1, curve: .linear) {
+    Dance.of(gauge, frames: stage.source).animate(duration: 1, curve: .linear) {
       $0.observed = 10
     }.start()
     stage.advance(milliseconds: 1_100)
@@ -66,7 +66,7 @@ private final class Circle: Shape {
   @Test func recordingDoesNotWriteTheHost() {
     let stage = VirtualFrames()
     let gauge = Gauge()
-    Dance.of(gauge, frames: stage.clock).animate(duration: 1) {
+    Dance.of(gauge, frames: stage.source).animate(duration: 1) {
       $0.computed = 100
       $0.observed = 5
     }
@@ -77,7 +77,7 @@ private final class Circle: Shape {
   @Test func subclassHostAnimatesInheritedAndOverriddenProperties() {
     let stage = VirtualFrames()
     let circle = Circle()
-    Dance.of(circle, frames: stage.clock).animate(duration: 1, curve: .linear) {
+    Dance.of(circle, frames: stage.source).animate(duration: 1, curve: .linear) {
       $0.x = 40
       $0.radius = 3
     }.start()
@@ -92,7 +92,7 @@ private final class Circle: Shape {
     let stage = VirtualFrames()
     let circle = Circle()
     let shape: Shape = circle
-    Dance.of(shape, frames: stage.clock).animate(duration: 1, curve: .linear) {
+    Dance.of(shape, frames: stage.source).animate(duration: 1, curve: .linear) {
       $0.x = 8
     }.start()
     stage.advance(milliseconds: 1_100)
@@ -103,7 +103,7 @@ private final class Circle: Shape {
   @Test func writingAPropertyTwiceKeepsOneTrackFromTheFirstStart() {
     let stage = VirtualFrames()
     let gauge = Gauge()
-    Dance.of(gauge, frames: stage.clock).animate(duration: 1, curve: .linear) {
+    Dance.of(gauge, frames: stage.source).animate(duration: 1, curve: .linear) {
       $0.observed = 50
       $0.observed = $0.observed * 2
     }.start()

@@ -26,8 +26,8 @@ struct ClockedBox {
     frames = VirtualFrames(framesPerSecond: framesPerSecond)
   }
 
-  var scheduler: VirtualClock { frames.scheduler }
-  var clock: FrameSource { frames.clock }
+  var scheduler: VirtualClock { frames.clock }
+  var clock: FrameSource { frames.source }
   var dance: Dance<Box> { Dance.of(box, frames: clock) }
 
   func advance(milliseconds: Int) {

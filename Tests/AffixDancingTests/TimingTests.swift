@@ -291,8 +291,8 @@ struct TimingParametersTests {
 
   @Test func animateTakesASpringAndLastsItsSettlingTime() {
     let frames = VirtualFrames()
-    let scheduler = frames.scheduler
-    let clock = frames.clock
+    let scheduler = frames.clock
+    let clock = frames.source
     let box = Box()
     Dance.of(box, frames: clock).animate(spring: .snappy) { $0.x = 100 }.start()
     let settling = DampedSpring.snappy.settlingDuration

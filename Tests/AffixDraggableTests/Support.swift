@@ -23,11 +23,11 @@ struct VirtualWorld {
   let world: DynamicsWorld
 
   init() {
-    world = DynamicsWorld(frames: time.clock)
+    world = DynamicsWorld(frames: time.source)
   }
 
-  var scheduler: VirtualClock { time.scheduler }
-  var clock: FrameSource { time.clock }
+  var scheduler: VirtualClock { time.clock }
+  var clock: FrameSource { time.source }
 
   /// Advances virtual time by `count` frames.
   func frames(_ count: Int) {

@@ -41,8 +41,8 @@ import Testing
 @MainActor @Suite struct HostIsolationTests {
   @Test func aVirtualClockAdvancedOffTheMainActorWritesADancingViewOnTheMainActor() async {
     let frames = VirtualFrames(framesPerSecond: 60)
-    let scheduler = frames.scheduler
-    let sprite = CheckedSprite(clock: frames.clock)
+    let scheduler = frames.clock
+    let sprite = CheckedSprite(clock: frames.source)
     let ending = Task { await sprite.dance.animate(duration: 0.5) { $0.alpha = 0 }.start().ended() }
     #expect(await eventually { sprite.dance.dancer.waiterCount > 0 })
     // The clock's thread: a detached task, never the main actor.
@@ -56,8 +56,8 @@ import Testing
 
   @Test func aDancingViewKeptBusyRunsOneFrameTheNewest() async {
     let frames = VirtualFrames(framesPerSecond: 60)
-    let scheduler = frames.scheduler
-    let sprite = CheckedSprite(clock: frames.clock)
+    let scheduler = frames.clock
+    let sprite = CheckedSprite(clock: frames.source)
     let dance = sprite.dance.animate(duration: 2, curve: .linear) { $0.alpha = 0 }.start()
     let before = sprite.writes
     // Sixty frames on another thread while this test holds the main actor.
@@ -75,8 +75,8 @@ import Testing
 
   @Test func aVirtualClockAdvancedOffTheMainActorWritesADraggedViewOnTheMainActor() async {
     let frames = VirtualFrames(framesPerSecond: 60)
-    let scheduler = frames.scheduler
-    let world = DynamicsWorld(frames: frames.clock)
+    let scheduler = frames.clock
+    let world = DynamicsWorld(frames: frames.source)
     let card = CheckedCard()
     card.makeDraggable(snapPoint: CGPoint(x: 100, y: 0), world: world)
     card.drag(.began(at: .zero))
@@ -114,8 +114,8 @@ import Testing
 @Suite struct DragWaitTests {
   @CardActor @Test func settledReturnsOnceTheLastMoveHasReachedTheHost() async {
     let frames = VirtualFrames(framesPerSecond: 60)
-    let scheduler = frames.scheduler
-    let world = DynamicsWorld(frames: frames.clock)
+    let scheduler = frames.clock
+    let world = DynamicsWorld(frames: frames.source)
     let card = ActorCard()
     let drag = card.makeDraggable(snapPoint: CGPoint(x: 100, y: 0), world: world)
     card.drag(.began(at: .zero))
@@ -151,8 +151,8 @@ import Testing
 @Suite struct DanceWaitTests {
   @CardActor @Test func endedReturnsOnceTheCompletionsHaveRunOnTheHostsActor() async {
     let frames = VirtualFrames(framesPerSecond: 60)
-    let scheduler = frames.scheduler
-    let sprite = ActorSprite(clock: frames.clock)
+    let scheduler = frames.clock
+    let sprite = ActorSprite(clock: frames.source)
     let completed = Flag()
     let dance = sprite.dance.animate(duration: 0.5) { $0.alpha = 0 }
       .addCompletion { _ in completed.set() }

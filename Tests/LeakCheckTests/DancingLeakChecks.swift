@@ -20,8 +20,8 @@ private final class Marker: Sendable {}
 
 @MainActor struct DancingLeakChecks {
   let frames = VirtualFrames()
-  var scheduler: VirtualClock { frames.scheduler }
-  var clock: FrameSource { frames.clock }
+  var scheduler: VirtualClock { frames.clock }
+  var clock: FrameSource { frames.source }
 
   @Test(.tags(.leakCheck))
   func hostDeathStopsItsAnimationAndUnsubscribesItFromTheClock() {

@@ -26,11 +26,11 @@ private struct VirtualDragWorld {
   let world: DynamicsWorld
 
   init() {
-    world = DynamicsWorld(frames: time.clock)
+    world = DynamicsWorld(frames: time.source)
   }
 
-  var scheduler: VirtualClock { time.scheduler }
-  var clock: FrameSource { time.clock }
+  var scheduler: VirtualClock { time.clock }
+  var clock: FrameSource { time.source }
   func frames(_ count: Int) { time.frames(count) }
 }
 
