@@ -148,35 +148,38 @@ func boundsMoveBodyInside() {
   #expect(body.bounds == nil)
 }
 
-@MainActor @Test("Bodies report their moves after each advance and come to rest with a last report")
-func movesAreReported() {
-  let world = DynamicsWorld(frames: nil)
-  let reports = Recording<CGPoint>()
-  let body = world.makeBody(at: .zero) {
-    reports.append($0)
-    return true
+@MainActor @Suite("A body's move handler")
+struct MoveHandlerTests {
+  @Test("Bodies report their moves after each advance and come to rest with a last report")
+  func movesAreReported() {
+    let world = DynamicsWorld(frames: nil)
+    let reports = Recording<CGPoint>()
+    let body = world.makeBody(at: .zero) {
+      reports.append($0)
+      return true
+    }
+    body.snap(Snap(to: CGPoint(x: 30, y: 0)))
+    world.advance(by: .seconds(1) / 60)
+    #expect(reports.count == 1)
+    #expect(reports.last == body.position)
+    while world.needsFrames { world.advance(by: .seconds(1) / 60) }
+    #expect(reports.last == CGPoint(x: 30, y: 0))
+    let count = reports.count
+    world.advance(by: .seconds(1))
+    #expect(reports.count == count)
   }
-  body.snap(Snap(to: CGPoint(x: 30, y: 0)))
-  world.advance(by: .seconds(1) / 60)
-  #expect(reports.count == 1)
-  #expect(reports.last == body.position)
-  while world.needsFrames { world.advance(by: .seconds(1) / 60) }
-  #expect(reports.last == CGPoint(x: 30, y: 0))
-  let count = reports.count
-  world.advance(by: .seconds(1))
-  #expect(reports.count == count)
-}
 
-@MainActor @Test("A body whose move handler gives up leaves the world")
-func abandonedBodyIsRemoved() {
-  let world = DynamicsWorld(frames: nil)
-  let body = world.makeBody(at: .zero) { _ in false }
-  body.snap(Snap(to: CGPoint(x: 30, y: 0)))
-  world.advance(by: .seconds(1) / 60)
-  #expect(body.isRemoved)
-  #expect(world.bodyCount == 0)
-  #expect(!world.needsFrames)
-  #expect(body.position != .zero, "a removed body still answers with its last state")
+  @Test("A body whose move handler gives up leaves the world")
+  func abandonedBodyIsRemoved() {
+    let world = DynamicsWorld(frames: nil)
+    let body = world.makeBody(at: .zero) { _ in false }
+    body.snap(Snap(to: CGPoint(x: 30, y: 0)))
+    world.advance(by: .seconds(1) / 60)
+    #expect(body.isRemoved)
+    #expect(world.bodyCount == 0)
+    #expect(!world.needsFrames)
+    #expect(body.position != .zero, "a removed body still answers with its last state")
+  }
 }
 
 @Test("Releasing the handle or removing the body takes it out of the world")

@@ -126,13 +126,16 @@ func snapFollowsTheSharedSpring(spring: DampedSpring) {
   #expect(worst < 1e-6, "largest deviation \(worst) points")
 }
 
-@MainActor @Test("makeDraggable(snap:) takes any DampedSpring and reads it back")
-func makeDraggableTakesTheSharedSpring() {
-  let virtual = VirtualWorld()
-  let card = Card(at: CGPoint(x: 10, y: 10))
-  let controller = card.makeDraggable(snap: .snappy, world: virtual.world)
-  #expect(controller.snap == .snappy)
-  controller.snap = .bouncy
-  #expect(controller.snap == .bouncy)
-  #expect(DampedSpring.snap() == DampedSpring(frequency: 2, dampingRatio: 0.55))
+@MainActor @Suite("The spring a controller snaps with")
+struct SnapSpringTests {
+  @Test("makeDraggable(snap:) takes any DampedSpring and reads it back")
+  func makeDraggableTakesTheSharedSpring() {
+    let virtual = VirtualWorld()
+    let card = Card(at: CGPoint(x: 10, y: 10))
+    let controller = card.makeDraggable(snap: .snappy, world: virtual.world)
+    #expect(controller.snap == .snappy)
+    controller.snap = .bouncy
+    #expect(controller.snap == .bouncy)
+    #expect(DampedSpring.snap() == DampedSpring(frequency: 2, dampingRatio: 0.55))
+  }
 }
