@@ -180,8 +180,8 @@ let package = Package(
     .testTarget(
       name: "AffixMainActorTests",
       dependencies: [
-        "AffixLoading", "AffixDancing", "AffixDraggable", "AffixTooltip", "AffixScheduling",
-        "AffixTestSupport",
+        "Affix", "AffixLoading", "AffixDancing", "AffixDraggable", "AffixTooltip",
+        "AffixScheduling", "AffixTestSupport",
       ],
       swiftSettings: strict),
   ]

@@ -1,3 +1,4 @@
+import Affix
 import AffixDancing
 import AffixDraggable
 import AffixScheduling
@@ -52,6 +53,26 @@ import Testing
     #expect(await ending.value == .end)
     #expect(sprite.alpha == 0)
     #expect(sprite.writes > 1)
+  }
+
+  /// Removed from another thread, the dancer stops: no frame that begins afterwards writes the
+  /// view, and the clock's frames stop.
+  @Test func aDanceRemovedFromAnotherThreadWritesNoLaterFrame() async {
+    let frames = VirtualFrames(framesPerSecond: 60)
+    let sprite = CheckedSprite(clock: frames.source)
+    sprite.dance.animate(duration: 2, curve: .linear) { $0.alpha = 0 }.start()
+    frames.frames(6)
+    for _ in 0..<1_000 where sprite.writes == 0 { await Task.yield() }
+    let before = sprite.writes
+    #expect(before > 0)
+    await Task.detached {
+      #expect(Associations(of: sprite).removeCapability(Dancer.self) != nil)
+    }.value
+    frames.frames(60)
+    for _ in 0..<100 { await Task.yield() }
+    #expect(sprite.writes == before, "a frame after the removal wrote the view")
+    #expect(frames.source.subscriberCount == 0)
+    #expect(!sprite.dance.hasAnimation)
   }
 
   @Test func aDancingViewKeptBusyRunsOneFrameTheNewest() async {

@@ -59,8 +59,10 @@ public final class Dancer: Capability, Observable {
     reportForgotten(aftermath.forgotten, why: "the host is gone")
   }
 
-  /// Stops every animation without finishing it and unsubscribes from the frame source;
-  /// nothing is written to the host afterwards, whatever the ending. Idempotent.
+  /// Stops every animation without finishing it and unsubscribes from the frame source; no
+  /// frame that begins afterwards writes the host, whatever the ending. Called in the host's
+  /// isolation, where the frames run, nothing is written afterwards at all; called elsewhere, a
+  /// frame already under way there may finish its write. Idempotent.
   public func didEnd(_ ending: CapabilityEnding) {
     let aftermath = changing(.all) {
       state.withLock { state -> Aftermath in
