@@ -3,7 +3,7 @@
 # .build/debug, in Swift 6 mode, and fails unless each one is refused with the diagnostic its
 # first line names (`// expect: ...`). The fixtures of Tests/Fixtures/must-compile, sound
 # counterparts type-checked the same way, must pass: they show that the refusals come from the
-# code, not from the set-up.
+# code, not from the set-up. The messages Docs/Concurrency.md quotes must be fixtures' own.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -63,4 +63,38 @@ for fixture in "$root"/Tests/Fixtures/must-not-compile/*.swift; do
   count=$((count + 1))
 done
 [ "$count" -gt 0 ] || fail "no fixtures"
+
+# The concurrency page's table of messages quotes the compiler as the fixtures do: each row's
+# quoted message must be the `// expect:` line of a fixture, so that a message the compiler no
+# longer prints (or a fixture reshaped) does not leave the page promising it.
+python3 - "$root" <<'PYTHON' || fail "Docs/Concurrency.md quotes a message that no fixture expects"
+import glob, re, sys
+
+root = sys.argv[1]
+expected = set()
+for path in glob.glob(f"{root}/Tests/Fixtures/must-not-compile/*.swift"):
+    first = open(path, encoding="utf-8").readline()
+    expected.add(first.removeprefix("// expect: ").strip())
+page = open(f"{root}/Docs/Concurrency.md", encoding="utf-8").read()
+start, end = page.find("<!-- messages"), page.find("<!-- /messages -->")
+if start < 0 or end < start:
+    sys.exit("Docs/Concurrency.md: no <!-- messages --> table")
+rows = [line for line in page[start:end].splitlines() if line.startswith("|")][2:]
+problems = []
+for row in rows:
+    quoted = re.match(r'\| "([^"]+)"', row)
+    if not quoted:
+        problems.append(f"Docs/Concurrency.md: a row of the messages table quotes none: {row[:60]}")
+        continue
+    message = quoted.group(1)
+    if message not in expected:
+        problems.append(f"Docs/Concurrency.md quotes \"{message}\", which no fixture expects")
+if not rows:
+    problems.append("Docs/Concurrency.md: the messages table has no quoted message")
+for problem in problems:
+    print(f"must-not-compile: {problem}", file=sys.stderr)
+if problems:
+    sys.exit(1)
+print(f"must-not-compile: the concurrency page's {len(rows)} messages are the fixtures' own")
+PYTHON
 echo "must-not-compile: ok ($count refused, each first on its racing line; $after_macro after the #isolation macro's own error)"
