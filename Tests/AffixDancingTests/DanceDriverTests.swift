@@ -14,12 +14,12 @@ private struct Crowd {
     boxes = (0..<count).map { _ in Box() }
   }
 
-  var scheduler: VirtualClock { frames.clock }
-  var clock: FrameSource { frames.source }
+  var clock: VirtualClock { frames.clock }
+  var source: FrameSource { frames.source }
   func advance(_ seconds: Double) { frames.advance(seconds) }
 
   func dance(_ index: Int) -> Dance<Box> {
-    Dance.of(boxes[index], frames: clock)
+    Dance.of(boxes[index], frames: source)
   }
 }
 
@@ -30,15 +30,15 @@ private struct Crowd {
     for index in 0..<count {
       crowd.dance(index).animate(duration: 1, curve: .linear) { $0.x = 100 }.start()
     }
-    #expect(crowd.clock.subscriberCount == 1)
-    #expect(Dancer.runningCount(on: crowd.clock) == count)
+    #expect(crowd.source.subscriberCount == 1)
+    #expect(Dancer.runningCount(on: crowd.source) == count)
     crowd.advance(0.5)
     #expect(crowd.boxes.allSatisfy { abs($0.x - 50) < 1e-9 })
     crowd.advance(0.6)
     #expect(crowd.boxes.allSatisfy { $0.x == 100 })
-    #expect(crowd.clock.subscriberCount == 0 && !crowd.clock.isRunning)
-    #expect(Dancer.runningCount(on: crowd.clock) == 0)
-    #expect(crowd.scheduler.pendingCount == 0)
+    #expect(crowd.source.subscriberCount == 0 && !crowd.source.isRunning)
+    #expect(Dancer.runningCount(on: crowd.source) == 0)
+    #expect(crowd.clock.pendingCount == 0)
   }
 
   @Test func eachClockHasItsOwnSubscription() {
@@ -47,11 +47,11 @@ private struct Crowd {
     first.dance(0).animate(duration: 1) { $0.x = 1 }.start()
     first.dance(1).animate(duration: 1) { $0.x = 1 }.start()
     second.dance(0).animate(duration: 1) { $0.x = 1 }.start()
-    #expect(first.clock.subscriberCount == 1 && second.clock.subscriberCount == 1)
-    #expect(Dancer.runningCount(on: first.clock) == 2)
-    #expect(Dancer.runningCount(on: second.clock) == 1)
+    #expect(first.source.subscriberCount == 1 && second.source.subscriberCount == 1)
+    #expect(Dancer.runningCount(on: first.source) == 2)
+    #expect(Dancer.runningCount(on: second.source) == 1)
     second.dance(0).stop(withoutFinishing: true)
-    #expect(first.clock.subscriberCount == 1 && second.clock.subscriberCount == 0)
+    #expect(first.source.subscriberCount == 1 && second.source.subscriberCount == 0)
   }
 
   @Test func animationsLeavingMidwayDoNotDisturbTheOthers() {
@@ -63,18 +63,18 @@ private struct Crowd {
     }
     crowd.dance(2).pause()
     crowd.advance(0.5)
-    #expect(Dancer.runningCount(on: crowd.clock) == 2)
+    #expect(Dancer.runningCount(on: crowd.source) == 2)
     #expect(crowd.boxes[0].x == 50 && crowd.boxes[4].x == 50)
     #expect(crowd.boxes[2].x == 0)
     #expect([1, 3, 5].allSatisfy { crowd.boxes[$0].x == 100 })
     crowd.dance(2).start()
-    #expect(Dancer.runningCount(on: crowd.clock) == 3)
+    #expect(Dancer.runningCount(on: crowd.source) == 3)
     crowd.advance(0.5)
     #expect(crowd.boxes[0].x == 100 && crowd.boxes[4].x == 100)
     #expect(crowd.boxes[2].x == 50)
-    #expect(crowd.clock.subscriberCount == 1)
+    #expect(crowd.source.subscriberCount == 1)
     crowd.advance(1)
-    #expect(crowd.boxes[2].x == 100 && crowd.clock.subscriberCount == 0)
+    #expect(crowd.boxes[2].x == 100 && crowd.source.subscriberCount == 0)
   }
 
   @Test func aCompletionCanStartAnotherHostsAnimationDuringAFrame() {
@@ -87,28 +87,28 @@ private struct Crowd {
       .start()
     crowd.advance(0.2)
     #expect(crowd.boxes[0].x == 10 && second.isRunning)
-    #expect(Dancer.runningCount(on: crowd.clock) == 1 && crowd.clock.subscriberCount == 1)
+    #expect(Dancer.runningCount(on: crowd.source) == 1 && crowd.source.subscriberCount == 1)
     crowd.advance(0.5)
     #expect(abs(crowd.boxes[1].x - 50) < 1e-9)
     crowd.advance(0.5)
-    #expect(crowd.boxes[1].x == 100 && crowd.clock.subscriberCount == 0)
+    #expect(crowd.boxes[1].x == 100 && crowd.source.subscriberCount == 0)
   }
 
   @Test func aDeadHostLeavesTheDriverWhileTheOthersGoOn() {
     let frames = VirtualFrames()
-    let scheduler = frames.clock
-    let clock = frames.source
+    let clock = frames.clock
+    let source = frames.source
     let survivor = Box()
-    Dance.of(survivor, frames: clock).animate(duration: 1, curve: .linear) { $0.x = 100 }.start()
+    Dance.of(survivor, frames: source).animate(duration: 1, curve: .linear) { $0.x = 100 }.start()
     do {
       let doomed = Box()
-      Dance.of(doomed, frames: clock).animate(duration: 1, curve: .linear) { $0.x = 100 }.start()
-      #expect(Dancer.runningCount(on: clock) == 2)
+      Dance.of(doomed, frames: source).animate(duration: 1, curve: .linear) { $0.x = 100 }.start()
+      #expect(Dancer.runningCount(on: source) == 2)
     }
-    scheduler.advance(by: .milliseconds(500))
-    #expect(Dancer.runningCount(on: clock) == 1 && clock.subscriberCount == 1)
+    clock.advance(by: .milliseconds(500))
+    #expect(Dancer.runningCount(on: source) == 1 && source.subscriberCount == 1)
     #expect(abs(survivor.x - 50) < 1e-9)
-    scheduler.advance(by: .milliseconds(600))
-    #expect(survivor.x == 100 && clock.subscriberCount == 0)
+    clock.advance(by: .milliseconds(600))
+    #expect(survivor.x == 100 && source.subscriberCount == 0)
   }
 }

@@ -291,15 +291,15 @@ struct TimingParametersTests {
 
   @Test func animateTakesASpringAndLastsItsSettlingTime() {
     let frames = VirtualFrames()
-    let scheduler = frames.clock
-    let clock = frames.source
+    let clock = frames.clock
+    let source = frames.source
     let box = Box()
-    Dance.of(box, frames: clock).animate(spring: .snappy) { $0.x = 100 }.start()
+    Dance.of(box, frames: source).animate(spring: .snappy) { $0.x = 100 }.start()
     let settling = DampedSpring.snappy.settlingDuration
-    scheduler.advance(by: .milliseconds(Int(settling * 1000) - 20))
+    clock.advance(by: .milliseconds(Int(settling * 1000) - 20))
     #expect(Dance.of(box).hasAnimation)
     #expect(abs(box.x - 100) < 0.5)
-    scheduler.advance(by: .milliseconds(40))
+    clock.advance(by: .milliseconds(40))
     #expect(!Dance.of(box).hasAnimation && box.x == 100)
   }
 }

@@ -42,13 +42,13 @@ import Testing
 @MainActor @Suite struct HostIsolationTests {
   @Test func aVirtualClockAdvancedOffTheMainActorWritesADancingViewOnTheMainActor() async {
     let frames = VirtualFrames(framesPerSecond: 60)
-    let scheduler = frames.clock
+    let clock = frames.clock
     let sprite = CheckedSprite(clock: frames.source)
     let ending = Task { await sprite.dance.animate(duration: 0.5) { $0.alpha = 0 }.start().ended() }
     #expect(await eventually { sprite.dance.dancer.waiterCount > 0 })
     // The clock's thread: a detached task, never the main actor.
     await Task.detached {
-      for _ in 0..<60 { scheduler.advance(by: .seconds(1) / 60) }
+      for _ in 0..<60 { clock.advance(by: .seconds(1) / 60) }
     }.value
     #expect(await ending.value == .end)
     #expect(sprite.alpha == 0)
@@ -77,13 +77,13 @@ import Testing
 
   @Test func aDancingViewKeptBusyRunsOneFrameTheNewest() async {
     let frames = VirtualFrames(framesPerSecond: 60)
-    let scheduler = frames.clock
+    let clock = frames.clock
     let sprite = CheckedSprite(clock: frames.source)
     let dance = sprite.dance.animate(duration: 2, curve: .linear) { $0.alpha = 0 }.start()
     let before = sprite.writes
     // Sixty frames on another thread while this test holds the main actor.
     DispatchQueue.global().sync {
-      for _ in 0..<60 { scheduler.advance(by: .seconds(1) / 60) }
+      for _ in 0..<60 { clock.advance(by: .seconds(1) / 60) }
     }
     #expect(sprite.writes == before)
     for _ in 0..<1_000 where sprite.writes == before { await Task.yield() }
@@ -96,7 +96,7 @@ import Testing
 
   @Test func aVirtualClockAdvancedOffTheMainActorWritesADraggedViewOnTheMainActor() async {
     let frames = VirtualFrames(framesPerSecond: 60)
-    let scheduler = frames.clock
+    let clock = frames.clock
     let world = DynamicsWorld(frames: frames.source)
     let card = CheckedCard()
     card.makeDraggable(snapPoint: CGPoint(x: 100, y: 0), world: world)
@@ -105,7 +105,7 @@ import Testing
     card.drag(.ended(velocity: CGPoint(x: 0, y: 0)))
     // The clock's thread: a detached task, never the main actor.
     await Task.detached {
-      for _ in 0..<120 { scheduler.advance(by: .seconds(1) / 60) }
+      for _ in 0..<120 { clock.advance(by: .seconds(1) / 60) }
     }.value
     // The writes were enqueued on the main actor; this test's awaits let them run.
     for _ in 0..<10_000 where abs(card.center.x - 100) > 1 { await Task.yield() }
@@ -135,7 +135,7 @@ import Testing
 @Suite struct DragWaitTests {
   @CardActor @Test func settledReturnsOnceTheLastMoveHasReachedTheHost() async {
     let frames = VirtualFrames(framesPerSecond: 60)
-    let scheduler = frames.clock
+    let clock = frames.clock
     let world = DynamicsWorld(frames: frames.source)
     let card = ActorCard()
     let drag = card.makeDraggable(snapPoint: CGPoint(x: 100, y: 0), world: world)
@@ -144,7 +144,7 @@ import Testing
     card.drag(.ended(velocity: CGPoint(x: 0, y: 0)))
     // The frames run on another queue while this test keeps the actor busy: their moves wait
     // on the actor, behind a waiter of higher priority that the actor runs first.
-    DispatchQueue.global().sync { _ = scheduler.runUntilIdle(maxSteps: 60 * 30) }
+    DispatchQueue.global().sync { _ = clock.runUntilIdle(maxSteps: 60 * 30) }
     #expect(drag.body.isResting)
     #expect(abs(card.center.x - 100) > 1)
     let waiter = Task(priority: .high) { @CardActor in
@@ -172,7 +172,7 @@ import Testing
 @Suite struct DanceWaitTests {
   @CardActor @Test func endedReturnsOnceTheCompletionsHaveRunOnTheHostsActor() async {
     let frames = VirtualFrames(framesPerSecond: 60)
-    let scheduler = frames.clock
+    let clock = frames.clock
     let sprite = ActorSprite(clock: frames.source)
     let completed = Flag()
     let dance = sprite.dance.animate(duration: 0.5) { $0.alpha = 0 }
@@ -181,7 +181,7 @@ import Testing
     // The frames run on another queue while this test keeps the actor busy: the frames, then
     // the completion they call, wait on the actor, behind a waiter of higher priority that the
     // actor runs first.
-    DispatchQueue.global().sync { _ = scheduler.runUntilIdle(maxSteps: 60 * 30) }
+    DispatchQueue.global().sync { _ = clock.runUntilIdle(maxSteps: 60 * 30) }
     let waiter = Task(priority: .high) { @CardActor in
       let position = await dance.ended()
       return (position, completed.isSet)
