@@ -163,7 +163,6 @@ enum ReleaseQueue {
 
   // MARK: fork
 
-  /// In the child of a fork: the releases other threads had under way will never end there.
   /// An empty table made in the parent, before a fork (``prepareForFork()``): making one in
   /// the child could ask the Swift runtime for the dictionary's metadata, under a lock another
   /// thread of the parent may have held at the fork.
@@ -176,6 +175,7 @@ enum ReleaseQueue {
     _ = state
   }
 
+  /// In the child of a fork: the releases other threads had under way will never end there.
   static func resetInChild() {
     state.withLock { state in
       state.underWay = noneUnderWay

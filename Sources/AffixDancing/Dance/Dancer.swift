@@ -12,7 +12,7 @@ import Synchronization
 /// capability:
 ///
 /// ```swift
-/// Associations(of: view).removeCapability(Dancer.self)  // stops its animations, nothing more is written
+/// Associations(of: view).removeCapability(Dancer.self)  // stops its animations; no later frame writes
 /// ```
 ///
 /// Isolation: the dancer is `Sendable` and keeps its state behind a lock, so that what reads or
