@@ -17,7 +17,7 @@ extension AssociationStorage {
         .takeUnretainedValue()
       if let capability = object as? any Capability { capabilities.append(capability) }
     }
-    for capability in capabilities { capability.didEnd(.hostDied) }
+    for capability in capabilities { CapabilityLifecycle.end(capability, .hostDied) }
   }
 
   /// Takes every value out of the storage of a host that has stayed inside its deinit past
@@ -43,7 +43,7 @@ extension AssociationStorage {
       }
       taken.append(old)
     }
-    for capability in capabilities { capability.didEnd(.hostDied) }
+    for capability in capabilities { CapabilityLifecycle.end(capability, .hostDied) }
     let count = taken.count
     while let payload = taken.popLast() { Retirement.retire(payload) }
     return count

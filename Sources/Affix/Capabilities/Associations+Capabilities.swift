@@ -10,14 +10,20 @@ extension Associations {
     // ends the capability (`hostDied`), which must come after `didAttach`.
     let storage = self.storage
     defer { withExtendedLifetime(storage) {} }
+    // Ends that come before `didAttach` has returned (an observer's, the replaced one's
+    // `didEnd` removing it) are told after it, in the lifecycle's order.
+    CapabilityLifecycle.willAttach(capability)
     let (old, observers) = storage.exchange(Payload(capability), for: CapabilityKey.id(of: C.self))
     notify(observers, capability)
     if let old, old.object !== capability {
       // Stored under C's identity, so it is a C.
-      unsafeDowncast(old.storedObject, to: C.self).didEnd(.replaced)
+      CapabilityLifecycle.end(unsafeDowncast(old.storedObject, to: C.self), .replaced)
     }
     if old?.object !== capability {
-      capability.didAttach(to: AnyWeakReference(host))
+      CapabilityLifecycle.attached(capability, to: AnyWeakReference(host))
+    } else {
+      // Attached already: its `didAttach` was told then; an end held meanwhile is told now.
+      CapabilityLifecycle.attached(capability, to: nil)
     }
     Retirement.retire(consume old)
     return capability
@@ -45,12 +51,14 @@ extension Associations {
     // Held to the end, as in `attach(_:)`.
     let storage = self.storage
     defer { withExtendedLifetime(storage) {} }
+    CapabilityLifecycle.willAttach(made)
     let (stored, inserted, observers) = storage.insertIfAbsent(
       Payload(made), for: CapabilityKey.id(of: type))
     if inserted {
       notify(observers, made)
-      made.didAttach(to: AnyWeakReference(host))
+      CapabilityLifecycle.attached(made, to: AnyWeakReference(host))
     } else {
+      CapabilityLifecycle.attached(made, to: nil)
       made.didEnd(.replaced)
     }
     // Stored under C's identity, so it is a C.
@@ -67,7 +75,7 @@ extension Associations {
     // Stored under C's identity, so it is a C.
     let capability = unsafeDowncast(old.storedObject, to: C.self)
     notify(observers, C?.none)
-    capability.didEnd(.removed)
+    CapabilityLifecycle.end(capability, .removed)
     Retirement.retire(consume old)
     return capability
   }

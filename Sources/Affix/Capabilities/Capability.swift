@@ -27,7 +27,10 @@
 /// A capability hears of its attachment once, through ``didAttach(to:)``, and of its end once,
 /// through ``didEnd(_:)``, with the reason: removed, replaced by another of its type, or its
 /// host died. Both are called outside every lock of the library, so they may use the host's
-/// associations (except the dead host's: no one can reach those any more).
+/// associations (except the dead host's: no one can reach those any more). `didAttach` always
+/// comes first: an end that arrives before it has returned (a value observer, the replaced
+/// capability's `didEnd(.replaced)` or `didAttach` itself removing the capability) is told
+/// as soon as `didAttach` returns, before the call that attached it returns.
 ///
 /// Its host's death reaches it when the host's values are released: at the next sweep for a
 /// host in the shared table (by the library's background sweeper, at most about 2 s later, or

@@ -31,6 +31,9 @@ enum ProcessLocks {
     case deallocationHooks
     /// `CapabilityKey`'s types, taken on every `attach`: a leaf.
     case capabilityTypes
+    /// `CapabilityLifecycle`'s capabilities being attached, taken on every `attach` and end: a
+    /// leaf.
+    case capabilityLifecycle
     /// `KeyRegistry`'s reported keys, taken on a key's first diagnostic: a leaf.
     case keyReports
     /// `Diagnostics`' global handler, taken on every report: a leaf.

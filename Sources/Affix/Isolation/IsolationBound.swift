@@ -54,11 +54,32 @@ public struct IsolationBound<Value>: @unchecked Sendable {
   ///
   /// `body` runs at once, on the caller's thread: it may touch the value and anything else of
   /// that isolation, and nothing it returns carries the value away (the result is `Sendable`).
+  /// It holds the value's exclusive (`inout`) access while it runs: a `withValue(_:)` of the
+  /// same bound from inside it is a conflicting access, which traps. To run code that may call
+  /// back in (a user's closure, an object's methods), take the value with
+  /// ``value(isolation:)`` and call it after the access.
   public func withValue<Result: Sendable>(
     isolation caller: isolated (any Actor) = #isolation, _ body: (inout Value) throws -> Result
   ) rethrows -> Result? {
     guard caller === isolation else { return nil }
     return try body(&storage.value)
+  }
+
+  /// The value, when the caller is in the value's isolation; `nil` elsewhere.
+  ///
+  /// The value stays in that isolation (the caller's), and no access to it is held once this
+  /// returns: a closure or an object read so may run code that calls back into this bound.
+  ///
+  /// ```swift
+  /// let decide = handler.value()  // (Event) -> Decision, on the handler's actor
+  /// let decision = decide?(event)  // may re-enter `handler` freely
+  /// ```
+  ///
+  /// - Parameter caller: The caller's isolation, which must be the value's.
+  /// - Returns: The value, or `nil` when `caller` is another isolation.
+  public func value(isolation caller: isolated (any Actor) = #isolation) -> Value? {
+    guard caller === isolation else { return nil }
+    return storage.value
   }
 
   /// Whether a caller in `caller` reaches the value: whether it is the value's isolation.

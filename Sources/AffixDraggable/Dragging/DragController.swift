@@ -355,6 +355,12 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   /// gestures snap back without asking it. The controller lives in the object's storage and
   /// keeps the handler: capture the object weakly in it, or the object keeps itself alive.
   ///
+  /// The handler may call back into the controller, the object or other cards (their drags,
+  /// `snapPoints`, `makeDraggable`). Its decision is applied after it returns, to the state it
+  /// left: a drag it began wins and the decision is dropped; `.snapToNearest` and `.snapBack`
+  /// read the snap points as they are then; after a `removeDraggable()` or a new
+  /// `makeDraggable`, the decision is dropped and reported at the `drag(_:)` caller's line.
+  ///
   /// ```swift
   /// card.makeDraggable(snapPoints: [home])
   ///   .onRelease { release in
@@ -448,10 +454,10 @@ public final class DragController: Capability, CustomStringConvertible, Observab
           "\(event): the release velocity is not finite; snapping back without a fling", at: site)
         velocity = .zero
       }
-      release(velocity, ending, from: isolation)
+      release(velocity, ending, from: isolation, site: site)
     case .cancelled, .failed:
       guard let ending = endDrag(event, site: site) else { return }
-      snap(to: ending.previous, velocity: .zero, drag: ending.drag)
+      snap(to: .point(ending.previous), velocity: .zero, drag: ending.drag)
     }
   }
 
@@ -497,9 +503,10 @@ public final class DragController: Capability, CustomStringConvertible, Observab
       SpringAttachment(offset: CGPoint(location - held), anchor: location, spring: spring))
   }
 
-  /// Lets go with a fling: projects it, asks the handler if there is one, and acts.
+  /// Lets go with a fling: projects it, asks the handler if there is one, and acts on the
+  /// state as the handler left it (see ``onRelease(isolation:_:)``).
   private func release(
-    _ velocity: CGPoint, _ ending: Ending, from caller: isolated (any Actor)
+    _ velocity: CGPoint, _ ending: Ending, from caller: isolated (any Actor), site: ReportSite
   ) {
     let position = body.position
     let projected = position + Vector2D(ending.rate.projection(of: velocity))
@@ -509,46 +516,77 @@ public final class DragController: Capability, CustomStringConvertible, Observab
       previousSnapPoint: ending.previous)
     changing(\.lastRelease) { state.withLock { $0.lastRelease = release } }
     guard let handler = ending.handler else {
-      return snap(to: release.nearestSnapPoint, velocity: velocity, drag: ending.drag)
+      return snap(to: .nearest(projected), velocity: velocity, drag: ending.drag)
     }
     if let decision = handler.decide(release, from: caller) {
-      return act(on: decision, release, drag: ending.drag)
+      return act(on: decision, release, drag: ending.drag, site: site)
     }
     // Held where it was let go until the handler has decided on its actor.
     body.removeBehavior()
-    handler.later(release) { [self] decision in act(on: decision, release, drag: ending.drag) }
+    handler.later(release) { [self] decision in
+      act(on: decision, release, drag: ending.drag, site: site)
+    }
   }
 
-  private func act(on decision: DragRelease.Decision, _ release: DragRelease, drag: Int) {
+  /// Acts on a release handler's decision, read against the controller's state as the handler
+  /// left it: a drag begun, snap points set or the controller replaced meanwhile win.
+  private func act(
+    on decision: DragRelease.Decision, _ release: DragRelease, drag: Int, site: ReportSite
+  ) {
+    // Made draggable anew, or detached, while the handler ran: its body has left the world and
+    // the new controller, if any, owns the object.
+    guard !body.isRemoved else {
+      diagnose(
+        "release decision \(decision): the drag was removed or replaced while its release "
+          + "handler ran; the decision is dropped", at: site)
+      return
+    }
     switch decision {
     case .snapToNearest:
-      snap(to: release.nearestSnapPoint, velocity: release.velocity, drag: drag)
+      snap(to: .nearest(release.projectedPosition), velocity: release.velocity, drag: drag)
     case .snap(let point):
       guard point.isFinite else {
-        diagnose(".snap(to: \(point)): the point is not finite; snapping to the nearest snap point")
-        return snap(to: release.nearestSnapPoint, velocity: release.velocity, drag: drag)
+        diagnose(
+          ".snap(to: \(point)): the point is not finite; snapping to the nearest snap point",
+          at: site)
+        return snap(
+          to: .nearest(release.projectedPosition), velocity: release.velocity, drag: drag)
       }
-      snap(to: point, velocity: release.velocity, drag: drag)
+      snap(to: .point(point), velocity: release.velocity, drag: drag)
     case .snapBack:
-      snap(to: release.previousSnapPoint, velocity: release.velocity, drag: drag)
+      snap(to: .current, velocity: release.velocity, drag: drag)
     case .handOff:
       guard isCurrent(drag) else { return }
       body.removeBehavior()
     }
   }
 
-  /// Snaps to `point` from `velocity`, unless drag `drag` is over (a later drag began).
-  private func snap(to point: CGPoint, velocity: CGPoint, drag: Int) {
-    let spring = changing(\.snapPoint) {
-      state.withLock { state -> DampedSpring? in
+  /// Where a release sends the object, read when it acts, under the lock.
+  private enum Target {
+    /// This point.
+    case point(CGPoint)
+    /// The snap point nearest this one, of the snap points as they are.
+    case nearest(CGPoint)
+    /// The snap point as it is: the previous one, unless snap points were set meanwhile.
+    case current
+  }
+
+  /// Snaps to `target` from `velocity`, unless drag `drag` is over (a later drag began).
+  private func snap(to target: Target, velocity: CGPoint, drag: Int) {
+    let snap = changing(\.snapPoint) {
+      state.withLock { state -> Snap? in
         guard state.drags == drag, !state.isDragging else { return nil }
-        state.snapPoint = point
-        return state.snap
+        switch target {
+        case .point(let point): state.snapPoint = point
+        case .nearest(let point): state.snapPoint = Self.nearest(to: point, in: state.snapPoints)
+        case .current: break
+        }
+        return Snap(to: state.snapPoint, spring: state.snap)
       }
     }
-    guard let spring else { return }
+    guard let snap else { return }
     body.velocity = velocity
-    body.snap(Snap(to: point, spring: spring))
+    body.snap(snap)
   }
 
   private func isCurrent(_ drag: Int) -> Bool {
@@ -613,7 +651,10 @@ private final class ReleaseHandler: Sendable {
 
   /// Decides at once when `caller` is the handler's isolation; `nil` elsewhere.
   func decide(_ release: DragRelease, from caller: isolated (any Actor)) -> DragRelease.Decision? {
-    body.withValue { $0(release) }
+    // Read out of the bound first: the handler may call back into this controller (another
+    // drag, its snap points), or into another card whose handler calls this one.
+    guard let decide = body.value(isolation: caller) else { return nil }
+    return decide(release)
   }
 
   /// Decides on the handler's isolation, then hands the decision to `act` there.
@@ -621,7 +662,7 @@ private final class ReleaseHandler: Sendable {
     _ release: DragRelease, _ act: @escaping @Sendable (DragRelease.Decision) -> Void
   ) {
     IsolatedCallback<DragRelease>(on: body.isolation) { [body] isolation, release in
-      if let decision = body.withValue(isolation: isolation, { $0(release) }) { act(decision) }
+      if let decide = body.value(isolation: isolation) { act(decide(release)) }
     }(release)
   }
 }

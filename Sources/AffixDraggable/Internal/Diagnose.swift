@@ -1,7 +1,7 @@
 import Affix
 
 /// Where a public call was made, for a report that names the caller's line.
-struct ReportSite {
+struct ReportSite: Sendable {
   let fileID: String
   let line: Int
 }

@@ -685,7 +685,9 @@ private final class IndicatorChannel: Sendable {
     wantsTicks = indicator.wantsTicks
     let bound = IsolationBound(indicator)
     calls = IsolatedCallback(on: isolation) { isolation, call in
-      bound.withValue(isolation: isolation) { call.body($0) }
+      // Read out of the bound first: `appear` and `disappear` may call back into the
+      // controller, and no access to the indicator is held while they run.
+      if let indicator = bound.value(isolation: isolation) { call.body(indicator) }
     }
   }
 

@@ -95,4 +95,51 @@ private final class DyingOwner: AssociationOwner {
     let replacement = Associations(of: host).removeCapability(Recorder.self)
     #expect(replacement?.detachments == 1)
   }
+
+  @Test func aReplacementRemovedByTheReplacedOnesEndHearsItsAttachmentFirst() {
+    let host = Host()
+    let first = Associations(of: host).attach(Remover(host: host))
+    let second = Remover(host: nil)
+    Associations(of: host).attach(second)
+    #expect(first.events.values == ["attached", "ended: replaced"])
+    #expect(second.events.values == ["attached", "ended: removed"])
+    #expect(Associations(of: host).capability(Remover.self) == nil)
+  }
+
+  @Test func aCapabilityRemovingItselfInDidAttachEndsOnceAfterIt() {
+    let host = Host()
+    let remover = Associations(of: host).attach(SelfRemover(host: host))
+    #expect(remover.events.values == ["attached", "ended: removed"])
+    #expect(Associations(of: host).capability(SelfRemover.self) == nil)
+  }
+}
+
+/// A capability whose end removes the capability of its type that replaced it.
+private final class Remover: Capability {
+  let events = Recording<String>()
+  private let host: Host?
+
+  init(host: Host?) { self.host = host }
+
+  func didAttach(to host: AnyWeakReference) { events.append("attached") }
+
+  func didEnd(_ ending: CapabilityEnding) {
+    events.append("ended: \(ending)")
+    if let host, ending == .replaced { Associations(of: host).removeCapability(Remover.self) }
+  }
+}
+
+/// A capability that removes itself as soon as it is attached.
+private final class SelfRemover: Capability {
+  let events = Recording<String>()
+  private let host: Host
+
+  init(host: Host) { self.host = host }
+
+  func didAttach(to host: AnyWeakReference) {
+    events.append("attached")
+    Associations(of: self.host).removeCapability(SelfRemover.self)
+  }
+
+  func didEnd(_ ending: CapabilityEnding) { events.append("ended: \(ending)") }
 }
