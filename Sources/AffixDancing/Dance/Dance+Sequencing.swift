@@ -73,7 +73,8 @@ extension Dance {
     ) { dancer, group, settings in
       guard let host = dancer.host.object as? Host else { return dancer.hostDied() }
       dancer.install(
-        settings, tracks: TrackRecorder.record(host, animations), group: group, on: host)
+        settings, tracks: TrackRecorder.record(host, at: site, animations), group: group,
+        on: host)
     }
     let chained = dancer.chain(
       Dancer.ChainLink(

@@ -131,7 +131,7 @@ public struct Dance<Host: AnyObject> {
       at: CallSite(fileID: fileID, line: line)
     ) { object in
       guard let host = object as? Host else { return [] }
-      return TrackRecorder.record(host, animations)
+      return TrackRecorder.record(host, at: CallSite(fileID: fileID, line: line), animations)
     }
     return declared.map { Dance(dancer: dancer, group: .id($0)) } ?? self
   }
@@ -212,7 +212,7 @@ public struct Dance<Host: AnyObject> {
       dancer.report("addAnimations ignored: the host is gone", group: group, at: site)
       return self
     }
-    let tracks = TrackRecorder.record(host, animations)
+    let tracks = TrackRecorder.record(host, at: site, animations)
     let id = dancer.state.withLock { state in state.index(of: group).map { state.groups[$0].id } }
     if let id { _ = dancer.takeProperties(of: tracks, from: id, on: host, at: site) }
     dancer.perform("addAnimations", group: id.map { .id($0) } ?? group, at: site) {

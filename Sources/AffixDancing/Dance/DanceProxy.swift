@@ -1,3 +1,5 @@
+import Affix
+
 /// What `$0` is inside an `animate` block: the host, seen through its animatable properties.
 ///
 /// Writing a property records an animation of it from its current value to the value written;
@@ -60,14 +62,17 @@ struct PendingWrite<Value: Interpolatable> {
 @usableFromInline
 final class TrackRecorder {
   private let host: AnyObject
+  /// The `animate` call's line, where a value that is not finite is reported.
+  private let site: CallSite?
   private var indices: [AnyKeyPath: Int] = [:]
   private var ends: [(start: any Sendable, target: any Sendable)] = []
   private var tracks: [AnimationTrack] = []
   /// Records the write the setter stored last (or, given nil, discards it).
   private var pending: ((TrackRecorder?) -> Void)?
 
-  init(host: AnyObject) {
+  init(host: AnyObject, site: CallSite?) {
     self.host = host
+    self.site = site
   }
 
   deinit {
@@ -112,26 +117,53 @@ final class TrackRecorder {
 
   /// Records an animation of the property to `target`: from its current value, or from where
   /// an earlier write in this block started it, which this one replaces.
+  ///
+  /// A target that is not finite is refused, as if not written: reported, and the property
+  /// keeps what it would have without the write. A current value that is not finite is
+  /// replaced by the target: the property is written the target from the first frame on.
   func record<Value: Interpolatable>(_ access: PropertyAccess<Value>, to target: Value) {
     let keyPath = access.identity(on: host)
+    guard isFiniteValue(target) else {
+      report(
+        "animate: the target \(target) of \(keyPath) is not finite; the write is ignored")
+      return
+    }
     if let index = indices[keyPath], let start = ends[index].start as? Value {
       ends[index].target = target
-      tracks[index] = AnimationTrack(access, from: start, to: target)
+      tracks[index] = AnimationTrack(
+        access, from: start, to: target, startReported: tracks[index].startReported)
     } else {
-      let start = access.read(on: host)
+      var start = access.read(on: host)
+      let startIsFinite = isFiniteValue(start)
+      if !startIsFinite {
+        report(
+          "animate: \(keyPath) starts at \(start), which is not finite; it is set to its "
+            + "target \(target) from the first frame instead of moving there")
+        start = target
+      }
       indices[keyPath] = tracks.count
       ends.append((start, target))
-      tracks.append(AnimationTrack(access, from: start, to: target))
+      tracks.append(
+        AnimationTrack(access, from: start, to: target, startReported: !startIsFinite))
     }
   }
 
   /// Runs `animations` on a proxy of `host` and returns the tracks it wrote.
   static func record<Host: AnyObject>(
-    _ host: Host, _ animations: (DanceProxy<Host>) throws -> Void
+    _ host: Host, at site: CallSite?, _ animations: (DanceProxy<Host>) throws -> Void
   ) rethrows -> [AnimationTrack] {
-    let recorder = TrackRecorder(host: host)
+    let recorder = TrackRecorder(host: host, site: site)
     try animations(DanceProxy(host: host, recorder: recorder))
     recorder.recordPending()
     return recorder.tracks
+  }
+
+  private func report(_ message: String) {
+    if let site {
+      Diagnostics.report(
+        subsystem: "dance", message: message, fileID: site.fileID, line: site.line)
+    } else {
+      Diagnostics.report(subsystem: "dance", message: message)
+    }
   }
 }

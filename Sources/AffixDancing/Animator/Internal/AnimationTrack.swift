@@ -16,11 +16,16 @@ package struct AnimationTrack: Sendable {
   ///
   /// With `keepsDistance`, a start read again when the animation starts moves the target by
   /// as much (see ``startingFromCurrentValue(on:)``).
+  ///
+  /// With `startReported`, the start was not finite when declared, was replaced by `to` and
+  /// reported there: one not finite when read again is replaced again without a second report.
   package init<Value>(
-    _ access: PropertyAccess<Value>, from: Value, to: Value, keepsDistance: Bool = false
+    _ access: PropertyAccess<Value>, from: Value, to: Value, keepsDistance: Bool = false,
+    startReported: Bool = false
   ) {
     body = access.body
-    owner = TrackEnds(from: from, to: to, keepsDistance: keepsDistance)
+    owner = TrackEnds(
+      from: from, to: to, keepsDistance: keepsDistance, startReported: startReported)
     values = ValuesAddress(raw: owner.address)
   }
 
@@ -45,6 +50,9 @@ package struct AnimationTrack: Sendable {
 
   /// Whether the track keeps a velocity its property had when the animation started.
   package var carriesVelocity: Bool { owner.carriesVelocity }
+
+  /// Whether the start was not finite when declared, and replaced and reported then.
+  package var startReported: Bool { owner.startReported }
 
   /// The property the track animates, named by its key path.
   package func identity(on host: AnyObject) -> AnyKeyPath {

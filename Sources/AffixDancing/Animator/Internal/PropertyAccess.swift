@@ -1,3 +1,5 @@
+import Affix
+
 /// What a track asks of the property it animates.
 @usableFromInline
 package enum PropertyOperation: Sendable {
@@ -120,6 +122,9 @@ class TrackValues: @unchecked Sendable {
   /// Whether the track adds a carried velocity to its motion (see `CarryingTrackEnds`).
   var carriesVelocity: Bool { false }
 
+  /// Whether a start that was not finite was replaced and reported where it was declared.
+  var startReported: Bool { false }
+
   /// The property's velocity when the track's progress changes by `progressRate` and its carry
   /// by `carryRate` per second: two values whose difference is the change per second.
   func velocity(progressRate: Double, carryRate: Double) -> TrackValues? {
@@ -145,9 +150,14 @@ final class TrackEnds<Value: Interpolatable>: TrackValues, @unchecked Sendable {
   /// Whether reading the start again moves the target with it, keeping the distance between
   /// them: a decay's target is where the motion from its start comes to rest.
   private let keepsDistance: Bool
+  /// Whether a start that was not finite has been reported (where the animation was declared).
+  private let reportedStart: Bool
 
-  init(from: Value, to: Value, keepsDistance: Bool = false) {
+  override var startReported: Bool { reportedStart }
+
+  init(from: Value, to: Value, keepsDistance: Bool = false, startReported: Bool = false) {
     self.keepsDistance = keepsDistance
+    reportedStart = startReported
     let values = UnsafeMutablePointer<Value>.allocate(capacity: 2)
     values.initialize(to: from)
     (values + 1).initialize(to: to)
@@ -167,6 +177,18 @@ final class TrackEnds<Value: Interpolatable>: TrackValues, @unchecked Sendable {
     body(host, .read, 0, UnsafeMutableRawPointer(scratch))
     let start = scratch.move()
     let values = address.assumingMemoryBound(to: Value.self)
+    // A value made not finite since the animation was declared is never interpolated from:
+    // the property is written its target from the first frame.
+    guard isFiniteValue(start) else {
+      if !reportedStart {
+        Diagnostics.report(
+          subsystem: "dance",
+          message: "start: a property starts at \(start), which is not finite; it is set to "
+            + "its target \(values[1]) from the first frame instead of moving there")
+      }
+      return TrackEnds(
+        from: values[1], to: values[1], keepsDistance: keepsDistance, startReported: true)
+    }
     let target = keepsDistance ? values[1].offset(by: 1, along: values[0], start) : values[1]
     return TrackEnds(from: start, to: target, keepsDistance: keepsDistance)
   }
