@@ -78,8 +78,9 @@ public struct DampedSpring: Sendable, Hashable, CustomStringConvertible {
   /// beyond ``maximumInitialVelocity`` that bound. Constants whose natural frequency
   /// (`sqrt(k / m)`) leaves ``naturalFrequencyRange``, or whose damping ratio passes
   /// ``maximumDampingRatio``, make a spring of mass 1 at the nearest bound, reported too. A
-  /// damping from 0 to ``minimumDampingRatio`` of critical is raised to it without a report,
-  /// so that every motion comes to rest.
+  /// damping from 0 to ``minimumDampingRatio`` of critical is raised to it, so that every
+  /// motion comes to rest, and reported. Every report names the replacement and the
+  /// ``settlingDuration`` of the spring made instead.
   ///
   /// - Parameters:
   ///   - mass: The moving mass, greater than 0.
@@ -92,8 +93,21 @@ public struct DampedSpring: Sendable, Hashable, CustomStringConvertible {
     mass: Double = 1, stiffness: Double, damping: Double, initialVelocity: Double = 0,
     fileID: String = #fileID, line: Int = #line
   ) {
-    var problems: [String] = []
-    var replacements: [String] = []
+    self.init(
+      checkingMass: mass, stiffness: stiffness, damping: damping,
+      initialVelocity: initialVelocity, problems: [], replacements: [], fileID: fileID,
+      line: line)
+  }
+
+  /// The designated initializer's checks, reporting `problems` (found by a converting
+  /// initializer, with their `replacements`) and its own in one report, which ends with the
+  /// settling duration of the spring made.
+  private init(
+    checkingMass mass: Double, stiffness: Double, damping: Double, initialVelocity: Double,
+    problems: [String], replacements: [String], fileID: String, line: Int
+  ) {
+    var problems = problems
+    var replacements = replacements
     if !(mass.isFinite && mass > 0) {
       problems.append("a mass of \(mass)")
       replacements.append("a mass of 1")
@@ -139,18 +153,30 @@ public struct DampedSpring: Sendable, Hashable, CustomStringConvertible {
       if usableRatio != ratio {
         problems.append("a damping ratio of \(ratio)")
         replacements.append("a ratio of \(usableRatio)")
+      } else if damping >= 0 && usableRatio < Self.minimumDampingRatio {
+        problems.append("a damping ratio of \(ratio), which never comes to rest")
+        replacements.append("a ratio of \(Self.minimumDampingRatio)")
       }
       mass = 1
       stiffness = usableFrequency * usableFrequency
       critical = 2 * usableFrequency
       self.damping = max(usableRatio, Self.minimumDampingRatio) * critical
     } else {
-      self.damping = max(damping.isFinite ? damping : critical, critical * Self.minimumDampingRatio)
+      let floor = critical * Self.minimumDampingRatio
+      if damping.isFinite && damping >= 0 && damping < floor {
+        // Raised so that the motion comes to rest; said, since with extreme constants a small
+        // damping becomes a large one (1 on a mass and stiffness of 1e300 becomes 2e298).
+        problems.append("a damping of \(damping) (a ratio of \(ratio)), which never comes to rest")
+        replacements.append("\(Self.minimumDampingRatio) of critical damping (\(floor))")
+      }
+      self.damping = max(damping.isFinite ? damping : critical, floor)
     }
-    Self.report(problems, using: replacements, fileID: fileID, line: line)
     self.mass = mass
     self.stiffness = stiffness
     self.initialVelocity = velocity
+    Self.report(
+      problems, using: replacements, settling: problems.isEmpty ? 0 : settlingDuration,
+      fileID: fileID, line: line)
   }
 
   /// Creates a spring as SwiftUI's `Spring(response:dampingRatio:)` does: from its response
@@ -171,19 +197,23 @@ public struct DampedSpring: Sendable, Hashable, CustomStringConvertible {
     fileID: String = #fileID, line: Int = #line
   ) {
     var problems: [String] = []
-    if !(response.isFinite && response > 0) { problems.append("a response of \(response) s") }
+    var replacements: [String] = []
+    if !(response.isFinite && response > 0) {
+      problems.append("a response of \(response) s")
+      replacements.append("0.5 s")
+    }
     if !(dampingRatio.isFinite && dampingRatio >= 0) {
       problems.append("a damping ratio of \(dampingRatio)")
+      replacements.append("a ratio of 1")
     }
-    Self.report(problems, using: ["0.5 s", "a ratio of 1"], fileID: fileID, line: line)
     let response = Self.usablePeriod(
-      response.isFinite && response > 0 ? response : 0.5, named: "response", fileID: fileID,
-      line: line)
+      response.isFinite && response > 0 ? response : 0.5, named: "response",
+      problems: &problems, replacements: &replacements)
     let ratio = dampingRatio.isFinite && dampingRatio >= 0 ? dampingRatio : 1
     self.init(
-      mass: 1, stiffness: Self.stiffness(response: response, mass: 1),
-      damping: 4 * .pi * ratio / response, initialVelocity: initialVelocity, fileID: fileID,
-      line: line)
+      checkingMass: 1, stiffness: Self.stiffness(response: response, mass: 1),
+      damping: 4 * .pi * ratio / response, initialVelocity: initialVelocity,
+      problems: problems, replacements: replacements, fileID: fileID, line: line)
   }
 
   /// Creates a spring as UIKit Dynamics spells one (`UIAttachmentBehavior`'s `frequency` and
@@ -207,17 +237,24 @@ public struct DampedSpring: Sendable, Hashable, CustomStringConvertible {
     frequency: Double, dampingRatio: Double, fileID: String = #fileID, line: Int = #line
   ) {
     var problems: [String] = []
-    if !(frequency.isFinite && frequency > 0) { problems.append("a frequency of \(frequency) Hz") }
+    var replacements: [String] = []
+    if !(frequency.isFinite && frequency > 0) {
+      problems.append("a frequency of \(frequency) Hz")
+      replacements.append("1 Hz")
+    }
     if !(dampingRatio.isFinite && dampingRatio >= 0) {
       problems.append("a damping ratio of \(dampingRatio)")
+      replacements.append("a ratio of 1")
     }
-    Self.report(problems, using: ["1 Hz", "a ratio of 1"], fileID: fileID, line: line)
     let hertz = frequency.isFinite && frequency > 0 ? frequency : 1
     let omega =
-      2 * Double.pi / Self.usablePeriod(1 / hertz, named: "period", fileID: fileID, line: line)
+      2 * Double.pi
+      / Self.usablePeriod(
+        1 / hertz, named: "period", problems: &problems, replacements: &replacements)
     let ratio = dampingRatio.isFinite && dampingRatio >= 0 ? dampingRatio : 1
     self.init(
-      mass: 1, stiffness: omega * omega, damping: 2 * ratio * omega, fileID: fileID, line: line)
+      checkingMass: 1, stiffness: omega * omega, damping: 2 * ratio * omega, initialVelocity: 0,
+      problems: problems, replacements: replacements, fileID: fileID, line: line)
   }
 
   /// Creates a spring as SwiftUI's `Spring(duration:bounce:)` does: from its perceptual
@@ -248,18 +285,25 @@ public struct DampedSpring: Sendable, Hashable, CustomStringConvertible {
     fileID: String = #fileID, line: Int = #line
   ) {
     var problems: [String] = []
-    if !(duration.isFinite && duration > 0) { problems.append("a duration of \(duration) s") }
-    if !bounce.isFinite { problems.append("a bounce of \(bounce)") }
-    Self.report(problems, using: ["0.5 s", "no bounce"], fileID: fileID, line: line)
+    var replacements: [String] = []
+    if !(duration.isFinite && duration > 0) {
+      problems.append("a duration of \(duration) s")
+      replacements.append("0.5 s")
+    }
+    if !bounce.isFinite {
+      problems.append("a bounce of \(bounce)")
+      replacements.append("no bounce")
+    }
     let duration = Self.usablePeriod(
-      duration.isFinite && duration > 0 ? duration : 0.5, named: "duration", fileID: fileID,
-      line: line)
+      duration.isFinite && duration > 0 ? duration : 0.5, named: "duration",
+      problems: &problems, replacements: &replacements)
     let bounce = bounce.isFinite ? min(max(bounce, -0.99), 1) : 0
     let ratio = bounce >= 0 ? 1 - bounce : 1 / (1 + bounce)
     let stiffness = Self.stiffness(response: duration, mass: 1)
     self.init(
-      mass: 1, stiffness: stiffness, damping: 2 * ratio * stiffness.squareRoot(),
-      initialVelocity: initialVelocity, fileID: fileID, line: line)
+      checkingMass: 1, stiffness: stiffness, damping: 2 * ratio * stiffness.squareRoot(),
+      initialVelocity: initialVelocity, problems: problems, replacements: replacements,
+      fileID: fileID, line: line)
   }
 
   /// SwiftUI's `.smooth`: duration 0.5, no bounce (critically damped).
@@ -422,27 +466,32 @@ public struct DampedSpring: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// Reports `problems`, what replaced them, and when the spring made instead settles: what
+  /// happens instead, and by when it is over.
   private static func report(
-    _ problems: [String], using replacements: [String], fileID: String, line: Int
+    _ problems: [String], using replacements: [String], settling: Double, fileID: String,
+    line: Int
   ) {
     guard !problems.isEmpty else { return }
     Diagnostics.report(
       subsystem: "motion",
       message: "A spring cannot have " + problems.joined(separator: " or ") + "; using "
-        + replacements.joined(separator: " or ") + " instead.", fileID: fileID, line: line)
+        + replacements.joined(separator: " and ") + " instead, which settles within "
+        + "\(settling) s.", fileID: fileID, line: line)
   }
 
   /// `period` (a response, duration or 1 / frequency, in seconds), brought within the periods
-  /// of ``naturalFrequencyRange`` and reported if it was outside.
+  /// of ``naturalFrequencyRange``; a period outside them joins `problems`.
   private static func usablePeriod(
-    _ period: Double, named name: String, fileID: String, line: Int
+    _ period: Double, named name: String, problems: inout [String],
+    replacements: inout [String]
   ) -> Double {
     let shortest = 2 * Double.pi / naturalFrequencyRange.upperBound
     let longest = 2 * Double.pi / naturalFrequencyRange.lowerBound
     let usable = min(max(period, shortest), longest)
     if usable != period {
-      report(
-        ["a \(name) of \(period) s"], using: ["\(usable) s"], fileID: fileID, line: line)
+      problems.append("a \(name) of \(period) s")
+      replacements.append("\(usable) s")
     }
     return usable
   }

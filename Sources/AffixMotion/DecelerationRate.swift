@@ -29,14 +29,29 @@ public struct DecelerationRate: Sendable, Hashable, RawRepresentable, CustomStri
   /// UIScrollView's fast rate, 0.99: stops quickly.
   public static let fast = DecelerationRate(checked: 0.99)
 
+  /// The longest projection, either way: a glide past it (1e300 points a second at a rate a
+  /// hair below 1 overflows to infinity) is held here, so that a start plus the projection,
+  /// and the time the glide takes, stay finite. What calls it with a caller's line (a decay, a
+  /// drag's release) reports the hold.
+  public static let maximumProjection = 1e300
+
   /// How far a motion leaving at `velocity` (units a second) glides before it stops, with the
-  /// sign of `velocity`: `v / 1000 * r / (1 - r)`.
+  /// sign of `velocity`: `v / 1000 * r / (1 - r)`, held within ±``maximumProjection``; 0 for a
+  /// velocity that is not finite.
   ///
   /// Each millisecond the velocity is multiplied by `r` and the value moves by the velocity for
   /// that millisecond, so the distance is the sum `v / 1000 * (r + r^2 + ...)`. It is the
   /// projection of WWDC 2018's "Designing Fluid Interfaces".
   public func projection(of velocity: Double) -> Double {
-    velocity / 1000 * rawValue / (1 - rawValue)
+    guard velocity.isFinite else { return 0 }
+    let projection = velocity / 1000 * (rawValue / (1 - rawValue))
+    return min(max(projection, -Self.maximumProjection), Self.maximumProjection)
+  }
+
+  /// Whether the projection of `velocity` is held at ±``maximumProjection``.
+  public func holdsProjection(of velocity: Double) -> Bool {
+    let projection = velocity / 1000 * (rawValue / (1 - rawValue))
+    return velocity.isFinite && !(abs(projection) <= Self.maximumProjection)
   }
 
   /// The rate, for logs.

@@ -80,8 +80,8 @@ import Testing
   func usableConstantsAreQuiet() {
     let seen = DiagnosticLog.capture {
       _ = DampedSpring.snappy
-      _ = DampedSpring(frequency: 3, dampingRatio: 0)
-      _ = DampedSpring(stiffness: 100, damping: 0)
+      _ = DampedSpring(frequency: 3, dampingRatio: DampedSpring.minimumDampingRatio)
+      _ = DampedSpring(stiffness: 100, damping: 0.2)
     }.all
     #expect(seen.isEmpty)
   }

@@ -76,9 +76,67 @@ import Testing
     let spring = log.capture { DampedSpring(mass: 1, stiffness: 100, damping: -3) }
     #expect(abs(spring.dampingRatio - DampedSpring.minimumDampingRatio) < 1e-12)
     #expect(log.messages.count == 1 && log.messages[0].contains("negative damping"))
-    // A damping from 0 up to the minimum ratio is raised without a word, as documented.
-    let quiet = DiagnosticLog.capture { _ = DampedSpring(mass: 1, stiffness: 100, damping: 0) }
-    #expect(quiet.count == 0)
+  }
+
+  @Test(arguments: [
+    // A damping of 1 on constants of 1e300 is a ratio of 5e-301: raised to 2e298.
+    (1e300, 1e300, 1.0), (1e-300, 1e-300, 0.0), (1, 100, 0.0), (1e150, 1e150, 1.0),
+  ])
+  func aDampingRaisedToTheMinimumRatioIsReportedWithWhenItSettles(
+    constants: (Double, Double, Double)
+  ) throws {
+    let log = DiagnosticLog()
+    let line = #line + 2
+    let spring = log.capture {
+      DampedSpring(mass: constants.0, stiffness: constants.1, damping: constants.2)
+    }
+    #expect(abs(spring.dampingRatio - DampedSpring.minimumDampingRatio) < 1e-9)
+    #expect(log.lines == [line])
+    let message = try #require(log.messages.first)
+    #expect(message.contains("never comes to rest"))
+    expectSettles(spring, within: message)
+  }
+
+  @Test(arguments: [
+    (1e300, 1e-300, 0.0, 0.0), (1e-300, 1e300, 1.0, 0.0), (1, 100, 10, 1e308),
+    (1, 1, 1e300, 0.0),
+  ])
+  func everyReplacementSaysWhenTheSpringMadeInsteadSettles(
+    constants: (Double, Double, Double, Double)
+  ) throws {
+    let log = DiagnosticLog()
+    let spring = log.capture {
+      DampedSpring(
+        mass: constants.0, stiffness: constants.1, damping: constants.2,
+        initialVelocity: constants.3)
+    }
+    let message = try #require(log.messages.first)
+    #expect(log.count == 1)
+    expectSettles(spring, within: message)
+  }
+
+  /// The report names the spring's settling duration, and from then on the spring stays
+  /// within the tolerance of its end.
+  func expectSettles(_ spring: DampedSpring, within message: String) {
+    let duration = spring.settlingDuration
+    #expect(duration.isFinite && duration > 0)
+    #expect(message.contains("settles within \(duration) s"), "\(message)")
+    for factor in [1.0, 1.5, 2, 10, 1e3] {
+      #expect(
+        abs(spring.value(at: duration * factor) - 1) <= DampedSpring.settlingTolerance,
+        "\(spring) at \(duration * factor) s")
+    }
+  }
+
+  @Test(arguments: [1e300, -1e300, Double.greatestFiniteMagnitude])
+  func aProjectionPastTheLongestIsHeldThereAndSaysSo(velocity: Double) throws {
+    let rate = try #require(DecelerationRate(rawValue: 1 - 1e-15))
+    let projection = rate.projection(of: velocity)
+    #expect(projection.isFinite)
+    #expect(abs(projection) == DecelerationRate.maximumProjection)
+    #expect(rate.holdsProjection(of: velocity))
+    #expect(!DecelerationRate.normal.holdsProjection(of: 1_000))
+    #expect(DecelerationRate.normal.projection(of: .infinity) == 0)
   }
 
   @Test(arguments: [1e300, 1e-300, Double.greatestFiniteMagnitude, Double.leastNonzeroMagnitude])

@@ -35,7 +35,7 @@ extension Dance {
     fileID: String = #fileID, line: Int = #line
   ) -> Dance<Host> {
     let site = CallSite(fileID: fileID, line: line)
-    let distance = Decay.projectedDistance(velocity: checked(velocity, at: site), rate: rate)
+    let distance = projected(checked(velocity, at: site), rate: rate, at: site)
     return decay(distances: [distance], rate: rate, isolation: isolation, at: site) { host in
       let start = host[keyPath: property]
       return AnimationTrack(
@@ -68,8 +68,8 @@ extension Dance {
   ) -> Dance<Host> {
     let site = CallSite(fileID: fileID, line: line)
     let distance = CGPoint(
-      x: Decay.projectedDistance(velocity: checked(Double(velocity.x), at: site), rate: rate),
-      y: Decay.projectedDistance(velocity: checked(Double(velocity.y), at: site), rate: rate))
+      x: projected(checked(Double(velocity.x), at: site), rate: rate, at: site),
+      y: projected(checked(Double(velocity.y), at: site), rate: rate, at: site))
     return decay(
       distances: [Double(distance.x), Double(distance.y)], rate: rate, isolation: isolation,
       at: site
@@ -98,6 +98,20 @@ extension Dance {
       return [track(host)]
     }
     return declared.map { Dance(dancer: dancer, group: .id($0)) } ?? self
+  }
+
+  /// The distance a glide from `velocity` covers; one held at the longest projection is
+  /// reported, with where it comes to rest and when.
+  private func projected(_ velocity: Double, rate: DecelerationRate, at site: CallSite) -> Double {
+    let distance = Decay.projectedDistance(velocity: velocity, rate: rate)
+    if rate.holdsProjection(of: velocity) {
+      let time = Decay.restingTime(distance: distance, rate: rate, threshold: Decay.restThreshold)
+      dancer.report(
+        "decay: a velocity of \(velocity) at \(rate) glides beyond "
+          + "\(DecelerationRate.maximumProjection); it glides \(distance) instead and comes to "
+          + "rest after \(time) s", group: group, at: site)
+    }
+    return distance
   }
 
   private func checked(_ velocity: Double, at site: CallSite) -> Double {

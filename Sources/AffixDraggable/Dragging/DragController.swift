@@ -453,6 +453,11 @@ public final class DragController: Capability, CustomStringConvertible, Observab
         diagnose(
           "\(event): the release velocity is not finite; snapping back without a fling", at: site)
         velocity = .zero
+      } else if let held = Self.held(velocity, within: DynamicsWorld.maximumSpeed) {
+        diagnose(
+          "\(event): the release velocity is beyond \(DynamicsWorld.maximumSpeed) pt/s; "
+            + "flinging at \(held)", at: site)
+        velocity = held
       }
       release(velocity, ending, from: isolation, site: site)
     case .cancelled, .failed:
@@ -509,7 +514,15 @@ public final class DragController: Capability, CustomStringConvertible, Observab
     _ velocity: CGPoint, _ ending: Ending, from caller: isolated (any Actor), site: ReportSite
   ) {
     let position = body.position
-    let projected = position + Vector2D(ending.rate.projection(of: velocity))
+    var projected = position + Vector2D(ending.rate.projection(of: velocity))
+    if let held = Self.held(projected, within: DynamicsWorld.maximumCoordinate) {
+      // A fling at a rate a hair below 1 glides past what the world holds: its nearest snap
+      // point is chosen from where the world's edge is, which every distance reaches finitely.
+      diagnose(
+        "a fling of \(velocity) at \(ending.rate) projects beyond the world's "
+          + "\(DynamicsWorld.maximumCoordinate); projecting to \(held)", at: site)
+      projected = held
+    }
     let release = DragRelease(
       position: position, velocity: velocity, projectedPosition: projected,
       nearestSnapPoint: Self.nearest(to: projected, in: ending.snapPoints),
@@ -607,6 +620,14 @@ public final class DragController: Capability, CustomStringConvertible, Observab
     }
     if ending == nil { diagnose("\(event) with no drag in progress; ignored", at: site) }
     return ending
+  }
+
+  /// `point` held within `±bound` in each coordinate, or `nil` when it is within already.
+  static func held(_ point: CGPoint, within bound: Double) -> CGPoint? {
+    let x = min(max(Double(point.x), -bound), bound)
+    let y = min(max(Double(point.y), -bound), bound)
+    guard x != Double(point.x) || y != Double(point.y) else { return nil }
+    return CGPoint(x: x, y: y)
   }
 
   /// The point of `points` (not empty) nearest `target`; the first of equally near ones.
