@@ -46,3 +46,54 @@ struct FlingEdgeTests {
     #expect(abs(card.center.x - 100) <= 0.5)
   }
 }
+
+/// Bounds that cannot hold the home.
+@MainActor @Suite("Snap points outside the bounds")
+struct UnreachableSnapPointTests {
+  @Test(
+    "Bounds of zero size are a point or a track: a home outside is taken onto it and reported",
+    arguments: [
+      CGRect(x: 50, y: 50, width: 0, height: 0), CGRect(x: 50, y: 50, width: 100, height: 0),
+      CGRect(x: 50, y: 50, width: 0, height: 100),
+    ])
+  func aHomeOutsideBoundsOfZeroSizeIsTakenOntoThem(bounds: CGRect) throws {
+    let virtual = VirtualWorld()
+    let card = Card(at: CGPoint(x: 50, y: 50))
+    let home = CGPoint(x: 0, y: 0)
+    let log = DiagnosticLog()
+    let controller = log.capture {
+      card.makeDraggable(snapPoint: home, bounds: bounds, world: virtual.world)
+    }
+    #expect(log.count == 1)
+    #expect(log.messages.first?.contains("outside the bounds") == true)
+    let rest = CGPoint(x: 50, y: 50)
+    #expect(controller.snapPoints == [rest])
+    #expect(controller.snapPoint == rest)
+    card.drag(.began(at: rest))
+    card.drag(.changed(to: CGPoint(x: 120, y: 90)))
+    virtual.frames(3)
+    let quiet = DiagnosticLog.capture {
+      card.drag(.ended(velocity: .zero))
+      virtual.settle()
+    }
+    #expect(quiet.count == 0, "nothing more to report: the home is where the card can rest")
+    #expect(card.center == controller.snapPoint)
+    #expect(!virtual.world.needsFrames)
+  }
+
+  @Test("A release decision outside the bounds is taken inside, reported at the caller")
+  func aDecisionOutsideTheBoundsIsTakenInside() throws {
+    let virtual = VirtualWorld()
+    let card = Card(at: CGPoint(x: 0, y: 0))
+    let bounds = CGRect(x: 0, y: 0, width: 200, height: 0)
+    let controller = card.makeDraggable(bounds: bounds, world: virtual.world)
+    controller.onRelease { _ in .snap(to: CGPoint(x: 900, y: 40)) }
+    card.drag(.began(at: .zero))
+    let line = #line + 1
+    let log = DiagnosticLog.capture { card.drag(.ended(velocity: .zero)) }
+    #expect(log.lines == [line])
+    #expect(controller.snapPoint == CGPoint(x: 200, y: 0))
+    virtual.settle()
+    #expect(card.center == CGPoint(x: 200, y: 0))
+  }
+}

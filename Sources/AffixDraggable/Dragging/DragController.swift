@@ -96,7 +96,9 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   ///   - snapPoint: Where the object comes to rest; its current centre if `nil`.
   ///   - snap: The spring that snaps it there; `UISnapBehavior`'s default unless given (see
   ///     `DampedSpring.snap(damping:frequency:)`).
-  ///   - bounds: A rectangle the centre may not leave, or `nil`.
+  ///   - bounds: A rectangle the centre may not leave, or `nil`. Of zero width or height it is a
+  ///     track or a single point. A snap point outside it, which the centre cannot reach, is
+  ///     reported and taken to the nearest point inside.
   ///   - rubberBand: The resistance past the bounds, or `nil` for walls (see ``RubberBand``).
   ///   - attachment: The spring tying the object to the finger; `nil`, rigid, by default.
   ///   - world: The dynamics world that moves the object.
@@ -134,7 +136,9 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   ///   - snapPoints: The detents. Non-finite points are reported and left out; with none
   ///     left, the object's current centre is the only one.
   ///   - snap: The spring that snaps it to a detent; `UISnapBehavior`'s default unless given.
-  ///   - bounds: A rectangle the centre may not leave, or `nil`.
+  ///   - bounds: A rectangle the centre may not leave, or `nil`. Of zero width or height it is a
+  ///     track or a single point. A snap point outside it, which the centre cannot reach, is
+  ///     reported and taken to the nearest point inside.
   ///   - rubberBand: The resistance past the bounds, or `nil` for walls (see ``RubberBand``).
   ///   - attachment: The spring tying the object to the finger; `nil`, rigid, by default.
   ///   - world: The dynamics world that moves the object.
@@ -192,6 +196,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
       diagnose("no usable snap points; snapping to \(start)")
       points = [start]
     }
+    points = points.map { reachable($0, in: body.bounds) }
     let controller = DragController(
       body: body,
       state: State(
@@ -288,11 +293,13 @@ public final class DragController: Capability, CustomStringConvertible, Observab
         diagnose("no usable snap points in \(newValue); ignored")
         return
       }
+      let bounds = body.bounds
+      let reachablePoints = points.map { Self.reachable($0, in: bounds) }
       let snap = changing(\.snapPoints) {
         changing(\.snapPoint) {
           state.withLock { state -> Snap? in
-            state.snapPoints = points
-            state.snapPoint = Self.nearest(to: state.snapPoint, in: points)
+            state.snapPoints = reachablePoints
+            state.snapPoint = Self.nearest(to: state.snapPoint, in: reachablePoints)
             return state.isDragging ? nil : Snap(to: state.snapPoint, spring: state.snap)
           }
         }
@@ -565,7 +572,9 @@ public final class DragController: Capability, CustomStringConvertible, Observab
         return snap(
           to: .nearest(release.projectedPosition), velocity: release.velocity, drag: drag)
       }
-      snap(to: .point(point), velocity: release.velocity, drag: drag)
+      snap(
+        to: .point(Self.reachable(point, in: body.bounds, at: site)), velocity: release.velocity,
+        drag: drag)
     case .snapBack:
       snap(to: .current, velocity: release.velocity, drag: drag)
     case .handOff:
@@ -620,6 +629,23 @@ public final class DragController: Capability, CustomStringConvertible, Observab
     }
     if ending == nil { diagnose("\(event) with no drag in progress; ignored", at: site) }
     return ending
+  }
+
+  /// `point`, or the nearest point of `bounds` when it lies outside them, reported: a point
+  /// the centre can never reach, since it may not leave the bounds. Bounds of zero width or
+  /// height are a track or a single point, and every snap point is taken onto it.
+  static func reachable(
+    _ point: CGPoint, in bounds: CGRect?, at site: ReportSite? = nil
+  ) -> CGPoint {
+    guard let bounds else { return point }
+    let held = CGPoint(
+      x: min(max(point.x, bounds.minX), bounds.maxX),
+      y: min(max(point.y, bounds.minY), bounds.maxY))
+    guard held != point else { return point }
+    diagnose(
+      "snap point \(point) is outside the bounds \(bounds), which the centre may not leave; "
+        + "it rests at \(held), the nearest point inside, instead", at: site)
+    return held
   }
 
   /// `point` held within `±bound` in each coordinate, or `nil` when it is within already.

@@ -47,7 +47,9 @@ extension Draggable {
   ///   - snap: The spring that snaps it there: a preset such as `.snappy`, or
   ///     `UISnapBehavior`'s damping as `DampedSpring.snap(damping:frequency:)`,
   ///     the default.
-  ///   - bounds: A rectangle the object's centre may not leave, or `nil`.
+  ///   - bounds: A rectangle the object's centre may not leave, or `nil`. Of zero width or height it is a
+  ///     track or a single point. A snap point outside it, which the centre cannot reach, is
+  ///     reported and taken to the nearest point inside.
   ///   - rubberBand: How the object resists being dragged past `bounds`, as a scroll view's
   ///     content does, and springs back when let go; `nil` for walls that stop it dead.
   ///   - attachment: The spring tying the object to the finger; `nil`, rigid, by default.
@@ -87,7 +89,9 @@ extension Draggable {
   ///   - snapPoints: The detents. Non-finite points are reported and left out; with none left,
   ///     the object's current centre is the only one.
   ///   - snap: The spring that snaps it to a detent; `UISnapBehavior`'s default unless given.
-  ///   - bounds: A rectangle the object's centre may not leave, or `nil`.
+  ///   - bounds: A rectangle the object's centre may not leave, or `nil`. Of zero width or height it is a
+  ///     track or a single point. A snap point outside it, which the centre cannot reach, is
+  ///     reported and taken to the nearest point inside.
   ///   - rubberBand: How the object resists being dragged past `bounds`; `nil` for walls.
   ///   - attachment: The spring tying the object to the finger; `nil`, rigid, by default.
   ///   - world: The dynamics world that moves the object.
