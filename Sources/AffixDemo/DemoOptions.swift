@@ -14,12 +14,13 @@ struct DemoOptions: Equatable, Sendable {
 
   var commands: [Command] = SceneName.allCases.map(Command.scene)
   var speed = 1.0
+  var virtualTime = false
   var plain = false
   var showHelp = false
 
   static let usage = """
     usage: affix-demo [loading] [dancing] [draggable] [tooltip] [leaks]
-                      [--speed <factor>] [--plain]
+                      [--speed <factor>] [--virtual-time] [--plain]
            affix-demo plot [directory]
 
     Shows each Affix capability at work in the terminal. With no scene named,
@@ -44,6 +45,8 @@ struct DemoOptions: Equatable, Sendable {
     options:
       --speed <factor>   plays scene time <factor> times as fast (default 1; 0.5
                          is slower)
+      --virtual-time     plays scene time on a virtual clock, as fast as the
+                         machine goes, the same however loaded it is (the tests)
       --plain            plain lines without control codes, even on a terminal
       -h, --help         shows this help
 
@@ -64,6 +67,8 @@ struct DemoOptions: Equatable, Sendable {
         options.showHelp = true
       case "--plain":
         options.plain = true
+      case "--virtual-time":
+        options.virtualTime = true
       case "--speed":
         guard index < arguments.count else {
           return .failure(UsageError(description: "--speed needs a value, such as --speed 4"))

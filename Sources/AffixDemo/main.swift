@@ -19,7 +19,7 @@ if options.showHelp {
 let mode: OutputMode =
   options.plain ? .plain : .detect(environment: ProcessInfo.processInfo.environment)
 let screen = Screen(mode: mode)
-let stage = Stage(screen: screen, speed: options.speed)
+let stage = Stage(screen: screen, speed: options.speed, virtualTime: options.virtualTime)
 let interruptSources = InterruptHandling.install(restoring: screen)
 
 // Misuse reported by the forgiving APIs is part of the show: print it in the flow.

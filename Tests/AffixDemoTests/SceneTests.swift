@@ -1,9 +1,13 @@
 import Testing
 
 /// Each scene runs to its end in plain mode, fast, and prints a line for every step it shows.
+///
+/// On virtual time: every timer, frame and step of a scene comes at the same scene time in the
+/// same order however loaded the machine is, so the output is the same on every run.
 @Suite("The scenes")
 struct SceneTests {
-  static let speed = "100"
+  /// The arguments that play scenes on virtual time.
+  static let virtualTime = ["--virtual-time"]
 
   /// Lines, or parts of lines, that prove each step of a scene happened, in order.
   static let steps: [String: [String]] = [
@@ -87,7 +91,7 @@ struct SceneTests {
 
   @Test(arguments: steps.keys.sorted())
   func aSceneRunsToItsEndAndShowsEachStep(scene: String) throws {
-    let run = try DemoRun.run([scene, "--speed", Self.speed])
+    let run = try DemoRun.run([scene] + Self.virtualTime)
     #expect(run.status == 0, "\(run.summary)")
     #expect(!run.hasControlCodes, "\(run.summary)")
     #expect(run.errorOutput.isEmpty, "\(run.summary)")
@@ -107,7 +111,7 @@ struct SceneTests {
 
 extension SceneTests {
   @Test func withNoSceneNamedEverySceneRunsInTurn() throws {
-    let run = try DemoRun.run(["--speed", Self.speed])
+    let run = try DemoRun.run(Self.virtualTime)
     #expect(run.status == 0, "\(run.summary)")
     #expect(!run.hasControlCodes, "\(run.summary)")
     #expect(run.linesWiderThanATerminal.isEmpty, "\(run.linesWiderThanATerminal)")
@@ -119,6 +123,14 @@ extension SceneTests {
 }
 
 extension SceneTests {
+  /// Virtual time leaves nothing to the machine's load: two runs print the same, line for line.
+  @Test func onVirtualTimeEveryRunPrintsTheSame() throws {
+    let first = try DemoRun.run(["loading", "dancing", "draggable", "tooltip"] + Self.virtualTime)
+    let second = try DemoRun.run(["loading", "dancing", "draggable", "tooltip"] + Self.virtualTime)
+    #expect(first.status == 0 && second.status == 0, "\(first.summary)")
+    #expect(first.output == second.output)
+  }
+
   /// `text` with every run of spaces and line breaks made one space.
   static func collapsingSpaces(_ text: String) -> String {
     text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
@@ -127,7 +139,7 @@ extension SceneTests {
   /// On a terminal too, with the live regions each scene redraws in place.
   @Test func onATerminalEveryLineOfEverySceneFitsEightyColumns() throws {
     let run = try DemoRun.run(
-      ["--speed", Self.speed], environment: ["AFFIX_DEMO_ASSUME_TERMINAL": "1"])
+      Self.virtualTime, environment: ["AFFIX_DEMO_ASSUME_TERMINAL": "1"])
     #expect(run.status == 0, "\(run.summary)")
     #expect(run.linesWiderThanATerminal.isEmpty, "\(run.linesWiderThanATerminal)")
   }
