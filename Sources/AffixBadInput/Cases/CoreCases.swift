@@ -159,7 +159,10 @@ final class Listener: Capability {
     probe.kept(probe.diagnostics.last?.line == input.value, "the line was not handed on")
   }
   list.sweep("Diagnostic.Severity.init(rawValue:)", Inputs.ints, .crash) { probe, input in
-    _ = Diagnostic.Severity(rawValue: input.value)?.description
+    let severity = Diagnostic.Severity(rawValue: input.value)
+    probe.consistent(
+      severity.map { $0.rawValue == input.value && !$0.description.isEmpty } ?? true,
+      "severity \(input.value) read back as \(String(describing: severity))")
   }
   list.add("AnyWeakReference.init(_:)", "nil", .deadHost) { probe in
     let reference = AnyWeakReference(nil)

@@ -22,15 +22,18 @@ import Foundation
   var loading = CaseList("AffixLoading")
   let forever = Duration.seconds(Int64.max)
 
-  loading.add("LoadingController.settled()", "idle", .hang) { _ in
-    await LoadingController(indicator: RecordingIndicator(), clock: VirtualTime()).settled()
+  loading.add("LoadingController.settled()", "idle", .hang) { probe in
+    let controller = LoadingController(indicator: RecordingIndicator(), clock: VirtualTime())
+    await controller.settled()
+    probe.consistent(!controller.isLoading, "an idle controller is loading after settled()")
   }
-  loading.add("LoadingController.settled()", "cancelledWhilePendingForever", .hang) { _ in
+  loading.add("LoadingController.settled()", "cancelledWhilePendingForever", .hang) { probe in
     let controller = LoadingController(
       indicator: RecordingIndicator(), clock: VirtualTime(),
       options: LoadingOptions(graceTime: forever))
     controller.start()
     await cancelled { await controller.settled() }
+    probe.consistent(controller.isLoading, "a cancelled wait stopped the work it waited for")
   }
   loading.add("LoadingController.settled()", "hostDiedWhileShown", .deadHost) { probe in
     let time = VirtualTime()
@@ -45,19 +48,25 @@ import Foundation
     await cancelled { await controller?.settled() }
     probe.consistent(controller?.isLoading != true, "a dead host's controller is still loading")
   }
-  loading.add("Loading.loadingSettled()", "neverStarted", .hang) { _ in
-    await Document(time: VirtualTime()).loadingSettled()
+  loading.add("Loading.loadingSettled()", "neverStarted", .hang) { probe in
+    let document = Document(time: VirtualTime())
+    await document.loadingSettled()
+    probe.consistent(!document.isLoading, "a document never started is loading")
   }
 
   var tooltip = CaseList("AffixTooltip")
-  tooltip.add("TooltipController.settled()", "idle", .hang) { _ in
-    await TooltipController(clock: VirtualTime()).settled()
+  tooltip.add("TooltipController.settled()", "idle", .hang) { probe in
+    let tooltip = TooltipController(clock: VirtualTime())
+    await tooltip.settled()
+    probe.consistent(!tooltip.isShown && !tooltip.isPending, "an idle tooltip is busy")
   }
-  tooltip.add("TooltipController.settled()", "cancelledWhilePendingForever", .hang) { _ in
+  tooltip.add("TooltipController.settled()", "cancelledWhilePendingForever", .hang) { probe in
     let tooltip = TooltipController(
       timing: TooltipTiming(showDelay: forever), clock: VirtualTime())
     tooltip.pointerEntered()
     await cancelled { await tooltip.settled() }
+    probe.consistent(
+      tooltip.isPending && !tooltip.isShown, "a show pending for ever is no longer pending")
   }
   tooltip.add("Tooltipped.tooltipSettled()", "hostDiedWhilePending", .deadHost) { probe in
     let time = VirtualTime()
@@ -72,11 +81,16 @@ import Foundation
   }
 
   var dancing = CaseList("AffixDancing")
-  dancing.add("Dance.ended()", "cancelledWhileRunning", .hang) { _ in
+  dancing.add("Dance.ended()", "cancelledWhileRunning", .hang) { probe in
     let stage = Stage()
-    let dance = stage.dance(Sprite()).animate(duration: 1e9) { $0.x = 1 }.start()
+    // Held: a sprite made in place would die, and its animation end, before the wait.
+    let sprite = Sprite()
+    let dance = stage.dance(sprite).animate(duration: 1e9) { $0.x = 1 }.start()
     await cancelled { _ = await dance.ended() }
+    probe.consistent(dance.hasAnimation, "a cancelled wait ended the animation it waited for")
     dance.stop(withoutFinishing: true)
+    probe.consistent(!dance.isRunning, "stopped, it still runs")
+    withExtendedLifetime(sprite) {}
   }
   dancing.add("Dance.ended()", "hostDiedWhileRunning", .deadHost) { probe in
     let stage = Stage()
@@ -91,14 +105,15 @@ import Foundation
   }
 
   var dragging = CaseList("AffixDraggable")
-  dragging.add("DragController.settled()", "cancelledWhileHeld", .hang) { _ in
+  dragging.add("DragController.settled()", "cancelledWhileHeld", .hang) { probe in
     let stage = Stage(framesPerSecond: 60)
     let card = Card()
     let controller = card.makeDraggable(world: stage.world())
     controller.drag(.began(at: .zero))
     await cancelled { await controller.settled() }
+    probe.consistent(controller.isDragging, "a cancelled wait let go of the card")
   }
-  dragging.add("DragController.settled()", "hostDiedWhileHeld", .deadHost) { _ in
+  dragging.add("DragController.settled()", "hostDiedWhileHeld", .deadHost) { probe in
     let stage = Stage(framesPerSecond: 60)
     var card: Card? = Card()
     let controller = card!.makeDraggable(world: stage.world())
@@ -108,29 +123,35 @@ import Foundation
     controller.drag(.changed(to: CGPoint(x: 5, y: 5)))
     stage.advance(milliseconds: 100)
     await cancelled { await controller.settled() }
+    probe.consistent(controller.body.isRemoved, "a dead card's body is still in the world")
   }
-  dragging.add("DynamicBody.settled()", "removed", .hang) { _ in
+  dragging.add("DynamicBody.settled()", "removed", .hang) { probe in
     let world = makeUnclockedWorld()
     let body = world.makeBody(at: .zero)
     body.velocity = CGPoint(x: 100, y: 0)
     body.remove()
     await body.settled()
+    probe.consistent(body.isRemoved, "a removed body is back")
   }
-  dragging.add("DynamicBody.settled()", "cancelledInAWorldNeverAdvanced", .hang) { _ in
+  dragging.add("DynamicBody.settled()", "cancelledInAWorldNeverAdvanced", .hang) { probe in
     let world = makeUnclockedWorld()
     let body = world.makeBody(at: .zero)
     body.snap(Snap(to: CGPoint(x: 100, y: 0)))
     await cancelled { await body.settled() }
+    probe.consistent(body.position == .zero, "a world never advanced moved its body")
   }
 
   var scheduling = CaseList("AffixScheduling")
-  scheduling.add("ScheduledRun.finished()", "idle", .hang) { _ in
-    await ScheduledRun().finished()
+  scheduling.add("ScheduledRun.finished()", "idle", .hang) { probe in
+    let run = ScheduledRun()
+    await run.finished()
+    probe.consistent(!run.isRunning, "an idle run is running")
   }
-  scheduling.add("ScheduledRun.finished()", "cancelledWhileRunning", .hang) { _ in
+  scheduling.add("ScheduledRun.finished()", "cancelledWhileRunning", .hang) { probe in
     let run = ScheduledRun()
     _ = run.start { _ in nil }
     await cancelled { await run.finished() }
+    probe.consistent(run.isRunning, "a cancelled wait ended the run it waited for")
   }
   scheduling.add("Waiters.wait(ifCancelled:unlessEnded:)", "cancelled", .hang) { probe in
     let waiters = Waiters<Int>()
@@ -142,9 +163,10 @@ import Foundation
     let value = await Waiters<Int>().wait(ifCancelled: -1, unlessEnded: { 7 })
     probe.kept(value == 7, "an ended wait returned \(value)")
   }
-  scheduling.add("VirtualClock.waitForSleepers(_:)", "cancelled", .hang) { _ in
+  scheduling.add("VirtualClock.waitForSleepers(_:)", "cancelled", .hang) { probe in
     let time = VirtualTime()
     await cancelled { try? await time.waitForSleepers(3) }
+    probe.consistent(time.pendingCount == 0, "a cancelled wait left \(time.pendingCount) actions")
   }
   return loading.cases + tooltip.cases + dancing.cases + dragging.cases + scheduling.cases
 }

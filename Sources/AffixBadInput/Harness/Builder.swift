@@ -52,7 +52,7 @@ extension CaseList {
 @MainActor func allCases() -> [BadInputCase] {
   schedulingCases() + motionCases() + loadingCases() + tooltipCases() + dancingCases()
     + valueCases() + draggableCases() + physicsCases() + coreCases() + testingCases()
-    + mainQueueCases() + waitCases() + coverageCases()
+    + mainQueueCases() + waitCases() + coverageCases() + reentrancyCases()
 }
 
 /// The class a case of a numeric input belongs to: a finite extreme threatens the result's

@@ -10,6 +10,8 @@ enum CaseClass: String, CaseIterable, Comparable, Sendable {
   case wrongState = "wrong state"
   case deadHost = "dead host"
   case refusedHost = "refused host"
+  /// A callback of the library that calls back into it (Docs/Concurrency.md).
+  case reentrant = "re-entrant"
 
   static func < (lhs: CaseClass, rhs: CaseClass) -> Bool {
     allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
@@ -69,9 +71,28 @@ struct BadInputCase {
   let body: @MainActor (Probe) async -> Void
 }
 
-/// Collects what a case found wrong in the state it read back.
+/// A check a case makes of what it reads back, named in the results table.
+enum Check: String, CaseIterable, Comparable, Sendable {
+  /// The figures it reads are finite.
+  case finite
+  /// The values it set are still there.
+  case kept = "value kept"
+  /// The state agrees with itself and with what the call's report or documentation says.
+  case state
+  /// The promised diagnostic was reported, at the caller's line.
+  case diagnosticAtCaller = "report at caller"
+  /// The promised diagnostic was reported.
+  case diagnostic = "report"
+
+  static func < (lhs: Check, rhs: Check) -> Bool {
+    allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+  }
+}
+
+/// Collects what a case found wrong in the state it read back, and which checks it made.
 @MainActor final class Probe {
   private(set) var findings: [(outcome: Outcome, detail: String)] = []
+  private(set) var checks: Set<Check> = []
 
   func fail(_ outcome: Outcome, _ detail: String) {
     findings.append((outcome, detail))
@@ -79,19 +100,23 @@ struct BadInputCase {
 
   /// Records a lost value unless `condition` holds.
   func kept(_ condition: Bool, _ detail: @autoclosure () -> String) {
+    checks.insert(.kept)
     if !condition { fail(.lostValue, detail()) }
   }
 
   /// Records an inconsistent state unless `condition` holds.
   func consistent(_ condition: Bool, _ detail: @autoclosure () -> String) {
+    checks.insert(.state)
     if !condition { fail(.inconsistent, detail()) }
   }
 
   func finite(_ value: Double, _ detail: @autoclosure () -> String) {
+    checks.insert(.finite)
     if !value.isFinite { fail(.nonFinite, "\(detail()) = \(value)") }
   }
 
   func finite(_ values: [Double], _ detail: @autoclosure () -> String) {
+    checks.insert(.finite)
     if let bad = values.first(where: { !$0.isFinite }) { fail(.nonFinite, "\(detail()) = \(bad)") }
   }
 

@@ -15,6 +15,8 @@ struct CaseResult: Sendable {
   let kind: CaseClass
   let outcome: Outcome
   let detail: String
+  /// The checks the case made, as its child reported them.
+  let checks: Set<Check>
 }
 
 /// What the parent needs of a case to run it in a child.
@@ -48,10 +50,10 @@ struct Runner: Sendable {
         guard index < cases.count else { return }
         let header = cases[index]
         let output = scratch.appendingPathComponent("\(index).out")
-        let (outcome, detail) = runChild(header.name, output: output)
+        let (outcome, detail, checks) = runChild(header.name, output: output)
         let result = CaseResult(
           name: header.name, module: header.module, entry: header.entry, kind: header.kind,
-          outcome: outcome, detail: detail)
+          outcome: outcome, detail: detail, checks: checks)
         shared.results.withLock { $0[index] = result }
         if verbose || outcome != .passed {
           shared.printing.withLock { _ in
@@ -66,10 +68,10 @@ struct Runner: Sendable {
   }
 
   /// Runs one case in a child and reads how it ended.
-  private func runChild(_ name: String, output: URL) -> (Outcome, String) {
+  private func runChild(_ name: String, output: URL) -> (Outcome, String, Set<Check>) {
     _ = FileManager.default.createFile(atPath: output.path, contents: nil)
     guard let sink = try? FileHandle(forWritingTo: output) else {
-      return (.crash, "could not open \(output.path)")
+      return (.crash, "could not open \(output.path)", [])
     }
     defer { try? sink.close() }
     let process = Process()
@@ -86,31 +88,36 @@ struct Runner: Sendable {
     do {
       try process.run()
     } catch {
-      return (.crash, "could not start: \(error)")
+      return (.crash, "could not start: \(error)", [])
     }
     let seconds = Double(timeout.components.seconds)
     if ended.wait(timeout: .now() + seconds) == .timedOut {
       kill(process.processIdentifier, SIGKILL)
       ended.wait()
-      return (.hang, "killed after \(timeout.components.seconds) s")
+      return (.hang, "killed after \(timeout.components.seconds) s", [])
     }
     let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
     let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
     let reported = lines.last { $0.hasPrefix("OUTCOME ") }
+    let checks = Set(
+      (lines.last { $0.hasPrefix("CHECKS ") }?.dropFirst("CHECKS ".count) ?? "")
+        .split(separator: ",").compactMap { Check(rawValue: String($0)) })
     let detail = reported.map { line in
       String(line.dropFirst("OUTCOME ".count).split(separator: "\t").dropFirst().first ?? "")
     }
     if process.terminationReason == .uncaughtSignal {
       let last =
         lines.last { $0.contains("Fatal error") } ?? lines.last { !$0.hasPrefix("OUTCOME ") }
-      return (.crash, "signal \(process.terminationStatus) \(last.map(String.init) ?? "")")
+      return (
+        .crash, "signal \(process.terminationStatus) \(last.map(String.init) ?? "")", checks
+      )
     }
     let status = process.terminationStatus
     guard reported != nil, let outcome = Outcome(exitStatus: status) else {
       let last = lines.last.map(String.init) ?? ""
-      return (.crash, "exit \(status) \(last)")
+      return (.crash, "exit \(status) \(last)", checks)
     }
-    return (outcome, detail ?? "")
+    return (outcome, detail ?? "", checks)
   }
 
   /// What the workers share.
@@ -134,12 +141,15 @@ struct Runner: Sendable {
   let probe = Probe()
   await found.body(probe)
   var findings = probe.findings
+  var checks = probe.checks
   let heard = DiagnosticLog.shared.all
   switch found.report {
   case .optional: break
   case .required:
+    checks.insert(.diagnostic)
     if heard.isEmpty { findings.append((.missingDiagnostic, "no diagnostic reported")) }
   case .atCaller:
+    checks.insert(.diagnosticAtCaller)
     if heard.isEmpty {
       findings.append((.missingDiagnostic, "no diagnostic reported"))
     } else if !heard.contains(where: { $0.fileID.hasPrefix("AffixBadInput/") }) {
@@ -149,6 +159,7 @@ struct Runner: Sendable {
   }
   let outcome = findings.first?.outcome ?? .passed
   let detail = findings.map(\.detail).joined(separator: "; ")
+  print("CHECKS \(checks.sorted().map(\.rawValue).joined(separator: ","))")
   print("OUTCOME \(outcome.rawValue)\t\(detail.replacingOccurrences(of: "\n", with: " "))")
   terminate(outcome.exitStatus)
 }

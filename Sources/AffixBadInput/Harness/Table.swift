@@ -44,6 +44,14 @@ struct Tally {
       "they are called: the isolation and call-site parameters, left to their defaults, are",
       "not spelled.",
       "",
+      "Every case reads the state back and names the checks it made: `finite` (the figures it",
+      "reads are finite), `value kept` (what it set is still there), `state` (the state agrees",
+      "with itself and with what the call's report or documentation says happened), `report`",
+      "and `report at caller` (the promised diagnostic, at the caller's line). The re-entrant",
+      "cases are the matrix of [the rule for callbacks](Concurrency.md#callbacks-that-call-back-in):",
+      "each kind of callback calling back into each entry point of the same host. A case that",
+      "makes no check but survives is counted under `survival only`.",
+      "",
       "## Totals",
       "",
       "| outcome | cases |",
@@ -58,11 +66,16 @@ struct Tally {
       let rows = results.filter { $0.kind == kind }
       lines.append("| \(kind.rawValue) | \(rows.count) | \(count(.passed, in: rows)) |")
     }
+    lines += ["", "| check | cases making it |", "|---|---|"]
+    for check in Check.allCases {
+      lines.append("| \(check.rawValue) | \(results.count { $0.checks.contains(check) }) |")
+    }
+    lines.append("| survival only | \(results.count { $0.checks.isEmpty }) |")
     lines += [
       "", "## By entry point", "",
       "| module | entry point | class | cases | "
-        + outcomes.map(\.rawValue).joined(separator: " | ") + " |",
-      "|---|---|---|---|" + outcomes.map { _ in "---|" }.joined(),
+        + outcomes.map(\.rawValue).joined(separator: " | ") + " | checks |",
+      "|---|---|---|---|" + outcomes.map { _ in "---|" }.joined() + "---|",
     ]
     var groups: [String: [CaseResult]] = [:]
     var order: [String] = []
@@ -76,8 +89,18 @@ struct Tally {
       let first = rows[0]
       lines.append(
         "| \(first.module) | `\(first.entry)` | \(first.kind.rawValue) | \(rows.count) | "
-          + outcomes.map { String(count($0, in: rows)) }.joined(separator: " | ") + " |")
+          + outcomes.map { String(count($0, in: rows)) }.joined(separator: " | ") + " | "
+          + Self.checks(of: rows) + " |")
     }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The checks the cases of `rows` made, and how many of them made none.
+  static func checks(of rows: [CaseResult]) -> String {
+    let made = Check.allCases.filter { check in rows.contains { $0.checks.contains(check) } }
+    let none = rows.count { $0.checks.isEmpty }
+    var parts = made.map(\.rawValue)
+    if none > 0 { parts.append(none == rows.count ? "survival only" : "\(none) survival only") }
+    return parts.joined(separator: ", ")
   }
 }
