@@ -322,8 +322,12 @@ actor Gesture {
     let release = DragRelease(
       position: point, velocity: point, projectedPosition: point, nearestSnapPoint: .zero,
       previousSnapPoint: .zero)
-    _ = release.distance(to: CGPoint(x: -1e308, y: 1e308))
-    _ = release.speed(towards: .zero)
+    let distance = release.distance(to: CGPoint(x: -1e308, y: 1e308))
+    let speed = release.speed(towards: .zero)
+    if point.x.isFinite && point.y.isFinite {
+      probe.consistent(
+        !distance.isNaN && !speed.isNaN, "\(point): distance \(distance), speed \(speed)")
+    }
   }
   return list.cases
 }

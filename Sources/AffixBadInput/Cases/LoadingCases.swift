@@ -385,18 +385,20 @@ final class Document: Loading {
   for (label, frames) in [("noFrames", [String]()), ("emptyFrame", [""]), ("oneFrame", ["*"])] {
     list.add("TerminalSpinner.init(isTerminal:frames:columns:write:).frames", label, .crash) {
       probe in
-      let (spinner, _) = spinner(frames: frames)
+      let (spinner, written) = spinner(frames: frames)
       spinner.appear(message: "work")
       for frame in [0, 1, -1, Int.max, Int.min] { spinner.tick(frame: frame, angle: 0) }
       spinner.disappear(outcome: .cancelled)
+      probe.consistent(written.now.contains("work"), "the message was never drawn")
     }
   }
   list.add("TerminalSpinner.disappear(outcome:)", "withoutAppear", .wrongState) { probe in
-    let (spinner, _) = spinner()
+    let (spinner, written) = spinner()
     spinner.disappear(outcome: .success)
     spinner.update(progress: 0.5)
     spinner.update(message: "late")
     spinner.tick(frame: 1, angle: 0)
+    probe.consistent(!written.now.contains("late"), "a spinner never shown drew an update")
   }
 
   return list.cases

@@ -166,8 +166,15 @@ import Foundation
   list.sweep("RGBAColor.init(red:green:blue:alpha:)", Inputs.allDoubles, .nonFinite) {
     probe, input in
     let value = input.value
-    _ = RGBAColor(red: value, green: value, blue: value, alpha: value).description
-    _ = RGBAColor(white: value, alpha: value).description
+    let color = RGBAColor(red: value, green: value, blue: value, alpha: value)
+    _ = color.description
+    let grey = RGBAColor(white: value, alpha: value)
+    _ = grey.description
+    // Components are used as given (a value's numbers are the caller's, see BadInput.md).
+    probe.kept(
+      [color.red, color.green, color.blue, color.alpha, grey.red, grey.alpha].allSatisfy {
+        $0 == value || ($0.isNaN && value.isNaN)
+      }, "a component of \(value) read back as \(color)")
   }
   list.sweep("AffineTransform2D.init(rotationAngle:)", Inputs.allDoubles, .nonFinite) {
     probe, input in
