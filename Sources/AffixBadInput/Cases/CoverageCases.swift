@@ -37,13 +37,19 @@ actor Stranger {
     probe, offset in
     let queue = QueueTime(queue: DispatchQueue(label: "badinput.sleep"))
     let deadline = queue.now + offset
+    let threw = Box(false)
     if offset <= .zero {
-      try? await queue.sleep(until: deadline, tolerance: nil)
+      do { try await queue.sleep(until: deadline, tolerance: nil) } catch { threw.set(true) }
+      probe.consistent(!threw.now, "a sleep until a deadline passed threw")
     } else {
-      // A deadline in the future: cancelled, the sleep must end.
-      await cancelled { try? await queue.sleep(until: deadline, tolerance: nil) }
+      // A deadline in the future: cancelled, the sleep must end, saying it was cancelled.
+      await cancelled {
+        do { try await queue.sleep(until: deadline, tolerance: nil) } catch { threw.set(true) }
+      }
+      // Or it slept: a deadline an attosecond away may pass before the cancellation.
+      probe.consistent(
+        threw.now || queue.now >= deadline, "a cancelled sleep returned before its deadline")
     }
-    _ = probe
   }
   var motion = CaseList("AffixDraggable")
   motion.sweep("DecelerationRate.projection(of:).CGPoint", Inputs.points, .nonFinite) {
@@ -63,13 +69,15 @@ actor Stranger {
     for await value in stream { seen.append(value) }
     probe.kept(seen.last == 4 || seen.isEmpty, "the stream of a dead host gave \(seen)")
   }
-  core.add("Associations.values(for:)", "cancelled", .hang) { _ in
+  core.add("Associations.values(for:)", "cancelled", .hang) { probe in
     let ledger = Ledger()
     let stream = Associations(of: ledger).values(for: Count17Key.self)
     await cancelled {
       for await _ in stream {}
     }
-    withExtendedLifetime(ledger) {}
+    // The host's values outlive a cancelled stream of them.
+    Associations(of: ledger)[Count17Key.self] = 5
+    probe.kept(Associations(of: ledger)[Count17Key.self] == 5, "a value set after the stream")
   }
   for (label, host) in bridgedHosts() {
     core.add("Associations.value(for:orInsert:)", label, .refusedHost, report: .required) { probe in

@@ -19,6 +19,8 @@ final class Loop {
     let cycle = RetainCycleFinder.cycle(through: loop, objectLimit: limit)
     if limit >= 2 {
       probe.kept(cycle != nil, "a cycle of two was not found with a limit of \(limit)")
+    } else {
+      probe.consistent(cycle == nil, "a cycle of two objects found within \(limit) objects")
     }
     loop.next = nil
   }
@@ -45,8 +47,9 @@ final class Loop {
   list.add("LifetimeToken.init(for:maximum:)", Inputs.ints, kind: always(.crash)) {
     probe, maximum in
     let token = LifetimeToken(for: Loop.self, maximum: maximum)
-    _ = LiveInstances.count(of: Loop.self)
+    let count = LiveInstances.count(of: Loop.self)
     _ = LiveInstances.counts.map(\.description)
+    probe.consistent(count >= 0, "a live count of \(count)")
     withExtendedLifetime(token) {}
   }
   list.add("LeakTracker.report(waitingUpTo:)", Inputs.durations, kind: always(.hang)) {
