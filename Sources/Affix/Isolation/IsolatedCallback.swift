@@ -42,6 +42,11 @@ import Synchronization
 ///
 /// It is also how a mixin writes to its host in the host's isolation: make one with the
 /// isolation of the call that started the work, and write the host's properties in its body.
+///
+/// The closure, and what it captured, is released in the callback's isolation too, whoever
+/// drops the last copy: dropped elsewhere (the background sweeper releasing a dead host's
+/// values, a detached task, another actor, a frame thread), it waits for that isolation to run,
+/// and the `deinit`s of what it captured run there.
 public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
   // `@unchecked Sendable`: `body` may capture its isolation's state, and it is only ever called
   // on that isolation (see `callAsFunction(_:)`), which is what makes that state safe to reach.
