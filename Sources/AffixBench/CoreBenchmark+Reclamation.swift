@@ -1,5 +1,6 @@
 import Affix
 import Dispatch
+import Foundation
 import Synchronization
 
 /// The promises around retired values: their backlog stays bounded whatever the write rate and
@@ -46,6 +47,7 @@ extension CoreBenchmark {
 
   static func reclamation(quick: Bool) {
     retiredBacklog(quick: quick)
+    ownerReleaseBacklog()
     sweepUnderWrites(quick: quick)
     objectSetScaling(quick: quick)
   }
@@ -68,6 +70,57 @@ extension CoreBenchmark {
       "core.retired_backlog_peak", Double(peak),
       "values (2 writers x \(writes) replacements with 5 us deinits in "
         + "\(formatted(elapsed / 1e6, digits: 0)) ms; target at most 50,000)", digits: 0)
+  }
+
+  /// Main-actor state with a deinit of about five microseconds, kept in an `IsolationBound`.
+  final class SlowMainState {
+    deinit {
+      let clock = ContinuousClock()
+      let end = clock.now.advanced(by: .microseconds(5))
+      while clock.now < end {}
+    }
+  }
+
+  enum BoundStateKey: AssociatedKey { typealias Value = IsolationBound<SlowMainState>? }
+
+  /// A storm of dying hosts, each holding a main-actor value with a 5 µs deinit: two threads
+  /// attach the values to hosts, let the hosts die and sweep, so that every value is dropped
+  /// off the main queue and handed to it; the main queue runs meanwhile. The figure is the
+  /// most releases that waited for it at once.
+  static func ownerReleaseBacklog() {
+    let hosts = 20_000
+    let values = MainActor.assumeIsolated {
+      (0..<hosts).map { _ in IsolationBound(SlowMainState()) }
+    }
+    // The workers take the values one by one: no copy but the host's outlives its host.
+    let pool = Mutex(values)
+    _ = consume values
+    OwnerRelease.resetPeak()
+    let done = Atomic<Int>(0)
+    let start = DispatchTime.now().uptimeNanoseconds
+    for _ in 0..<2 {
+      DispatchQueue.global().async {
+        var made = 0
+        while let value = pool.withLock({ $0.popLast() }) {
+          let host = SharedHost()
+          Associations(of: host)[BoundStateKey.self] = value
+          made += 1
+          if made % 1_000 == 0 { AssociationTable.sweep() }
+        }
+        AssociationTable.sweep()
+        done.add(1, ordering: .releasing)
+      }
+    }
+    // The main queue runs while the storm lasts, and until what it was handed is released.
+    while done.load(ordering: .acquiring) < 2 || OwnerRelease.backlog.now > 0 {
+      _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001))
+    }
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start)
+    report(
+      "core.owner_release_backlog_peak", Double(OwnerRelease.backlog.peak),
+      "releases (the most main-actor values waiting for the main queue at once: "
+        + "\(hosts) dying hosts, 2 threads, 5 us deinits, \(formatted(elapsed / 1e6, digits: 0)) ms; "
+        + "target at most \(hosts), the values dropped)", digits: 0)
   }
 
   /// The worst of five sweeps while one thread keeps replacing a value with a 5 µs deinit.

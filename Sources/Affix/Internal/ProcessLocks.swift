@@ -38,6 +38,8 @@ enum ProcessLocks {
     case keyReports
     /// `Diagnostics`' global handler, taken on every report: a leaf.
     case diagnosticsHandler
+    /// `OwnerRelease`'s queues, taken by a `deinit` that hands a value to its isolation: a leaf.
+    case ownerRelease
   }
 
   /// One lock in the list: immutable but for whether the fork handlers hold it.

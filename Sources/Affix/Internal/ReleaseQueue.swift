@@ -138,9 +138,13 @@ enum ReleaseQueue {
       if attempts < 64 { sched_yield() } else { usleep(1_000) }
     }
     // A drain waited for may have taken the main queue's retired objects and handed them back
-    // to it: on the main queue they are released here, not by a main-queue block that runs
-    // only once this caller yields.
-    if isMainQueue { Retirement.releaseMainReady() }
+    // to it, and the releases may have handed main-actor values over (see `OwnerRelease`): on
+    // the main queue they are released here, not by a main-queue block that runs only once
+    // this caller yields.
+    if isMainQueue {
+      Retirement.releaseMainReady()
+      OwnerRelease.drainMain()
+    }
     return bound
   }
 

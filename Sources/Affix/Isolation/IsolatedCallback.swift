@@ -42,6 +42,11 @@ import Synchronization
 ///
 /// It is also how a mixin writes to its host in the host's isolation: make one with the
 /// isolation of the call that started the work, and write the host's properties in its body.
+///
+/// The closure, and what it captured, is released in the callback's isolation too, whoever
+/// drops the last copy: dropped elsewhere (the background sweeper releasing a dead host's
+/// values, a detached task, another actor, a frame thread), it waits for that isolation to run,
+/// and the `deinit`s of what it captured run there.
 public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
   // `@unchecked Sendable`: `body` may capture its isolation's state, and it is only ever called
   // on that isolation (see `callAsFunction(_:)`), which is what makes that state safe to reach.
@@ -50,9 +55,9 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
   /// The isolation the callback runs in; `nil` for a nonisolated one.
   public let isolation: (any Actor)?
   /// The closure, for the retain-path reflection; call it through `callAsFunction(_:)`.
-  let body: (Argument) -> Void
-  /// The calls made and not yet run, in order, shared by every copy.
-  private let calls: OrderedCalls
+  var body: (Argument) -> Void { calls.body }
+  /// The closure and the calls made and not yet run, in order, shared by every copy.
+  private let calls: CallbackCore<Argument>
 
   /// Wraps `body`, written in `isolation`, to be called there: the caller's own isolation
   /// unless given, or the `isolated` parameter of the method that took `body`. The compiler
@@ -146,8 +151,7 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
     _ body: @escaping (Argument) -> Void
   ) {
     self.isolation = isolation
-    self.body = body
-    self.calls = OrderedCalls(coalescingPast: bound)
+    self.calls = CallbackCore(isolation: isolation, coalescingPast: bound, body)
   }
 
   /// How many calls wait to run now, and the most that ever waited at once (shared by every
@@ -274,7 +278,37 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
   /// one because it runs in a main-actor task, and the check would cost a frame's write on a
   /// main-actor host as much again.
   private func run(_ argument: Argument) {
-    body(argument)
+    calls.body(argument)
+  }
+}
+
+/// A callback's closure, with its calls: released in the callback's isolation, whoever drops
+/// the last copy of the callback (see ``OwnerRelease``), since what the closure captured may be
+/// that isolation's state.
+private final class CallbackCore<Argument>: OrderedCalls, @unchecked Sendable {
+  // `@unchecked Sendable`: `body` is only called on `isolation` (see
+  // `IsolatedCallback.callAsFunction(_:)`) and released there (`deinit`).
+  let isolation: (any Actor)?
+  /// The closure; swapped for an empty one only in the `deinit` that hands it over.
+  private(set) var body: (Argument) -> Void
+
+  init(
+    isolation: (any Actor)?, coalescingPast bound: Int?, _ body: @escaping (Argument) -> Void
+  ) {
+    self.isolation = isolation
+    self.body = body
+    super.init(coalescingPast: bound)
+  }
+
+  deinit {
+    // The common case, the last copy dropped in the isolation, goes at once: no lock, no
+    // allocation. A nonisolated closure is `@Sendable`, released anywhere.
+    guard let isolation, !OwnerRelease.isCurrent(isolation) else { return }
+    // Moved out before it is handed over: the isolation may release it at once, and must
+    // hold the closure's last reference when it does.
+    var moved: (Argument) -> Void = { _ in }
+    swap(&moved, &body)
+    OwnerRelease.handOver(consume moved, to: isolation)
   }
 }
 
@@ -289,7 +323,7 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
 /// Not generic: a call that waits is kept as a job that runs the callback with its argument,
 /// so that this code, the whole of a call's bookkeeping, is compiled once for every callback
 /// rather than run unspecialized, through the argument type's metadata, at every call.
-private final class OrderedCalls: @unchecked Sendable {
+private class OrderedCalls: @unchecked Sendable {
   // `@unchecked Sendable`: `state` is only reached under its lock; a job captures a `Sendable`
   // argument (the callback's constraint) and runs only on the callback's isolation.
   typealias Job = () -> Void

@@ -37,16 +37,38 @@ public struct IsolationBound<Value>: @unchecked Sendable {
   public let isolation: any Actor
   private let storage: Storage
 
+  /// The value, released in its isolation whoever drops the last copy (see ``OwnerRelease``).
   private final class Storage {
-    var value: Value
-    init(_ value: Value) { self.value = value }
+    let isolation: any Actor
+    /// Never `nil` but in the `deinit` that hands the value over.
+    var value: Value?
+
+    init(_ value: Value, isolation: any Actor) {
+      self.isolation = isolation
+      self.value = value
+    }
+
+    deinit {
+      // The common case, the last copy dropped in the isolation, goes at once: no lock, no
+      // allocation. A value of plain bits has no `deinit` to move.
+      guard !_isPOD(Value.self), !OwnerRelease.isCurrent(isolation) else { return }
+      // Moved out before it is handed over: the isolation may release it at once, and must
+      // hold the last reference when it does.
+      var moved: Value? = nil
+      swap(&moved, &value)
+      OwnerRelease.handOver(consume moved, to: isolation)
+    }
   }
 
   /// Binds `value` to the caller's isolation, which must be an actor's (the main actor's
   /// included).
+  ///
+  /// The value is released there too, whoever drops the last copy: dropped elsewhere (a
+  /// detached task, another actor, the background sweeper releasing a dead host's values), it
+  /// waits for its isolation to run, and its `deinit` runs there.
   public init(_ value: Value, isolation: isolated (any Actor) = #isolation) {
     self.isolation = isolation
-    storage = Storage(value)
+    storage = Storage(value, isolation: isolation)
   }
 
   /// Runs `body` with the value when the caller is in the value's isolation, and returns what
@@ -62,7 +84,7 @@ public struct IsolationBound<Value>: @unchecked Sendable {
     isolation caller: isolated (any Actor) = #isolation, _ body: (inout Value) throws -> Result
   ) rethrows -> Result? {
     guard caller === isolation else { return nil }
-    return try body(&storage.value)
+    return try body(&storage.value!)
   }
 
   /// The value, when the caller is in the value's isolation; `nil` elsewhere.

@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "AffixParking.h"
 #include "AffixReclamation.h"
@@ -16,6 +17,11 @@ size_t swift_unownedRetainCount(void *object);
 void *swift_tryRetain(void *object);
 void *swift_unownedRetain(void *object);
 void swift_unownedRelease(void *object);
+
+/// Whether the caller runs on the serial executor whose two words are `identity` and
+/// `implementation` (an `UnownedSerialExecutor`): the current task's executor, or the thread's.
+/// Asks the Swift runtime as `Task.immediate` does, in the mode that answers and never crashes.
+bool affix_is_current_executor(const void *identity, uintptr_t implementation);
 
 /// Whether the object's deinit has begun. Reads the object header only, which the caller's
 /// pin keeps allocated.

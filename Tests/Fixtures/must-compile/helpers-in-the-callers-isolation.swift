@@ -1,0 +1,103 @@
+// Helpers that an actor calls to drive its own non-Sendable hosts, in the actor's isolation:
+// each takes the caller's isolation as a parameter of its own, `isolated (any Actor) =
+// #isolation`, and hands it on, so that every API that takes one accepts the call. A helper
+// written `nonisolated(nonsending)` (every nonisolated async function under
+// NonisolatedNonsendingByDefault) runs there too, but its `#isolation` is `(any Actor)?`,
+// which these APIs refuse: see the nonsending row of Docs/Concurrency.md. Compiled again with
+// that feature on by the twin fixture helpers-in-the-callers-isolation-nonsending-default.swift.
+import Affix
+import AffixDancing
+import AffixDraggable
+import AffixLoading
+import AffixLoadingTesting
+import AffixTooltip
+import Foundation
+
+final class Lamp: Dancing {
+  var brightness = 1.0
+}
+
+final class Card: Draggable {
+  var center = CGPoint(x: 0, y: 0)
+}
+
+final class Importer: Loading {
+  let indicator = RecordingIndicator()
+  func makeLoadingIndicator() -> any LoadingIndicator { indicator }
+}
+
+final class Button: Tooltipped {
+  var isTooltipShown = false
+}
+
+final class Model: Sendable {}
+
+enum Selection: AssociatedKey {
+  typealias Value = Int
+  static var defaultValue: Int { 0 }
+}
+
+func dim(_ lamp: Lamp, isolation: isolated (any Actor) = #isolation) async {
+  lamp.dance.animate(duration: 1) { $0.brightness = 0 }.start()
+  _ = await lamp.dance.ended()
+}
+
+func drag(_ card: Card, isolation: isolated (any Actor) = #isolation) async {
+  card.makeDraggable().onRelease { _ in .snapToNearest }
+  await card.dragController?.settled()
+}
+
+func load(_ importer: Importer, isolation: isolated (any Actor) = #isolation) async {
+  importer.startLoading(message: "Importing")
+  await importer.loadingSettled()
+}
+
+func hover(_ button: Button, isolation: isolated (any Actor) = #isolation) async {
+  button.pointerEntered()
+  await button.tooltipSettled()
+}
+
+func watch(
+  _ model: Model, _ seen: Counter, isolation: isolated (any Actor) = #isolation
+) -> CancellationToken {
+  Associations(of: model).observe(Selection.self) { seen.value = $0 }
+}
+
+func callback(_ seen: Counter, isolation: isolated (any Actor) = #isolation) -> IsolatedCallback<
+  Int
+> {
+  IsolatedCallback { seen.value = $0 }
+}
+
+/// Non-`Sendable` state of the actor that the observer and the callback write.
+final class Counter {
+  var value = 0
+}
+
+actor Studio {
+  private let lamp = Lamp()
+  private let card = Card()
+  private let importer = Importer()
+  private let button = Button()
+  private let seen = Counter()
+  private var token: CancellationToken?
+
+  func run(_ model: Model) async {
+    await dim(lamp)
+    await drag(card)
+    await load(importer)
+    await hover(button)
+    token = watch(model, seen)
+    callback(seen)(1)
+  }
+}
+
+@MainActor final class Screen {
+  let lamp = Lamp()
+  let seen = Counter()
+
+  func run(_ model: Model) async {
+    await dim(lamp)
+    _ = watch(model, seen)
+  }
+}
