@@ -20,7 +20,7 @@ void swift_unownedRelease(void *object);
 
 /// Whether the caller runs on the serial executor whose two words are `identity` and
 /// `implementation` (an `UnownedSerialExecutor`): the current task's executor, or the thread's.
-/// Asks the Swift runtime as `Task.immediate` does, in the mode that answers and never crashes.
+/// Asks the Swift runtime in the mode that answers and never asserts (`MustNotAssert`).
 bool affix_is_current_executor(const void *identity, uintptr_t implementation);
 
 /// Whether the object's deinit has begun. Reads the object header only, which the caller's
