@@ -286,7 +286,7 @@ func releasedAtOnce(
 @Suite struct AnOwnerThatDoesNotRunTests {
   @Test func releasesWaitAndNothingRunsOffTheOwner() async {
     let ledger = ReleaseLedger()
-    let made = await MainActor.run { () -> [IsolationBound<Witness>] in
+    var made: [IsolationBound<Witness>]? = await MainActor.run { () -> [IsolationBound<Witness>] in
       let tally = Tally()
       return (0..<50).map { _ in
         IsolationBound(Witness(tally: tally, ledger: ledger) { isOnMainQueue() })
@@ -298,8 +298,10 @@ func releasedAtOnce(
       held.set()
       gate.wait()
     }
-    #expect(blockingEventually { held.isSet })
-    _ = consume made
+    // Kept until the main queue is held: an optimized build may otherwise release the array
+    // before, and its hand-over runs on the main queue before the block that holds it.
+    withExtendedLifetime(made) { #expect(blockingEventually { held.isSet }) }
+    made = nil
     // Dropped here, off the main queue, while the main queue runs nothing: every release
     // waits, with its memory, and none runs here.
     #expect(ledger.total == 0)
