@@ -9,11 +9,15 @@ import Foundation
 /// With `blockingEventually`, where the tests wait on real time, so that every such wait is
 /// bounded the same way. Runs in its caller's isolation, so that `condition` may read the
 /// caller's state.
+///
+/// Only the time the poller runs counts toward `timeout` (see `PollingBudget`): a poller whose
+/// thread other tests keep busy, or whose condition waits for them, still polls the whole
+/// budget once it runs, so that what it waits for gets the same chance to happen.
 package nonisolated(nonsending) func eventually(
   timeout: Duration = .seconds(10), _ condition: () async -> Bool
 ) async -> Bool {
-  let deadline = ContinuousClock.now + timeout
-  while ContinuousClock.now < deadline {
+  var budget = PollingBudget(timeout)
+  while budget.remains() {
     if await condition() { return true }
     try? await Task.sleep(for: .milliseconds(1))
   }
@@ -31,12 +35,38 @@ package nonisolated(nonsending) func eventually(
 package func blockingEventually(
   timeout: Duration = .seconds(10), _ condition: () -> Bool
 ) -> Bool {
-  let deadline = ContinuousClock.now + timeout
-  while ContinuousClock.now < deadline {
+  var budget = PollingBudget(timeout)
+  while budget.remains() {
     if condition() { return true }
     Thread.sleep(forTimeInterval: 0.001)
   }
   return condition()
+}
+
+/// The time a poller has left: the time it ran, not the time that passed.
+///
+/// A round of polling (a check and a millisecond's sleep) counts for what it took, up to
+/// `longestRound`; past that the poller was not running (its thread waited for others, or the
+/// check waited for a release another test holds), and the rest of the round is not counted.
+/// So a wait starved by parallel tests does not fail for it, while a hang still ends: every
+/// round counts at least the millisecond it slept, so a budget of `timeout` ends after at most
+/// `timeout / 1 ms` rounds.
+package struct PollingBudget {
+  /// The most a round counts for.
+  static let longestRound: Duration = .milliseconds(50)
+
+  private var left: Duration
+  private var roundStarted = ContinuousClock.now
+
+  package init(_ timeout: Duration) { left = timeout }
+
+  /// Counts the round since the last call and tells whether budget is left for another.
+  package mutating func remains() -> Bool {
+    let now = ContinuousClock.now
+    left -= min(now - roundStarted, Self.longestRound)
+    roundStarted = now
+    return left > .zero
+  }
 }
 
 /// Whether the caller runs on the main queue, the main actor's executor (which, under an
