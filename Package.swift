@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "AffixDancing", targets: ["AffixDancing"]),
     .library(name: "AffixDraggable", targets: ["AffixDraggable"]),
     .library(name: "AffixTooltip", targets: ["AffixTooltip"]),
+    .library(name: "AffixLayout", targets: ["AffixLayout"]),
     .library(name: "AffixTesting", targets: ["AffixTesting"]),
     .library(name: "AffixLoadingTesting", targets: ["AffixLoadingTesting"]),
     .executable(name: "affix-demo", targets: ["AffixDemo"]),
@@ -53,6 +54,7 @@ let package = Package(
       swiftSettings: strict),
     .target(
       name: "AffixTooltip", dependencies: ["Affix", "AffixScheduling"], swiftSettings: strict),
+    .target(name: "AffixLayout", dependencies: ["Affix"], swiftSettings: strict),
     .target(name: "AffixTesting", dependencies: ["Affix"], swiftSettings: strict),
     // Test doubles for code that uses AffixLoading: a product of its own, so that an app's
     // shipping targets never see them.
@@ -62,7 +64,7 @@ let package = Package(
       name: "AffixDemo",
       dependencies: [
         "Affix", "AffixScheduling", "AffixMotion", "AffixLoading", "AffixDancing",
-        "AffixDraggable", "AffixTooltip", "AffixTesting", "AffixLoadingTesting",
+        "AffixDraggable", "AffixTooltip", "AffixLayout", "AffixTesting", "AffixLoadingTesting",
         "AffixBenchTargets",
       ],
       swiftSettings: strict
@@ -110,7 +112,7 @@ let package = Package(
       dependencies: [
         "FrameworkStandIns", "Affix", "AffixScheduling", "AffixMotion", "AffixLoading",
         "AffixDancing",
-        "AffixDraggable", "AffixTooltip", "AffixTesting", "AffixLoadingTesting",
+        "AffixDraggable", "AffixTooltip", "AffixLayout", "AffixTesting", "AffixLoadingTesting",
       ],
       swiftSettings: strict),
     .testTarget(
@@ -142,13 +144,16 @@ let package = Package(
       dependencies: ["AffixTooltip", "AffixScheduling", "Affix", "AffixTestSupport"],
       swiftSettings: strict),
     .testTarget(
+      name: "AffixLayoutTests", dependencies: ["AffixLayout", "Affix", "AffixTestSupport"],
+      swiftSettings: strict),
+    .testTarget(
       name: "AffixTestingTests", dependencies: ["AffixTesting", "Affix", "AffixTestSupport"],
       swiftSettings: strict),
     .testTarget(
       name: "LeakCheckTests",
       dependencies: [
         "AffixTesting", "Affix", "AffixScheduling", "AffixLoading", "AffixLoadingTesting",
-        "AffixDancing", "AffixDraggable", "AffixTooltip", "AffixTestSupport",
+        "AffixDancing", "AffixDraggable", "AffixTooltip", "AffixLayout", "AffixTestSupport",
       ],
       swiftSettings: strict
     ),
@@ -160,7 +165,7 @@ let package = Package(
     .testTarget(
       name: "AppDefaultsTests",
       dependencies: [
-        "Affix", "AffixLoading", "AffixDancing", "AffixDraggable", "AffixTooltip",
+        "Affix", "AffixLoading", "AffixDancing", "AffixDraggable", "AffixTooltip", "AffixLayout",
         "AffixScheduling", "AffixTestSupport",
       ],
       swiftSettings: strict + [

@@ -290,7 +290,7 @@ compile_standins() {
 # Compiles the needed modules of one flavour's scratch copy; prints the compiler's output.
 compile_flavour() {
   local flavour=$1 copy=$2 out=$3 log=$4
-  local traits=() name type path dependencies flags
+  local traits=() name type path dependencies flags compiled=()
   [ "$flavour" = macos ] && traits=(TestSeams)
   : >"$log"
   # The C module the core imports, as SwiftPM maps a target with an umbrella header.
@@ -305,7 +305,9 @@ compile_flavour() {
     case "$path" in Sources/*) ;; *) fail "$name, needed here, is not under Sources/" ;; esac
     local module_dir="$copy/${path#Sources/}"
     # A C target: Swift reads its headers through the module map above.
-    if ! find "$module_dir" -name '*.swift' | grep -q .; then continue; fi
+    # `-print -quit` rather than `find | grep -q`: grep quitting at its first line kills find
+    # with SIGPIPE on a large module, and under pipefail that read as "no Swift file here".
+    [ -n "$(find "$module_dir" -name '*.swift' -print -quit)" ] || continue
     local arguments=()
     for flag in $flags; do
       local condition=""
@@ -323,6 +325,7 @@ compile_flavour() {
     local files=()
     mapfile -t files < <(find "$module_dir" -name '*.swift' | sort)
     printf '  %s (%s)\n' "$name" "$flavour"
+    compiled+=("$name")
     # `-emit-module` with whole-module checking type-checks every body; `-emit-sil` runs the
     # diagnostic passes after it (definite initialization, the region checks of Swift 6's
     # concurrency), which a plain type-check would skip. A module whose Apple branches use
@@ -346,6 +349,13 @@ compile_flavour() {
       fail "$name does not compile with its Apple branches ($flavour)"
     fi
   done <<<"$module_plan"
+  # Every needed module with Swift sources was compiled: none skipped unseen.
+  for name in "${needed[@]}"; do
+    local path
+    path=$(grep -m1 "^$name|" <<<"$module_plan" | cut -d'|' -f3) || continue
+    [ -n "$(find "$copy/${path#Sources/}" -name '*.swift' -print -quit)" ] || continue
+    [[ " ${compiled[*]} " == *" $name "* ]] || fail "$name was needed but not compiled ($flavour)"
+  done
 }
 
 printf 'apple-typecheck: Swift, %s, against .ci/apple-standins\n' "${needed[*]}"

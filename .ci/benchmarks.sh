@@ -66,7 +66,7 @@ for target in targets:
 # measured time or ratio drifts from the page. Other docs and comments name the figure.
 import glob, re
 figure = re.compile(r"[0-9] ?ns\b|\b[0-9]+\.[0-9]+x\b")
-stated = ["README.md", "CONTRIBUTING.md"] + glob.glob("Docs/*.md") + glob.glob(
+stated = ["README.md", "CONTRIBUTING.md"] + glob.glob("Docs/*.md") + glob.glob("Docs/Internals/*.md") + glob.glob(
     "Sources/*/*.docc/**/*.md", recursive=True) + glob.glob("Sources/**/*.swift", recursive=True)
 for path in stated:
     if path == "Docs/Benchmarks.md" or path.startswith("Sources/AffixBench"):

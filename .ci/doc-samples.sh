@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Compiles every ```swift block of the guides (Docs/*.md) and of the DocC catalogs
-# (Sources/*/*.docc/**/*.md and .tutorial), against the public API only: in a package of its own
+# Compiles every ```swift block of the guides (Docs/*.md, Docs/Internals/*.md) and of the DocC
+# catalogs (Sources/*/*.docc/**/*.md and .tutorial), against the public API only: in a package of its own
 # that depends on the repository by path, warnings as errors. The README's blocks have their own
 # gate (.ci/readme-samples.sh), which also runs them; these are compiled, not run.
 #
@@ -47,7 +47,7 @@ if [ "$#" -gt 0 ]; then
   documents=("$@")
 else
   mapfile -t documents < <(
-    { ls Docs/*.md; find Sources -path '*.docc/*' \( -name '*.md' -o -name '*.tutorial' \); } \
+    { ls Docs/*.md Docs/Internals/*.md; find Sources -path '*.docc/*' \( -name '*.md' -o -name '*.tutorial' \); } \
       | LC_ALL=C sort)
 fi
 

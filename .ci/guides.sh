@@ -19,6 +19,7 @@ mode = sys.argv[1]
 # Each generated copy, and the article it comes from.
 GUIDES = {
     "Docs/Dancing.md": "Sources/AffixDancing/AffixDancing.docc/DancingGuide.md",
+    "Docs/DraftsAndMoments.md": "Sources/Affix/Affix.docc/DraftsAndMoments.md",
     "Docs/Draggable.md": "Sources/AffixDraggable/AffixDraggable.docc/DraggableGuide.md",
     "Docs/Loading.md": "Sources/AffixLoading/AffixLoading.docc/LoadingGuide.md",
     "Docs/Scheduling.md": "Sources/AffixScheduling/AffixScheduling.docc/Scheduling.md",

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds and tests Tests/Fixtures/ThirdPartyMixin, a mixin in a package of its own that
-# depends on Affix by path and uses its public API alone, with a main-actor host, tests on
-# virtual time and a leak check run by `swift package leak-check`. Fails if the fixture needs
-# what a third party cannot write: an unchecked promise to the compiler, or a warning.
+# Builds and tests Tests/Fixtures/ThirdPartyMixin, a mixin and a layout on AffixLayout in a
+# package of its own that depends on Affix by path and uses its public API alone, with
+# main-actor hosts, tests on virtual time and a leak check run by `swift package leak-check`.
+# Fails if the fixture needs what a third party cannot write: an unchecked promise to the
+# compiler, or a warning.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"

@@ -22,32 +22,105 @@ import Synchronization
 ///
 /// On Apple platforms, as with a `weak var`, making a reference to an `NSObject` descendant from
 /// inside its `deinit` traps.
-public struct WeakReference<Object: AnyObject>: CustomStringConvertible {
+///
+/// ## A protocol type
+///
+/// `Object` may be a class-bound protocol type, whose values are always class instances:
+///
+/// ```swift
+/// protocol Node: AnyObject {}
+/// let parent = WeakReference<any Node>(node)
+/// parent.object  // any Node?
+/// ```
+///
+/// Made from a value that is not a class instance (an `Object` such as `Any` holding a struct),
+/// the reference is refused with a report and reads `nil`: a value has no identity to refer to.
+///
+/// ## Identity
+///
+/// Two references are equal when they were made from the same object, and their hash is the
+/// object's identity: a `Set` of references is a set of objects. Both stay as they were after
+/// the object dies, and a reference to a dead object never equals one to a new object made at
+/// the same address. References made from no object (`nil`, or an object whose `deinit` had
+/// begun) are equal to each other.
+public struct WeakReference<Object>: CustomStringConvertible {
   private let hold: Hold?
+  /// Whether `Object` is a class, read back with no cast; otherwise (a protocol type) each read
+  /// casts the object back to `Object`.
+  private let isClass: Bool
 
   /// Creates a reference to `object` that does not keep it alive.
   ///
   /// A reference made to an object whose `deinit` has begun reads as `nil` from the start and
   /// holds nothing: such an object may not live on the heap, where a pin could keep its memory.
-  public init(_ object: Object?) {
-    hold = object.flatMap { object in
-      guard HostKind.of(object) == .pinned else { return .weak(WeakHold(object)) }
-      let address = Unmanaged.passUnretained(object).toOpaque()
-      return affix_is_deallocating(address) ? nil : .pinned(Pin(address))
+  ///
+  /// - Parameter object: The object to refer to, or `nil` for a reference to nothing.
+  public init(_ object: Object?) where Object: AnyObject {
+    hold = object.flatMap { Self.hold($0, identifiedNow: true) }
+    isClass = true
+  }
+
+  /// A reference for the package's own paths, which takes a weakly held object's identity only
+  /// when first compared or hashed: the core makes references while it keeps that identity, and
+  /// the testing tools never compare theirs, so neither leaves a serial in a weak referent.
+  package init(unidentified object: Object?) where Object: AnyObject {
+    hold = object.flatMap { Self.hold($0, identifiedNow: false) }
+    isClass = true
+  }
+
+  /// Creates a reference to `object`, a value of a class-bound protocol type, that does not keep
+  /// it alive; refused, with a report, when `object` is not a class instance.
+  ///
+  /// - Parameters:
+  ///   - object: The object to refer to, or `nil` for a reference to nothing.
+  ///   - fileID: The caller's file, for a report.
+  ///   - line: The caller's line, for a report.
+  @_disfavoredOverload
+  public init(_ object: Object?, fileID: String = #fileID, line: Int = #line) {
+    isClass = false
+    guard let object else {
+      hold = nil
+      return
     }
+    // A class instance, whatever `Object` says of it: never a value boxed for the occasion,
+    // which would die at once, nor a value bridged to an object on Apple platforms.
+    guard type(of: object as Any) is AnyObject.Type else {
+      Diagnostics.report(
+        subsystem: "Affix",
+        message: "WeakReference<\(Object.self)> made from a \(type(of: object as Any)), which "
+          + "is not a class instance and has no identity to refer to; it reads nil",
+        fileID: fileID, line: line)
+      hold = nil
+      return
+    }
+    hold = Self.hold(object as AnyObject, identifiedNow: true)
+  }
+
+  private static func hold(_ object: AnyObject, identifiedNow: Bool) -> Hold? {
+    guard Engine.kind(of: object) == .pinned else {
+      let hold = WeakHold(object)
+      if identifiedNow { _ = hold.identity }
+      return .weak(hold)
+    }
+    let address = Unmanaged.passUnretained(object).toOpaque()
+    return affix_is_deallocating(address) ? nil : .pinned(Pin(address))
   }
 
   /// The object, or `nil` once its `deinit` has begun.
   public var object: Object? {
+    let object: AnyObject?
     switch hold {
     case .pinned(let pin)?:
-      return Self.object(pinnedAt: pin.address)
+      object = AnyWeakReference.object(pinnedAt: pin.address)
     case .weak(let weakHold)?:
-      // The hold was made from an `Object`.
-      return weakHold.object.map { unsafeDowncast($0, to: Object.self) }
+      object = weakHold.object
     case nil:
       return nil
     }
+    guard let object else { return nil }
+    // The hold was made from an `Object`: a class is the same reference, a protocol type is
+    // cast back to.
+    return isClass ? unsafeBitCast(object, to: Object.self) : object as? Object
   }
 
   /// The address this reference pins, for a caller that keeps the reference alive and wants
@@ -64,22 +137,47 @@ public struct WeakReference<Object: AnyObject>: CustomStringConvertible {
     return true
   }
 
-  /// The object at `address`, retained, or `nil` once its `deinit` has begun. `address` must
-  /// come from ``pinnedAddress`` of a reference the caller keeps alive meanwhile.
-  @inlinable
-  package static func object(pinnedAt address: UnsafeMutableRawPointer) -> Object? {
-    guard tryRetain(address) else { return nil }
-    return Unmanaged<Object>.fromOpaque(address).takeRetainedValue()
-  }
-
-  @usableFromInline
-  static func tryRetain(_ address: UnsafeMutableRawPointer) -> Bool {
-    affix_try_retain(address)
+  /// The identity of the object this reference was made from (see <doc:WeakReference#Identity>).
+  fileprivate var identity: ReferentIdentity {
+    switch hold {
+    case .pinned(let pin)?: .address(UInt(bitPattern: pin.address))
+    case .weak(let weakHold)?: weakHold.identity
+    case nil: .nothing
+    }
   }
 
   /// `WeakReference(Type)` while the object lives, `WeakReference(nil)` after.
   public var description: String {
     object.map { "WeakReference(\(type(of: $0)))" } ?? "WeakReference(nil)"
+  }
+}
+
+extension WeakReference where Object: AnyObject {
+  /// The object at `address`, retained, or `nil` once its `deinit` has begun. `address` must
+  /// come from ``pinnedAddress`` of a reference the caller keeps alive meanwhile.
+  @inlinable
+  package static func object(pinnedAt address: UnsafeMutableRawPointer) -> Object? {
+    guard AnyWeakReference.tryRetain(address) else { return nil }
+    return Unmanaged<Object>.fromOpaque(address).takeRetainedValue()
+  }
+}
+
+extension WeakReference: Hashable {
+  /// Whether both references were made from the same object, or both from none.
+  ///
+  /// - Parameters:
+  ///   - lhs: A reference.
+  ///   - rhs: Another reference.
+  /// - Returns: `true` when `lhs` and `rhs` refer to the same object, alive or dead.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.identity == rhs.identity
+  }
+
+  /// Hashes the identity of the object this reference was made from.
+  ///
+  /// - Parameter hasher: The hasher to feed.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(identity)
   }
 }
 
@@ -130,6 +228,12 @@ public struct AnyWeakReference: @unchecked Sendable, CustomStringConvertible {
     pinned = reference.pinnedAddress
   }
 
+  /// See ``WeakReference/init(unidentified:)``: for the core's own references to hosts.
+  package init(unidentified object: AnyObject?) {
+    reference = WeakReference(unidentified: object)
+    pinned = reference.pinnedAddress
+  }
+
   /// The object, or `nil` once its `deinit` has begun.
   ///
   /// `@unsafe`: it hands the object to the thread that asks, whatever the object's isolation,
@@ -164,11 +268,61 @@ public struct AnyWeakReference: @unchecked Sendable, CustomStringConvertible {
   /// See ``WeakReference/object(pinnedAt:)``.
   @inlinable
   package static func object(pinnedAt address: UnsafeMutableRawPointer) -> AnyObject? {
-    WeakReference<AnyObject>.object(pinnedAt: address)
+    guard tryRetain(address) else { return nil }
+    return Unmanaged<AnyObject>.fromOpaque(address).takeRetainedValue()
+  }
+
+  @usableFromInline
+  static func tryRetain(_ address: UnsafeMutableRawPointer) -> Bool {
+    affix_try_retain(address)
   }
 
   /// `WeakReference(Type)` while the object lives, `WeakReference(nil)` after.
   public var description: String { reference.description }
+}
+
+extension AnyWeakReference: Hashable {
+  /// Whether both references were made from the same object, or both from none: as
+  /// ``WeakReference``'s, stable after the object dies.
+  ///
+  /// - Parameters:
+  ///   - lhs: A reference.
+  ///   - rhs: Another reference.
+  /// - Returns: `true` when `lhs` and `rhs` refer to the same object, alive or dead.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.reference == rhs.reference
+  }
+
+  /// Hashes the identity of the object this reference was made from.
+  ///
+  /// - Parameter hasher: The hasher to feed.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(reference)
+  }
+}
+
+/// Who a reference was made from: what ``WeakReference`` compares and hashes.
+private enum ReferentIdentity: Hashable {
+  /// Made from no object.
+  case nothing
+  /// A pinned object's address, which no other object can take while the pin holds it.
+  case address(UInt)
+  /// A weakly held object's serial number (see `WeakHold.identity`).
+  case serial(UInt64)
+}
+
+/// The serial number of an object held weakly, kept in its associated storage: the core never
+/// hands a dead host's values to a new object at the same address, so a new object there gets a
+/// serial of its own.
+private enum ReferentSerial: AssociatedKey, HiddenKey {
+  static var defaultValue: UInt64? { nil }
+}
+
+/// The serial numbers handed out, from 1: a serial is never given twice.
+private let lastSerial = Atomic<UInt64>(0)
+
+private func nextSerial() -> UInt64 {
+  lastSerial.wrappingAdd(1, ordering: .relaxed).newValue
 }
 
 /// How a ``WeakReference`` holds its object: see ``HostKind``.
@@ -187,7 +341,7 @@ private final class Pin: @unchecked Sendable {
   init(_ address: UnsafeMutableRawPointer) {
     self.address = address
     affix_pin(address)
-    ForeignPins.add(address)
+    Engine.countPin(at: address)
   }
 
   deinit {
@@ -195,7 +349,7 @@ private final class Pin: @unchecked Sendable {
     // count, and must never see the pin gone from the first but not from the second. The
     // runtime's unowned decrement is relaxed, so the fence makes it a release that the sweep's
     // acquire fence pairs with.
-    ForeignPins.remove(address)
+    Engine.uncountPin(at: address)
     atomicMemoryFence(ordering: .releasing)
     affix_unpin(address)
   }
@@ -209,8 +363,39 @@ private final class Pin: @unchecked Sendable {
 /// both runtimes; what the loaded object may be used for is ``WeakReference``'s concern.
 private final class WeakHold: @unchecked Sendable {
   weak let object: AnyObject?
+  /// The object's serial, 0 until first asked.
+  private let serial = Atomic<UInt64>(0)
+  /// The object's address, its identity when it is never deallocated (a tagged pointer, a class
+  /// object), or `nil`.
+  private let immortalAddress: UInt?
+  /// Whether the core keeps values for the object, and so its serial: not for a value boxed for
+  /// the occasion, whose every reference gets a serial of its own.
+  private let hasStorage: Bool
 
   init(_ object: AnyObject) {
     self.object = object
+    let address = UInt(bitPattern: ObjectIdentifier(object))
+    let immortal = Engine.isTaggedPointer(address) || object is AnyClass
+    immortalAddress = immortal ? address : nil
+    if case .unsupported = Engine.kind(of: object) { hasStorage = false } else { hasStorage = true }
+  }
+
+  /// The identity of the object: its serial, got or made in its storage while it lives (so
+  /// every reference made from it agrees), or a serial of this hold's own when it died before
+  /// it was asked (then only copies of this reference equal it). A public initializer asks at
+  /// once; the core's own references, when first compared or hashed.
+  var identity: ReferentIdentity {
+    if let immortalAddress { return .address(immortalAddress) }
+    let known = serial.load(ordering: .acquiring)
+    if known != 0 { return .serial(known) }
+    let made: UInt64
+    if hasStorage, let object {
+      made = Associations(of: object).value(for: ReferentSerial.self) { nextSerial() }
+    } else {
+      made = nextSerial()
+    }
+    let (exchanged, original) = serial.compareExchange(
+      expected: 0, desired: made, ordering: .acquiringAndReleasing)
+    return .serial(exchanged ? made : original)
   }
 }

@@ -93,7 +93,7 @@ extension CoreBenchmark {
       (0..<hosts).map { _ in IsolationBound(SlowMainState()) }
     }
     // The workers take the values one by one: no copy but the host's outlives its host.
-    let pool = Mutex(values)
+    let pool = LockedState(values)
     _ = consume values
     OwnerRelease.resetPeak()
     let done = Atomic<Int>(0)

@@ -1,10 +1,10 @@
+import Affix
 import AffixBenchTargets
-import Synchronization
 
 /// The figures of this run, judged against the targets of `Docs/benchmark-targets.json` once
 /// every benchmark has run. Printed, never gated: a shared machine's figures swing.
 enum Verdicts {
-  private static let figures = Mutex<[String: Double]>([:])
+  private static let figures = LockedState<[String: Double]>([:])
 
   /// Keeps `value`, just printed as `name`.
   static func measured(_ name: String, _ value: Double) {

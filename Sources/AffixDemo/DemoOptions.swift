@@ -19,13 +19,13 @@ struct DemoOptions: Equatable, Sendable {
   var showHelp = false
 
   static let usage = """
-    usage: affix-demo [loading] [dancing] [draggable] [tooltip] [leaks]
+    usage: affix-demo [loading] [dancing] [draggable] [tooltip] [layout] [leaks]
                       [--speed <factor>] [--virtual-time] [--plain]
            affix-demo plot [directory]
 
     Shows each Affix capability at work in the terminal. With no scene named,
-    plays loading, dancing, draggable, tooltip and leaks in turn: about half a
-    minute at speed 1.
+    plays loading, dancing, draggable, tooltip, layout and leaks in turn: about
+    half a minute at speed 1.
 
     scenes:
       loading      a spinner only for slow work: a fast task, a slow one, then a
@@ -36,6 +36,8 @@ struct DemoOptions: Equatable, Sendable {
                    its snap point
       tooltip      a tooltip shown when the pointer rests and kept while it comes
                    back
+      layout       cards pinned before the stage exists, attached to a header
+                   that appears later, a width following a value
       leaks        short-lived hosts with values and capabilities: live counts
                    back to zero, and the leak checker's report, with a deliberate
                    retain cycle

@@ -66,9 +66,16 @@ extension Loading {
   /// indicator is called in the isolation of the code that first uses it. Unusable
   /// ``loadingOptions`` are replaced and reported with the line of that first use.
   public func loadingController(
-    isolation: isolated (any Actor) = #isolation, fileID: String = #fileID, line: Int = #line
+    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line
   ) -> LoadingController {
-    Associations(of: self).capability(LoadingController.self) {
+    // Outside any actor, a controller made now would have nowhere to call its indicator: it is
+    // refused (reported) and not attached, so that the first use on an actor makes the real one.
+    if isolation == nil, LoadingController.attached(to: self) == nil {
+      return LoadingController(
+        host: self, indicator: makeLoadingIndicator(), clock: loadingClock,
+        options: loadingOptions, isolation: isolation, fileID: fileID, line: line)
+    }
+    return Associations(of: self).capability(LoadingController.self) {
       LoadingController(
         host: self, indicator: makeLoadingIndicator(), clock: loadingClock,
         options: loadingOptions, isolation: isolation, fileID: fileID, line: line)
@@ -78,7 +85,7 @@ extension Loading {
   /// Starts a piece of slow work: the indicator appears after the grace time unless the work
   /// ends first. Calls nest; see ``LoadingController/start(message:fileID:line:)``.
   public func startLoading(
-    message: String? = nil, isolation: isolated (any Actor) = #isolation,
+    message: String? = nil, isolation: isolated (any Actor)? = #isolation,
     fileID: String = #fileID, line: Int = #line
   ) {
     loadingController(isolation: isolation, fileID: fileID, line: line)
@@ -127,10 +134,12 @@ extension Loading {
     controller.update(message: message, fileID: fileID, line: line)
   }
 
-  /// Runs `work` with the indicator: starts loading, and stops with the outcome the work had
-  /// (``LoadingOutcome/success`` when it returns, ``LoadingOutcome/failure(_:)`` with the
-  /// error when it throws, ``LoadingOutcome/cancelled`` when it throws `CancellationError`),
-  /// then returns its result or rethrows its error. Runs `work` in the caller's isolation.
+  /// Runs `work` with the indicator, in the caller's isolation, and returns its result or
+  /// rethrows its error.
+  ///
+  /// It starts loading, and stops with the outcome the work had: ``LoadingOutcome/success``
+  /// when it returns, ``LoadingOutcome/failure(_:)`` with the error when it throws,
+  /// ``LoadingOutcome/cancelled`` when it throws `CancellationError`.
   ///
   /// ```swift
   /// let graph = try await resolver.withLoading(message: "Resolving") {
@@ -141,17 +150,24 @@ extension Loading {
   /// - Parameters:
   ///   - message: The indicator's message.
   ///   - progress: A Foundation `Progress` the indicator follows while the work runs (see
-  ///     ``LoadingController/follow(_:fileID:line:)``); `nil` for indeterminate progress, or to report
-  ///     fractions with ``updateLoading(progress:fileID:line:)``.
+  ///     ``LoadingController/follow(_:fileID:line:)``); `nil` for indeterminate progress, or
+  ///     to report fractions with ``updateLoading(progress:fileID:line:)``.
   ///   - isolation: Where `work` runs: the caller's isolation.
   ///   - fileID: The caller's file, for a report.
   ///   - line: The caller's line, for a report.
   ///   - work: The slow work.
+  /// - Returns: What `work` returned.
+  /// - Throws: What `work` threw.
   public func withLoading<Result, Failure: Error>(
     message: String? = nil, progress: Progress? = nil,
-    isolation: isolated (any Actor) = #isolation, fileID: String = #fileID, line: Int = #line,
+    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line,
     _ work: () async throws(Failure) -> Result
   ) async throws(Failure) -> Result {
+    // Outside any actor the work runs, reported, with no loading state to show.
+    guard
+      CallerIsolation.required(
+        isolation, by: "withLoading", subsystem: "loading", fileID: fileID, line: line) != nil
+    else { return try await work() }
     startLoading(message: message, isolation: isolation, fileID: fileID, line: line)
     if let progress {
       LoadingController.attached(to: self)?.follow(progress, fileID: fileID, line: line)

@@ -1,5 +1,5 @@
+import Affix
 public import AffixLoading
-import Synchronization
 
 /// An indicator that records what it was asked to show, for tests.
 ///
@@ -25,7 +25,7 @@ public final class RecordingIndicator: LoadingIndicator, Sendable {
     case disappear(outcome: LoadingOutcome)
   }
 
-  private let recorded = Mutex<[Event]>([])
+  private let recorded = LockedState<[Event]>([])
 
   /// Whether the indicator asks for ticks, as given when it was created.
   public let wantsTicks: Bool

@@ -13,8 +13,12 @@ public struct DecelerationRate: Sendable, Hashable, RawRepresentable, CustomStri
   /// The fraction of the velocity kept per millisecond, in `0 < r < 1`.
   public let rawValue: Double
 
-  /// A rate keeping `rawValue` of the velocity each millisecond; nil unless `rawValue` is
-  /// finite and strictly between 0 and 1 (1 would never stop, 0 stops at once).
+  /// A rate keeping `rawValue` of the velocity each millisecond.
+  ///
+  /// It is nil unless `rawValue` is finite and strictly between 0 and 1 (1 would never stop,
+  /// 0 stops at once).
+  ///
+  /// - Parameter rawValue: The fraction of the velocity kept per millisecond, in `0 < r < 1`.
   public init?(rawValue: Double) {
     guard rawValue.isFinite, rawValue > 0, rawValue < 1 else { return nil }
     self.rawValue = rawValue
@@ -29,19 +33,25 @@ public struct DecelerationRate: Sendable, Hashable, RawRepresentable, CustomStri
   /// UIScrollView's fast rate, 0.99: stops quickly.
   public static let fast = DecelerationRate(checked: 0.99)
 
-  /// The longest projection, either way: a glide past it (1e300 points a second at a rate a
-  /// hair below 1 overflows to infinity) is held here, so that a start plus the projection,
-  /// and the time the glide takes, stay finite. What calls it with a caller's line (a decay, a
-  /// drag's release) reports the hold.
+  /// The longest projection, either way: a glide past it is held here.
+  ///
+  /// A glide of 1e300 points a second at a rate a hair below 1 overflows to infinity; holding
+  /// it here keeps a start plus the projection, and the time the glide takes, finite. What
+  /// calls it with a caller's line (a decay, a drag's release) reports the hold.
   public static let maximumProjection = 1e300
 
   /// How far a motion leaving at `velocity` (units a second) glides before it stops, with the
-  /// sign of `velocity`: `v / 1000 * r / (1 - r)`, held within ±``maximumProjection``; 0 for a
-  /// velocity that is not finite.
+  /// sign of `velocity`.
+  ///
+  /// It is `v / 1000 * r / (1 - r)`, held within ±``maximumProjection``; 0 for a velocity that
+  /// is not finite.
   ///
   /// Each millisecond the velocity is multiplied by `r` and the value moves by the velocity for
   /// that millisecond, so the distance is the sum `v / 1000 * (r + r^2 + ...)`. It is the
   /// projection of WWDC 2018's "Designing Fluid Interfaces".
+  ///
+  /// - Parameter velocity: The speed the motion leaves at, in units a second.
+  /// - Returns: The distance glided, in the velocity's units.
   public func projection(of velocity: Double) -> Double {
     guard velocity.isFinite else { return 0 }
     let projection = velocity / 1000 * (rawValue / (1 - rawValue))

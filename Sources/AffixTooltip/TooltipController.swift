@@ -55,16 +55,26 @@ public final class TooltipController: Capability, CustomStringConvertible, Obser
   }
 
   /// Attaches a controller to `host`, replacing an earlier one, that shows and hides the
-  /// tooltip through `show`, called in `isolation` with the host and whether to show.
+  /// tooltip through `show`.
+  ///
+  /// `show` is called in `isolation` with the host and whether to show.
   ///
   /// ```swift
   /// TooltipController.attach(to: label, clock: clock) { $0.tooltipVisible = $1 }
   /// ```
+  ///
+  /// - Parameters:
+  ///   - host: The object the tooltip belongs to; the controller holds it weakly.
+  ///   - timing: When the tooltip shows and hides.
+  ///   - clock: The clock that times the delays.
+  ///   - isolation: Where `show` is called; the caller's isolation unless given.
+  ///   - show: Shows the tooltip on the host, or hides it.
+  /// - Returns: The controller now attached to `host`.
   @discardableResult
   public static func attach<Host: AnyObject>(
     to host: Host, timing: TooltipTiming = .standard,
     clock: any SchedulingClock = DispatchClock.main,
-    isolation: isolated (any Actor) = #isolation,
+    isolation: isolated (any Actor)? = #isolation,
     show: @escaping (Host, Bool) -> Void
   ) -> TooltipController {
     let controller = TooltipController(timing: timing, clock: clock)
@@ -152,9 +162,10 @@ public final class TooltipController: Capability, CustomStringConvertible, Obser
     setShown(false)
   }
 
-  /// Waits until no show or hide is pending and the host has been told the last change (the
-  /// write of its property, queued on its isolation, has run); returns at once if nothing is
-  /// pending, or when the task is cancelled.
+  /// Waits until no show or hide is pending and the host has been told the last change.
+  ///
+  /// The host has been told once the write of its property, queued on its isolation, has run.
+  /// It returns at once if nothing is pending, or when the task is cancelled.
   ///
   /// ```swift
   /// tooltip.pointerEntered()

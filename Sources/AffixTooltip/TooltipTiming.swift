@@ -1,7 +1,9 @@
 import Affix
 
-/// When a tooltip shows and hides: after a delay, so that a pointer passing over does not
-/// flash it, and with a grace time, so that a pointer leaving for a moment does not hide it.
+/// When a tooltip shows and hides.
+///
+/// It shows after a delay, so that a pointer passing over does not flash it, and hides with a
+/// grace time, so that a pointer leaving for a moment does not hide it.
 ///
 /// ```swift
 /// let quick = TooltipTiming(showDelay: .milliseconds(200), hideDelay: .milliseconds(50))

@@ -59,8 +59,13 @@ extension Tooltipped {
   ///   - fileID: The caller's file, for a misuse report.
   ///   - line: The caller's line, for a misuse report.
   public func pointerEntered(
-    isolation: isolated (any Actor) = #isolation, fileID: String = #fileID, line: Int = #line
+    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line
   ) {
+    guard
+      CallerIsolation.required(
+        isolation, by: "pointerEntered", subsystem: TooltipController.subsystem, fileID: fileID,
+        line: line) != nil
+    else { return }
     controller(isolation: isolation).pointerEntered(fileID: fileID, line: line)
   }
 
@@ -75,8 +80,13 @@ extension Tooltipped {
   ///   - fileID: The caller's file, for a misuse report.
   ///   - line: The caller's line, for a misuse report.
   public func pointerExited(
-    isolation: isolated (any Actor) = #isolation, fileID: String = #fileID, line: Int = #line
+    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line
   ) {
+    guard
+      CallerIsolation.required(
+        isolation, by: "pointerExited", subsystem: TooltipController.subsystem, fileID: fileID,
+        line: line) != nil
+    else { return }
     controller(isolation: isolation).pointerExited(fileID: fileID, line: line)
   }
 
@@ -89,7 +99,7 @@ extension Tooltipped {
     await tooltip?.settled()
   }
 
-  private func controller(isolation: isolated (any Actor)) -> TooltipController {
+  private func controller(isolation: isolated (any Actor)?) -> TooltipController {
     let controller = Associations(of: self).capability(TooltipController.self) {
       TooltipController(timing: tooltipTiming, clock: tooltipClock)
     }

@@ -70,6 +70,17 @@ struct SceneTests {
       "projected to rest at x = 79.9",
       "the decay came to rest at x = 79.9 (state inactive)",
     ],
+    "layout": [
+      "Three cards pinned with no stage",
+      "header at (0, 0) 0x0, a at (0, 0) 0x0, b at (0, 0) 0x0, c at (0, 0) 0x0",
+      "The stage appears, 60 x 20",
+      "affix[layout]:",
+      "header at (0, 0) 0x0, a at (2, 0) 12x6, b at (16, 0) 12x6, c at (30, 0) 12x6",
+      "the cards attach to it",
+      "header at (2, 1) 56x4, a at (2, 6) 12x6, b at (16, 6) 12x6, c at (30, 6) 12x6",
+      "The observed width becomes 16",
+      "header at (2, 1) 56x4, a at (2, 6) 16x6, b at (20, 6) 16x6, c at (38, 6) 16x6",
+    ],
     "draggable": [
       "makeDraggable(snap: .snap(damping: 0.35)): the card rests at its snap point (60.0, 30.0)",
       "drag(.began(at: (64.0, 32.0)))",
@@ -115,7 +126,9 @@ extension SceneTests {
     #expect(run.status == 0, "\(run.summary)")
     #expect(!run.hasControlCodes, "\(run.summary)")
     #expect(run.linesWiderThanATerminal.isEmpty, "\(run.linesWiderThanATerminal)")
-    let titles = ["== loading", "== dancing", "== draggable", "== tooltip", "== leaks"]
+    let titles = [
+      "== loading", "== dancing", "== draggable", "== tooltip", "== layout", "== leaks",
+    ]
     let positions = titles.map { run.output.range(of: $0)?.lowerBound }
     #expect(positions.allSatisfy { $0 != nil }, "\(run.summary)")
     #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "\(run.summary)")

@@ -51,7 +51,12 @@ enum Holder: String, CaseIterable, Sendable {
   case observer
   /// A value of a host that dies: an `IsolationBound` around the witness, stored on the host.
   case hostValue
+  /// Work recorded for a moment of a host that dies before reaching it, capturing the witness.
+  case momentWork
 }
+
+/// The moment the witnesses' hosts never reach.
+enum NeverReached: HostMoment {}
 
 /// Where the last reference goes.
 enum Dropper: String, CaseIterable, Sendable {
@@ -175,6 +180,12 @@ func releaseRun(
       Associations(of: host)[WatchedKey.self] = index
       hosts.append(host)
       held.add(token)
+    case .momentWork:
+      let host = ReleaseHost()
+      Associations(of: host).whenReached(NeverReached.self, isolation: isolation) { [witness] in
+        _ = witness
+      }
+      hosts.append(host)
     case .hostValue:
       let host = ReleaseHost()
       let item = Held()

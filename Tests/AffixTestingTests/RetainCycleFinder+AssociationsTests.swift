@@ -221,6 +221,36 @@ private func release(_ document: AnyObject) {
 
     // The optimizer would otherwise release `document` before the report.
     let line = withExtendedLifetime(document) { tracker.report().survivors.first?.description }
-    #expect(line?.hasSuffix("check the closures in Document -[SelectionKey observer]") == true)
+    #expect(
+      line?.hasSuffix(
+        "check the closures it reaches, observers first: Document -[SelectionKey observer]")
+        == true)
+  }
+
+  /// A node kept alive by an observer registered on the state it holds, whose closure captures
+  /// the node: the report names that observer first, before the node's own closure.
+  @MainActor @Test func aSurvivorCapturedByAnObserverOfItsStateNamesThatObserverFirst() {
+    final class State: Sendable {}
+    final class Node {
+      var state: State?
+      var width = 0
+      var onLayout: () -> Void = {}
+    }
+    let node = Node()
+    let state = State()
+    node.state = state
+    let token = Associations(of: state).observe(SelectionKey.self) { _ in
+      withExtendedLifetime(node) {}
+    }
+    defer { token.cancel() }
+    let tracker = LeakTracker()
+    tracker.track(node)
+
+    let survivor = withExtendedLifetime(node) { tracker.report().survivors.first }
+    #expect(survivor?.reachableClosures.first == "Node.state -> State -[SelectionKey observer]")
+    #expect(survivor?.reachableClosures.last == "Node.onLayout")
+    #expect(
+      survivor?.description.contains(
+        "observers first: Node.state -> State -[SelectionKey observer], Node.onLayout") == true)
   }
 }

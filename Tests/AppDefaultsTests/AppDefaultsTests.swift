@@ -1,6 +1,7 @@
 import Affix
 import AffixDancing
 import AffixDraggable
+import AffixLayout
 import AffixLoading
 import AffixScheduling
 import AffixTestSupport
@@ -25,6 +26,16 @@ final class CardView {
 
 extension CardView: Dancing, Draggable, Tooltipped {
   var tooltipClock: any SchedulingClock { tipClock }
+}
+
+/// A node of an app's: the conformance is inferred main-actor, as the rest.
+final class Tile: LayoutNode {
+  var frame = LayoutRect.zero
+}
+
+enum TileWidth: ObservableKey {
+  typealias Value = Double
+  static var defaultValue: Double { 40 }
 }
 
 /// A model an app keeps beside a view: a plain class, on the main actor by default, and so
@@ -149,5 +160,19 @@ final class ImportView: Loading {
     card.tipClock.advance(by: TooltipTiming.standard.hideDelay)
     await card.tooltipSettled()
     #expect(!card.isTooltipShown)
+  }
+
+  @Test func aTileOfTheAppsIsPinnedBeforeItHasAStageAndFollowsAValue() {
+    let model = CardModel()
+    let stage = LayoutContainer(frame: LayoutRect(width: 200, height: 100))
+    let header = Tile()
+    let tile = Tile()
+    tile.pin.width(.observed(TileWidth.self, of: model)).height(10).top(to: .tag(1))
+    header.pin.tag(1).height(20).top(5)
+    stage.add(tile)
+    stage.add(header)
+    #expect(tile.frame == LayoutRect(x: 0, y: 25, width: 40, height: 10))
+    Associations(of: model)[TileWidth.self] = 90
+    #expect(tile.frame.width == 90)
   }
 }

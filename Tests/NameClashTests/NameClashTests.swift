@@ -1,6 +1,7 @@
 import Affix
 import AffixDancing
 import AffixDraggable
+import AffixLayout
 import AffixLoading
 import AffixMotion
 import AffixScheduling
@@ -122,8 +123,9 @@ import Testing
     let affix: [Any.Type] = [
       Associations<NSObject>.self, DampedSpring.self, Dance<NSObject>.self, DragController.self,
       LoadingController.self, FrameSource.self, VirtualClock.self, LeakTracker.self,
-      TooltipController.self, Snap.self, SpringAttachment.self,
+      TooltipController.self, Snap.self, SpringAttachment.self, LayoutContainer.self,
+      LayoutDraft.self, LayoutRect.self, Pin<LayoutContainer>.self,
     ]
-    #expect(affix.count == 11)
+    #expect(affix.count == 15)
   }
 }

@@ -20,12 +20,12 @@ extension Associations {
       CapabilityLifecycle.end(unsafeDowncast(old.storedObject, to: C.self), .replaced)
     }
     if old?.object !== capability {
-      CapabilityLifecycle.attached(capability, to: AnyWeakReference(host))
+      CapabilityLifecycle.attached(capability, to: AnyWeakReference(unidentified: host))
     } else {
       // Attached already: its `didAttach` was told then; an end held meanwhile is told now.
       CapabilityLifecycle.attached(capability, to: nil)
     }
-    Retirement.retire(consume old)
+    Engine.retire(consume old)
     return capability
   }
 
@@ -56,7 +56,7 @@ extension Associations {
       Payload(made), for: CapabilityKey.id(of: type))
     if inserted {
       notify(observers, made)
-      CapabilityLifecycle.attached(made, to: AnyWeakReference(host))
+      CapabilityLifecycle.attached(made, to: AnyWeakReference(unidentified: host))
     } else {
       CapabilityLifecycle.attached(made, to: nil)
       made.didEnd(.replaced)
@@ -76,7 +76,7 @@ extension Associations {
     let capability = unsafeDowncast(old.storedObject, to: C.self)
     notify(observers, C?.none)
     CapabilityLifecycle.end(capability, .removed)
-    Retirement.retire(consume old)
+    Engine.retire(consume old)
     return capability
   }
 

@@ -89,7 +89,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
 /// on standard error. Replace the handler to route them elsewhere, or scope one to a test:
 ///
 /// ```swift
-/// let messages = Mutex<[Diagnostic]>([])
+/// let messages = LockedState<[Diagnostic]>([])
 /// Diagnostics.withHandler({ d in messages.withLock { $0.append(d) } }, operation: {
 ///   controller.stopLoading()  // one stop too many
 /// })

@@ -1,23 +1,12 @@
 import Dispatch
 import Synchronization
 
-/// User code handed to a library together with the isolation it was written in, so that it runs
-/// there: a completion added from the main actor may touch main-actor state.
+/// User code handed to a library with the isolation it was written in, so that it runs there.
 ///
-/// `Associations.observe(_:isolation:_:)` calls its observers through this type, and so does
-/// every mixin's callback. Each spelling is checked by the compiler:
-/// - `init(_:)`, from code isolated to an actor (the main actor included): the
-///   closure is not `@Sendable`, so it may touch that actor's state, and the compiler checks
-///   that the caller is on the actor it names;
-/// - ``init(nonisolated:)``, from anywhere: the closure is `@Sendable` and runs on whichever
-///   thread calls the callback;
-/// - `init(on:_:)` with a `@Sendable (Argument) -> Void` closure, for a capability that keeps
-///   its host's actor: the closure runs there;
-/// - ``init(on:_:)-(Actor,_)``, the same, with the actor handed to the closure as its
-///   `isolated` parameter, so that it reaches an `IsolationBound` value of that actor.
-///
-/// It is `Sendable` itself, so a `Sendable` capability can keep it and call it from a
-/// scheduler's thread:
+/// A completion added from the main actor may touch main-actor state: `observe(_:isolation:_:)`
+/// and every mixin's callback call through this type. Calls run one at a time, in the order
+/// they were made, and the closure is released in its isolation too. Which spelling to use,
+/// where each call runs and how the release works: <doc:CallbacksInTheirIsolation>.
 ///
 /// ```swift
 /// @MainActor final class Status {
@@ -27,26 +16,6 @@ import Synchronization
 ///   }
 /// }
 /// ```
-///
-/// Calls run one at a time, in the order they were made, whatever threads make them and
-/// wherever they run: a call never overtakes an earlier one, and the callback never runs
-/// concurrently with itself. Copies of a callback share that order. Where a call runs, by the
-/// isolation it was made with:
-/// - the main actor: at once when called on the main queue (where `FrameSource.shared` and
-///   `DispatchClock.main` run, and the main actor's executor) and no earlier call waits to
-///   run there, otherwise later on the main actor, after the earlier calls;
-/// - another actor: later, on that actor;
-/// - nonisolated (`nil`): at once, on the thread that calls it, which is the scheduler's
-///   context (code written there was told to run there). A call made while another thread
-///   runs the callback is left to that thread, which runs it next, before it returns.
-///
-/// It is also how a mixin writes to its host in the host's isolation: make one with the
-/// isolation of the call that started the work, and write the host's properties in its body.
-///
-/// The closure, and what it captured, is released in the callback's isolation too, whoever
-/// drops the last copy: dropped elsewhere (the background sweeper releasing a dead host's
-/// values, a detached task, another actor, a frame thread), it waits for that isolation to run,
-/// and the `deinit`s of what it captured run there.
 public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
   // `@unchecked Sendable`: `body` may capture its isolation's state, and it is only ever called
   // on that isolation (see `callAsFunction(_:)`), which is what makes that state safe to reach.
@@ -59,10 +28,15 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
   /// The closure and the calls made and not yet run, in order, shared by every copy.
   private let calls: CallbackCore<Argument>
 
-  /// Wraps `body`, written in `isolation`, to be called there: the caller's own isolation
-  /// unless given, or the `isolated` parameter of the method that took `body`. The compiler
-  /// checks that the caller runs there; nonisolated code, which has no isolation to name,
-  /// uses ``init(nonisolated:)``.
+  /// Wraps `body`, written in `isolation`, to be called there.
+  ///
+  /// `isolation` is the caller's own unless given, or the `isolated` parameter of the method
+  /// that took `body`; the compiler checks that the caller runs there. Made outside any actor,
+  /// the callback reports it (see `CallerIsolation`) and never calls `body`.
+  ///
+  /// - Parameters:
+  ///   - isolation: Where `body` was written and runs.
+  ///   - body: The user code to call.
   ///
   /// ```swift
   /// @MainActor func remember(_ label: Label) {
@@ -71,14 +45,24 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
   /// }
   /// ```
   public init(
-    isolation: isolated (any Actor) = #isolation, _ body: @escaping (Argument) -> Void
+    isolation: isolated (any Actor)? = #isolation, _ body: @escaping (Argument) -> Void
   ) {
+    guard
+      let isolation = CallerIsolation.required(
+        isolation, by: "IsolatedCallback(isolation:)", subsystem: "Affix")
+    else {
+      self.init(unchecked: nil) { _ in }
+      return
+    }
     self.init(unchecked: isolation, body)
   }
 
-  /// Wraps `body`, which asks for no isolation, to be called on whichever thread calls the
-  /// callback: the scheduler's, the writer's. `@Sendable`, as it runs away from the code that
-  /// wrote it; the compiler refuses one that mutates that code's local state.
+  /// Wraps `body`, which asks for no isolation, to be called on whichever thread calls it.
+  ///
+  /// `@Sendable`, as it runs away from the code that wrote it (on the scheduler's thread, the
+  /// writer's): the compiler refuses one that mutates that code's local state.
+  ///
+  /// - Parameter body: The user code to call.
   ///
   /// ```swift
   /// let count = Counter()  // Sendable
@@ -90,9 +74,14 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
     self.init(unchecked: nil, body)
   }
 
-  /// Wraps `body`, which may run anywhere, to be called on `isolation`: for a capability that
-  /// keeps an actor (the host's) and hands it work that touches only `Sendable` state, such as
-  /// itself. `nil` calls it on the caller's thread.
+  /// Wraps `body`, which may run anywhere, to be called on `isolation`.
+  ///
+  /// For a capability that keeps an actor (the host's) and hands it work that touches only
+  /// `Sendable` state, such as itself.
+  ///
+  /// - Parameters:
+  ///   - isolation: Where calls run; `nil` runs them on the caller's thread.
+  ///   - body: The user code to call.
   ///
   /// ```swift
   /// let frames = IsolatedCallback<Void>(on: hostActor) { [weak self] in self?.tick() }
@@ -101,9 +90,14 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
     self.init(unchecked: isolation, body)
   }
 
-  /// Wraps `body` to be called on `isolation`, which `body` receives as its `isolated`
-  /// parameter: the compiler then lets it touch what belongs there, such as an
-  /// `IsolationBound` value of that isolation, with no other proof.
+  /// Wraps `body` to be called on `isolation`, which `body` receives as its `isolated` parameter.
+  ///
+  /// The compiler then lets `body` touch what belongs there, such as an `IsolationBound` value
+  /// of that isolation, with no other proof.
+  ///
+  /// - Parameters:
+  ///   - isolation: Where calls run.
+  ///   - body: The user code to call, given `isolation`.
   ///
   /// ```swift
   /// let show = IsolatedCallback<String>(on: badge.isolation) { isolation, text in
@@ -154,12 +148,9 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
     self.calls = CallbackCore(isolation: isolation, coalescingPast: bound, body)
   }
 
-  /// How many calls wait to run now, and the most that ever waited at once (shared by every
-  /// copy): how a mixin shows that what it hands a busy isolation stays bounded however fast
-  /// it calls.
+  /// How many calls wait to run now, and the most that ever waited at once, for every copy.
   ///
-  /// A call waits while its isolation is busy (a main-actor callback called off the main
-  /// queue, say, until the main actor runs it) or while earlier calls wait.
+  /// See <doc:CallbacksInTheirIsolation#Order-and-place>.
   ///
   /// ```swift
   /// #expect(repaint.backlog.peak <= 1)  // a repaint coalesced while the main actor was held
@@ -168,12 +159,11 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
     calls.backlog
   }
 
-  /// Whether the caller is in the callback's isolation: where a call made now *may* run before
-  /// returning. It runs then only if no earlier call waits to run as well (see
-  /// ``callAsFunction(_:)``); when this is false, a call made now never runs before returning.
+  /// Whether the caller is in the callback's isolation, where a call made now *may* run inline.
   ///
-  /// So `true` promises nothing about the next call: code after a call must not count on the
-  /// call having run, whatever this says. What it answers is where the caller is:
+  /// `true` promises nothing about the next call, which also waits for earlier ones; `false`
+  /// means a call made now never runs before returning
+  /// (<doc:CallbacksInTheirIsolation#Order-and-place>).
   ///
   /// ```swift
   /// // A main-actor callback, asked off the main queue: every call made here is queued.
@@ -183,10 +173,13 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
     Self.runsInline(in: isolation)
   }
 
-  /// Whether a callback of `isolation` called now would run before returning, when no earlier
-  /// call of it waits: for no isolation always, for the main actor on the main queue (whichever
-  /// thread runs it), for any other actor never. The question ``runsInline`` asks, for code
-  /// that has an isolation and no callback.
+  /// Whether a callback of `isolation` called now would run inline, when no earlier call waits.
+  ///
+  /// Always for no isolation, on the main queue for the main actor, never for another actor:
+  /// the question ``runsInline`` asks, for code that has an isolation and no callback.
+  ///
+  /// - Parameter isolation: The isolation a callback would have.
+  /// - Returns: Whether its call made here would run before returning.
   ///
   /// ```swift
   /// if IsolatedCallback<Void>.runsInline(in: MainActor.shared) { /* on the main queue */ }
@@ -196,8 +189,12 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
     return isolation === MainActor.shared && MainQueue.isCurrent
   }
 
-  /// Calls the closure on its isolation, after every earlier call: before returning when the
-  /// caller is there (see ``runsInline``) and no earlier call waits, otherwise enqueued there.
+  /// Calls the closure on its isolation, after every earlier call.
+  ///
+  /// It runs before returning when the caller is there (see ``runsInline``) and no earlier call
+  /// waits, and is enqueued there otherwise.
+  ///
+  /// - Parameter argument: What the closure is called with.
   ///
   /// ```swift
   /// callback("Saved")
@@ -206,8 +203,10 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
     deliver(argument, inTurn: issueTurn())
   }
 
-  /// Waits until every call made before this one has run: the wait that a mixin's own waits
-  /// end with, so that they return only after the host writes their work queued.
+  /// Waits until every call made before this one has run.
+  ///
+  /// A mixin's own waits end with it, so that they return only after the host has written the
+  /// work they queued.
   ///
   /// ```swift
   /// public func blinkFinished() async {
@@ -303,12 +302,12 @@ private final class CallbackCore<Argument>: OrderedCalls, @unchecked Sendable {
   deinit {
     // The common case, the last copy dropped in the isolation, goes at once: no lock, no
     // allocation. A nonisolated closure is `@Sendable`, released anywhere.
-    guard let isolation, !OwnerRelease.isCurrent(isolation) else { return }
+    guard let isolation, !Engine.isOwnerCurrent(isolation) else { return }
     // Moved out before it is handed over: the isolation may release it at once, and must
     // hold the closure's last reference when it does.
     var moved: (Argument) -> Void = { _ in }
     swap(&moved, &body)
-    OwnerRelease.handOver(consume moved, to: isolation)
+    Engine.handOver(consume moved, to: isolation)
   }
 }
 

@@ -43,7 +43,7 @@ public struct IsolationBound<Value>: @unchecked Sendable {
     /// Never `nil` but in the `deinit` that hands the value over.
     var value: Value?
 
-    init(_ value: Value, isolation: any Actor) {
+    init(_ value: consuming Value?, isolation: any Actor) {
       self.isolation = isolation
       self.value = value
     }
@@ -51,12 +51,12 @@ public struct IsolationBound<Value>: @unchecked Sendable {
     deinit {
       // The common case, the last copy dropped in the isolation, goes at once: no lock, no
       // allocation. A value of plain bits has no `deinit` to move.
-      guard !_isPOD(Value.self), !OwnerRelease.isCurrent(isolation) else { return }
+      guard !_isPOD(Value.self), !Engine.isOwnerCurrent(isolation) else { return }
       // Moved out before it is handed over: the isolation may release it at once, and must
       // hold the last reference when it does.
       var moved: Value? = nil
       swap(&moved, &value)
-      OwnerRelease.handOver(consume moved, to: isolation)
+      Engine.handOver(consume moved, to: isolation)
     }
   }
 
@@ -66,9 +66,21 @@ public struct IsolationBound<Value>: @unchecked Sendable {
   /// The value is released there too, whoever drops the last copy: dropped elsewhere (a
   /// detached task, another actor, the background sweeper releasing a dead host's values), it
   /// waits for its isolation to run, and its `deinit` runs there.
-  public init(_ value: Value, isolation: isolated (any Actor) = #isolation) {
-    self.isolation = isolation
-    storage = Storage(value, isolation: isolation)
+  ///
+  /// Made outside any actor, the bound is refused (reported, see `CallerIsolation`): it keeps
+  /// nothing of `value`, which the caller releases, and stays empty; its ``isolation`` is then an actor
+  /// no caller is ever on.
+  public init(_ value: Value, isolation: isolated (any Actor)? = #isolation) {
+    guard
+      let owner = CallerIsolation.required(
+        isolation, by: "IsolationBound(_:)", subsystem: "Affix")
+    else {
+      self.isolation = Unbound.shared
+      storage = Storage(nil, isolation: Unbound.shared)
+      return
+    }
+    self.isolation = owner
+    storage = Storage(value, isolation: owner)
   }
 
   /// Runs `body` with the value when the caller is in the value's isolation, and returns what
@@ -81,9 +93,9 @@ public struct IsolationBound<Value>: @unchecked Sendable {
   /// back in (a user's closure, an object's methods), take the value with
   /// ``value(isolation:)`` and call it after the access.
   public func withValue<Result: Sendable>(
-    isolation caller: isolated (any Actor) = #isolation, _ body: (inout Value) throws -> Result
+    isolation caller: isolated (any Actor)? = #isolation, _ body: (inout Value) throws -> Result
   ) rethrows -> Result? {
-    guard caller === isolation else { return nil }
+    guard caller === isolation, storage.value != nil else { return nil }
     return try body(&storage.value!)
   }
 
@@ -99,7 +111,7 @@ public struct IsolationBound<Value>: @unchecked Sendable {
   ///
   /// - Parameter caller: The caller's isolation, which must be the value's.
   /// - Returns: The value, or `nil` when `caller` is another isolation.
-  public func value(isolation caller: isolated (any Actor) = #isolation) -> Value? {
+  public func value(isolation caller: isolated (any Actor)? = #isolation) -> Value? {
     guard caller === isolation else { return nil }
     return storage.value
   }
@@ -108,4 +120,9 @@ public struct IsolationBound<Value>: @unchecked Sendable {
   public func isReachable(from caller: (any Actor)?) -> Bool {
     caller === isolation
   }
+}
+
+/// The isolation of a refused ``IsolationBound``, which holds nothing: no caller is ever on it.
+private actor Unbound {
+  static let shared = Unbound()
 }

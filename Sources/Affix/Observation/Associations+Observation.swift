@@ -13,9 +13,10 @@ extension Associations {
   ///   returned to the main queue.
   /// - called on another actor, `onChange` runs on that actor, enqueued after the write.
   ///
-  /// Nonisolated code has no isolation to hand over, and the compiler refuses this method
-  /// there: it observes with ``observe(_:nonisolated:)``, whose `@Sendable` closure runs on a
-  /// thread that writes.
+  /// Code outside any actor has no isolation to hand over: the call is refused there, reported
+  /// (see `CallerIsolation`), and returns a cancelled token. Such code observes with
+  /// ``observe(_:initial:nonisolated:)``, whose `@Sendable` closure runs on a thread that writes. A
+  /// `nonisolated(nonsending)` helper runs on its caller's actor, and observes there.
   ///
   /// The observer sees the key's values in the order they were stored, whichever threads
   /// stored them, one call at a time: a change is never delivered before one stored earlier,
@@ -26,6 +27,11 @@ extension Associations {
   /// it, so the observer skips values, never their order, and gets the newest, as
   /// `Observations` does. A change made inside `onChange` is delivered after it returns. An update that leaves an
   /// `Equatable` value equal is no change, and is not delivered (see ``update(_:_:)-1l2c9``).
+  ///
+  /// With `initial: true`, `onChange` first receives the value the key has now, as
+  /// SwiftUI's `onChange(of:initial:)` does: before any change made after `observe` returns, in
+  /// the same isolation, and at once when `observe` is called where it would run a change at
+  /// once.
   ///
   /// The observation lasts while the returned token lives: cancel it, or drop it, to stop.
   /// Neither the token nor the observation retains the host, and the observation ends with the
@@ -57,11 +63,24 @@ extension Associations {
   /// ```
   ///
   /// To read the values in a loop instead, use ``values(for:)``.
+  ///
+  /// - Parameters:
+  ///   - key: The key to observe.
+  ///   - initial: Whether `onChange` first receives the current value.
+  ///   - isolation: Where `onChange` runs: the caller's isolation unless given.
+  ///   - fileID: The caller's file, for a report.
+  ///   - line: The caller's line, for a report.
+  ///   - onChange: Receives each new value.
+  /// - Returns: The token that ends the observation when cancelled or dropped.
   public func observe<Key: AssociatedKey>(
-    _ key: Key.Type, isolation: isolated (any Actor) = #isolation,
-    _ onChange: @escaping (Key.Value) -> Void
+    _ key: Key.Type, initial: Bool = false, isolation: isolated (any Actor)? = #isolation,
+    fileID: String = #fileID, line: Int = #line, _ onChange: @escaping (Key.Value) -> Void
   ) -> CancellationToken where Key.Value: Sendable {
-    observe(key, unchecked: isolation, onChange)
+    guard
+      CallerIsolation.required(
+        isolation, by: "observe", subsystem: "Affix", fileID: fileID, line: line) != nil
+    else { return .cancelled() }
+    return observe(key, initial: initial, unchecked: isolation, onChange)
   }
 
   /// Calls `onChange`, which asks for no isolation, after each change to the value stored
@@ -80,17 +99,24 @@ extension Associations {
   ///   changes.add(1)
   /// })
   /// ```
+  ///
+  /// - Parameters:
+  ///   - key: The key to observe.
+  ///   - initial: Whether `onChange` first receives the current value, on the calling thread.
+  ///   - onChange: Receives each new value.
+  /// - Returns: The token that ends the observation when cancelled or dropped.
   @_disfavoredOverload
   public func observe<Key: AssociatedKey>(
-    _ key: Key.Type, nonisolated onChange: @escaping @Sendable (Key.Value) -> Void
+    _ key: Key.Type, initial: Bool = false,
+    nonisolated onChange: @escaping @Sendable (Key.Value) -> Void
   ) -> CancellationToken where Key.Value: Sendable {
-    observe(key, unchecked: nil, onChange)
+    observe(key, initial: initial, unchecked: nil, onChange)
   }
 
   /// The two spellings' common body: `onChange` runs in `isolation`, which the caller vouches
-  /// for.
+  /// for, first with the current value when `initial`.
   private func observe<Key: AssociatedKey>(
-    _ key: Key.Type, unchecked isolation: (any Actor)?,
+    _ key: Key.Type, initial: Bool, unchecked isolation: (any Actor)?,
     _ onChange: @escaping (Key.Value) -> Void
   ) -> CancellationToken where Key.Value: Sendable {
     // Read here, in the caller's isolation, where the key's conformance may be used.
@@ -101,7 +127,13 @@ extension Associations {
       guard let payload else { return onChange(defaultValue) }
       onChange(unsafeDowncast(payload.storedObject, to: ValueBox<Key.Value>.self).value)
     }
-    return register(observer, takingFirstTurn: false).token
+    let (token, firstTurn) = register(observer, takingFirstTurn: initial)
+    if let firstTurn {
+      // As `values(for:)` does: the current value takes the turn the observer was added with,
+      // so it comes before every change made after, and read now it is at least that new.
+      observer.call(Payload(ValueBox(self[key])), inTurn: firstTurn)
+    }
+    return token
   }
 
   /// The values stored under `key` on this host, as an asynchronous sequence: the current one,
@@ -169,8 +201,8 @@ extension Associations {
     let firstTurn = storage.addObserver(observer, takingFirstTurn: takingFirstTurn)
     // Both weak: the observation, and what its callback captures, end with the host's storage
     // (a call in flight keeps its observation alive until it returns).
-    let weakStorage = WeakReference(storage)
-    let weakObserver = WeakReference(observer)
+    let weakStorage = WeakReference(unidentified: storage)
+    let weakObserver = WeakReference(unidentified: observer)
     let token = CancellationToken(
       onCancel: {
         guard let observer = weakObserver.object else { return }
@@ -202,8 +234,19 @@ extension Associations {
   /// The most changes that wait for one observer (see `observe(_:_:)`).
   package static var observerBacklogBound: Int { ObserverRegistration.backlogBound }
 
-  /// How many observations of `key` this host has, so that a test can tell that one ended.
-  package func observerCount<Key: AssociatedKey>(of key: Key.Type) -> Int {
+  /// How many observations of `key` this host has: how a test tells that an observation ended.
+  ///
+  /// An observation counts from `observe` (or `values(for:)`) until its token is cancelled or
+  /// dropped, its stream ends, or the host's values are released.
+  ///
+  /// ```swift
+  /// token.cancel()
+  /// #expect(Associations(of: model).observerCount(of: Selection.self) == 0)
+  /// ```
+  ///
+  /// - Parameter key: The key whose observations to count.
+  /// - Returns: The number of observations of `key` on this host.
+  public func observerCount<Key: AssociatedKey>(of key: Key.Type) -> Int {
     guard let storage = existingStorage else { return 0 }
     return storage.lock.withLock { storage.observersOf(KeyHandle(key).id)?.count ?? 0 }
   }

@@ -197,7 +197,7 @@ extension Associations {
         current = nil
         if exchanged {
           notify(observers, Key.Value?.none)
-          Retirement.retire(consume old)
+          Engine.retire(consume old)
           return .some(value)
         }
       }

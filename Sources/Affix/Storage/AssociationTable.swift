@@ -37,13 +37,13 @@ public enum AssociationTable {
   ///
   /// - Complexity: O(*n*) in the table's capacity; meant for diagnostics and tests.
   public static var statistics: Statistics {
-    HostTable.statistics()
+    Engine.statistics
   }
 
   /// Whether the object at `address` has begun its deinit and is held `unowned` beyond the
   /// core's own pins; for the leak checker, which pins the object meanwhile.
   package static func isHeldInDeinit(at address: UnsafeMutableRawPointer) -> Bool {
-    HostTable.isHeldInDeinit(at: address)
+    Engine.isHeldInDeinit(at: address)
   }
 
   /// Runs `body` with no background sweep starting meanwhile, so that dead hosts' values wait
@@ -52,14 +52,14 @@ public enum AssociationTable {
   package static func withBackgroundSweepsHeld<Result>(_ body: () throws -> Result) rethrows
     -> Result
   {
-    try BackgroundSweeper.whileHeld(body)
+    try Engine.withBackgroundSweepsHeld(body)
   }
 
   /// Takes every dead host off the tables and queues its values for release without waiting
   /// for it; for the benchmark, which times a sweep's two halves apart.
   @discardableResult
   package static func takeDeadHostsOff() -> Int {
-    HostTable.takeDeadHostsOff()
+    Engine.takeDeadHostsOff()
   }
 
   /// How long a host may stay between the start of its deinit and the end of every `unowned`
@@ -80,8 +80,8 @@ public enum AssociationTable {
   /// the slowest deinit that reads its values. A negative grace is refused with a diagnostic
   /// and changes nothing.
   public static var deinitGrace: Duration {
-    get { HostTable.deinitGrace }
-    set { HostTable.deinitGrace = newValue }
+    get { Engine.deinitGrace }
+    set { Engine.deinitGrace = newValue }
   }
 
   /// Releases the values of every host that has died, and every value replaced or removed
@@ -101,6 +101,6 @@ public enum AssociationTable {
   ///   waits for one chunk at most.
   @discardableResult
   public static func sweep() -> Int {
-    HostTable.sweep()
+    Engine.sweep()
   }
 }

@@ -51,7 +51,7 @@ public struct Associations<Host: AnyObject> {
   @inlinable @inline(__always)
   func withExistingStorage<R>(_ body: (AssociationStorage) throws -> R?) rethrows -> R? {
     if let ownStorage { return try body(ownStorage) }
-    let bits = HostTable.storageBits(of: host)
+    let bits = Engine.storageBits(of: host)
     if bits != 0 {
       // Nonzero storage bits are the address of a storage the table holds.
       return try Unmanaged<AssociationStorage>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
@@ -76,7 +76,7 @@ public struct Associations<Host: AnyObject> {
   @usableFromInline
   var storage: AssociationStorage {
     if let storage = existingStorage { return storage }
-    return HostTable.makeStorage(of: host)
+    return Engine.makeStorage(of: host)
   }
 
   /// Runs `body` on the host's storage, creating it on first use, without retaining it when
@@ -84,7 +84,7 @@ public struct Associations<Host: AnyObject> {
   @inlinable
   func withStorage<R>(_ body: (AssociationStorage) throws -> R) rethrows -> R {
     if let result = try withExistingStorage(body) { return result }
-    return try body(HostTable.makeStorage(of: host))
+    return try body(Engine.makeStorage(of: host))
   }
 
   /// The value attached under `key`, or the key's default value; assigning stores, and
@@ -93,7 +93,7 @@ public struct Associations<Host: AnyObject> {
   /// A replaced or removed object is released shortly after, once no read can still be taking
   /// it: on the main thread if it was replaced there, otherwise on a Dispatch thread (or by the
   /// next ``AssociationTable/sweep()``); never under a lock and never inside the write, so its
-  /// `deinit` may use the storage freely. See "Reclamation under load" in Docs/Architecture.md.
+  /// `deinit` may use the storage freely. See Docs/Internals/Reclamation.md.
   ///
   /// ```swift
   /// Associations(of: photo)[Caption.self] = "Sunset over the bay"
@@ -276,7 +276,7 @@ public struct Associations<Host: AnyObject> {
         current = nil
         if exchanged {
           notify(observers, replacement == nil ? nil : Optional(value))
-          Retirement.retire(consume old)
+          Engine.retire(consume old)
           return result
         }
       }
@@ -339,7 +339,7 @@ public struct Associations<Host: AnyObject> {
       if let value = handle.decode(stored) { return value.unsafelyUnwrapped }
       // A weak value died between the two steps: clear it (only if it is still the dead one)
       // and try again.
-      Retirement.retire(storage.exchangeIfSame(stored, with: nil, for: handle.id))
+      Engine.retire(storage.exchangeIfSame(stored, with: nil, for: handle.id))
     }
   }
 
@@ -380,10 +380,10 @@ public struct Associations<Host: AnyObject> {
       let (old, observers) = withStorage { $0.exchange(payload, for: key.id) }
       notify(observers, newValue)
       // After the observers: the storage's reference, retired, is the replaced value's last.
-      Retirement.retire(consume old)
+      Engine.retire(consume old)
     } else if let (old, observers) = withExistingStorage({ $0.exchange(nil, for: key.id) }) {
       if old != nil { notify(observers, Value?.none) }
-      Retirement.retire(consume old)
+      Engine.retire(consume old)
     }
   }
 
@@ -394,7 +394,7 @@ public struct Associations<Host: AnyObject> {
     else { return nil }
     let value = key.decode(old)
     notify(observers, Value?.none)
-    Retirement.retire(consume old)
+    Engine.retire(consume old)
     return value
   }
 
@@ -420,5 +420,23 @@ public struct Associations<Host: AnyObject> {
     guard let observers else { return }
     let payload = newValue.map { Payload(ValueBox($0)) }
     for (observer, turn) in observers.calls { observer.call(payload, inTurn: turn) }
+  }
+}
+
+extension Associations where Host == AnyObject {
+  /// A view on the values of a host known by a class-bound protocol type (`any Node`, with
+  /// `protocol Node: AnyObject`): the same values as a view made from its concrete class.
+  ///
+  /// ```swift
+  /// func select(_ node: any Node) {
+  ///   Associations(of: node)[Selected.self] = true
+  /// }
+  /// ```
+  ///
+  /// - Parameter host: The host, opened to its class.
+  @_disfavoredOverload @inlinable
+  public init(of host: some AnyObject) {
+    self.host = host
+    self.ownStorage = (host as? any AssociationOwner)?.associationStorage
   }
 }

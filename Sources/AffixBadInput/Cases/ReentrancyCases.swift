@@ -6,7 +6,6 @@ import AffixLoadingTesting
 import AffixScheduling
 import AffixTooltip
 import Foundation
-import Synchronization
 
 // The re-entrancy matrix: every kind of callback the library runs, each calling back into
 // each entry point of the same host, checked against the rule in Docs/Concurrency.md ("Callbacks
@@ -21,13 +20,13 @@ final class Puppet: Draggable, Loading, Tooltipped, Sendable {
     var x = 0.0
     var isTooltipShown = false
   }
-  private let state = Mutex(State())
+  private let state = LockedState(State())
   let time = VirtualTime()
   let frames: Frames
   let world: DynamicsWorld
   let indicator = RecordingIndicator()
   /// Run when the indicator's controller shows it, or the tooltip shows.
-  let onShow = Mutex<(@Sendable () -> Void)?>(nil)
+  let onShow = LockedState<(@Sendable () -> Void)?>(nil)
   /// The capabilities of the lifecycle's callbacks, made for this puppet.
   let hooked = Box<[Hooked]>([])
 

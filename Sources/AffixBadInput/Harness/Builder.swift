@@ -1,4 +1,4 @@
-import Synchronization
+import Affix
 
 /// Collects cases, named `<module>.<entry point>.<input>`.
 @MainActor struct CaseList {
@@ -86,7 +86,7 @@ func hugeIs<Value>(_ huge: CaseClass, else other: CaseClass) -> (Input<Value>) -
 
 /// Counts what a `@Sendable` action did.
 final class Count: Sendable {
-  private let value = Mutex(0)
+  private let value = LockedState(0)
   init() {}
   func bump() { value.withLock { $0 += 1 } }
   var now: Int { value.withLock { $0 } }
@@ -94,8 +94,8 @@ final class Count: Sendable {
 
 /// Keeps what `@Sendable` closures hand back.
 final class Box<Value: Sendable>: Sendable {
-  private let value: Mutex<Value>
-  init(_ initial: Value) { value = Mutex(initial) }
+  private let value: LockedState<Value>
+  init(_ initial: Value) { value = LockedState(initial) }
   func set(_ new: Value) { value.withLock { $0 = new } }
   func update(_ body: (inout Value) -> Void) { value.withLock { body(&$0) } }
   var now: Value { value.withLock { $0 } }

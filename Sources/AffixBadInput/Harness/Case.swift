@@ -1,5 +1,4 @@
 import Affix
-import Synchronization
 
 /// What a case threatens: the kinds of failure bad input has been seen to cause.
 enum CaseClass: String, CaseIterable, Comparable, Sendable {
@@ -127,7 +126,7 @@ enum Check: String, CaseIterable, Comparable, Sendable {
 /// Every diagnostic the process reports, whatever thread reports it.
 final class DiagnosticLog: Sendable {
   static let shared = DiagnosticLog()
-  private let entries = Mutex<[Diagnostic]>([])
+  private let entries = LockedState<[Diagnostic]>([])
 
   func record(_ diagnostic: Diagnostic) {
     entries.withLock { $0.append(diagnostic) }

@@ -1,5 +1,5 @@
+import Affix
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -122,12 +122,12 @@ struct Runner: Sendable {
 
   /// What the workers share.
   private final class Shared: Sendable {
-    let next = Mutex(0)
-    let results: Mutex<[CaseResult?]>
-    let printing = Mutex(())
+    let next = LockedState(0)
+    let results: LockedState<[CaseResult?]>
+    let printing = LockedState(())
 
     init(count: Int) {
-      results = Mutex(Array(repeating: nil, count: count))
+      results = LockedState(Array(repeating: nil, count: count))
     }
   }
 }

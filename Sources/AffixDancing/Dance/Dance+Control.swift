@@ -128,8 +128,18 @@ extension Dance {
     }
   }
 
-  /// Runs the rest of the animation with new timing parameters (nil keeps the current ones)
-  /// over `durationFactor` times the remaining time; a paused animation resumes.
+  /// Runs the rest of the animation with new timing parameters, over a multiple of the
+  /// remaining time.
+  ///
+  /// A paused animation resumes.
+  ///
+  /// - Parameters:
+  ///   - timingParameters: The timing of the rest of the animation; nil keeps the current ones.
+  ///   - durationFactor: The rest lasts `durationFactor` times the remaining time.
+  ///   - isolation: Where the host lives; the caller's isolation unless given.
+  ///   - fileID: The caller's file, for a misuse report.
+  ///   - line: The caller's line, for a misuse report.
+  /// - Returns: This handle, for chaining.
   @discardableResult
   public func continueAnimation(
     timingParameters: TimingParameters? = nil, durationFactor: Double = 1,

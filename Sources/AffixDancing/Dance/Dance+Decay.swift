@@ -3,8 +3,10 @@ import AffixScheduling
 public import Foundation
 
 extension Dance {
-  /// Creates a momentum animation of `property`: it leaves at `velocity` and slows down at
-  /// `rate`, as a scroll view does after a flick, coming to rest at
+  /// Creates a momentum animation of `property`, which slows down as a scroll view does after
+  /// a flick.
+  ///
+  /// It leaves at `velocity` and slows down at `rate`, coming to rest at
   /// `start + velocity / 1000 * r / (1 - r)` (``Decay/projectedDistance``). It waits for
   /// `start()`, like every animation, and has the same states, completions and `ended()`.
   ///
@@ -28,10 +30,11 @@ extension Dance {
   ///     given.
   ///   - fileID: The caller's file, for a misuse report.
   ///   - line: The caller's line, for a misuse report.
+  /// - Returns: A handle to the new animation.
   @discardableResult
   public func decay<Value: BinaryFloatingPoint & Interpolatable>(
     _ property: ReferenceWritableKeyPath<Host, Value>, velocity: Double,
-    rate: DecelerationRate = .normal, isolation: isolated (any Actor) = #isolation,
+    rate: DecelerationRate = .normal, isolation: isolated (any Actor)? = #isolation,
     fileID: String = #fileID, line: Int = #line
   ) -> Dance<Host> {
     let site = CallSite(fileID: fileID, line: line)
@@ -44,8 +47,10 @@ extension Dance {
   }
 
   /// Creates a momentum animation of a point-valued `property`, such as a position after a
-  /// fling: each coordinate decays from its component of `velocity` at the same `rate`, so
-  /// the point glides along a straight line to rest.
+  /// fling.
+  ///
+  /// Each coordinate decays from its component of `velocity` at the same `rate`, so the point
+  /// glides along a straight line to rest.
   ///
   /// ```swift
   /// card.dance.decay(\.center, velocity: CGPoint(x: 900, y: -400)).start()
@@ -60,10 +65,11 @@ extension Dance {
   ///     given.
   ///   - fileID: The caller's file, for a misuse report.
   ///   - line: The caller's line, for a misuse report.
+  /// - Returns: A handle to the new animation.
   @discardableResult
   public func decay(
     _ property: ReferenceWritableKeyPath<Host, CGPoint>, velocity: CGPoint,
-    rate: DecelerationRate = .normal, isolation: isolated (any Actor) = #isolation,
+    rate: DecelerationRate = .normal, isolation: isolated (any Actor)? = #isolation,
     fileID: String = #fileID, line: Int = #line
   ) -> Dance<Host> {
     let site = CallSite(fileID: fileID, line: line)
@@ -83,10 +89,13 @@ extension Dance {
   /// Installs a decay whose values move `distances` at most: it lasts until the longest comes
   /// within the rest threshold.
   private func decay(
-    distances: [Double], rate: DecelerationRate, isolation: any Actor, at site: CallSite,
+    distances: [Double], rate: DecelerationRate, isolation: (any Actor)?, at site: CallSite,
     track: @escaping (Host) -> AnimationTrack
   ) -> Dance<Host> {
-    guard dancer.admits(isolation, "decay", group: group, at: site) else { return self }
+    guard let isolation, dancer.admits(isolation, "decay", group: group, at: site) else {
+      if isolation == nil { dancer.refuse("decay", group: group, at: site) }
+      return self
+    }
     let duration =
       distances.map {
         Decay.restingTime(distance: $0, rate: rate, threshold: Decay.restThreshold)

@@ -1,8 +1,16 @@
 import AffixScheduling
 
 extension Dance {
-  /// Plays the last declared animation `count` times before it completes; with
-  /// `autoreverses`, each play goes there and back (and it completes at its start).
+  /// Plays the last declared animation `count` times before it completes.
+  ///
+  /// With `autoreverses`, each play goes there and back (and it completes at its start).
+  ///
+  /// - Parameters:
+  ///   - count: How many times it plays.
+  ///   - autoreverses: Whether each play goes there and back.
+  ///   - fileID: The caller's file, for a misuse report.
+  ///   - line: The caller's line, for a misuse report.
+  /// - Returns: This handle, for chaining.
   @discardableResult
   public func repeating(
     count: Int, autoreverses: Bool = false, fileID: String = #fileID, line: Int = #line
@@ -41,7 +49,7 @@ extension Dance {
   @discardableResult
   public func then(
     duration: Double, curve: TimingCurve = .easeInOut,
-    isolation: isolated (any Actor) = #isolation, fileID: String = #fileID, line: Int = #line,
+    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line,
     _ animations: @escaping (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
     then(
@@ -57,7 +65,7 @@ extension Dance {
   @discardableResult
   public func then(
     duration: Double, timingParameters: TimingParameters,
-    isolation: isolated (any Actor) = #isolation, fileID: String = #fileID, line: Int = #line,
+    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line,
     _ animations: @escaping (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
     let site = CallSite(fileID: fileID, line: line)
@@ -84,10 +92,13 @@ extension Dance {
   }
 
   /// Waits until the current animation (and those chained after it) has ended, and returns
-  /// where: `nil` if there was no animation, it was stopped without finishing, the host died
-  /// (noticed at the latest when its values are released, even while the animation is paused,
-  /// stopped or not started), or the waiting task was cancelled. After an end, it returns once
-  /// the animation's completions have run where they were written, on the host's actor too.
+  /// where.
+  ///
+  /// It returns `nil` if there was no animation, it was stopped without finishing, the host
+  /// died (noticed at the latest when its values are released, even while the animation is
+  /// paused, stopped or not started), or the waiting task was cancelled. After an end, it
+  /// returns once the animation's completions have run where they were written, on the host's
+  /// actor too.
   ///
   /// It waits in the caller's isolation, so that on the main actor nothing ends between
   /// `start()` and the wait: `start().ended()` never misses the end of a short animation.
@@ -95,6 +106,8 @@ extension Dance {
   /// ```swift
   /// let position = await box.dance.animate(duration: 1) { $0.x = 100 }.start().ended()
   /// ```
+  ///
+  /// - Returns: Where the animation ended; `nil` in the cases above.
   @discardableResult
   public nonisolated(nonsending) func ended() async -> AnimatingPosition? {
     await dancer.ended(group: group)

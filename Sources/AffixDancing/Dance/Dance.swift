@@ -101,7 +101,7 @@ public struct Dance<Host: AnyObject> {
   @discardableResult
   public func animate(
     duration: Double, curve: TimingCurve = .easeInOut,
-    isolation: isolated (any Actor) = #isolation, fileID: String = #fileID, line: Int = #line,
+    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line,
     _ animations: (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
     animate(
@@ -118,14 +118,16 @@ public struct Dance<Host: AnyObject> {
   @discardableResult
   public func animate(
     duration: Double, timingParameters: TimingParameters,
-    isolation: isolated (any Actor) = #isolation, fileID: String = #fileID, line: Int = #line,
+    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line,
     _ animations: (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
     // A host animating in one isolation does not move to another while it animates: its
     // frames would then write it there, racing its own code.
-    guard
-      dancer.admits(isolation, "animate", group: group, at: CallSite(fileID: fileID, line: line))
-    else { return self }
+    let site = CallSite(fileID: fileID, line: line)
+    guard let isolation, dancer.admits(isolation, "animate", group: group, at: site) else {
+      if isolation == nil { dancer.refuse("animate", group: group, at: site) }
+      return self
+    }
     let declared = dancer.animate(
       duration: duration, timing: timingParameters, isolation: isolation,
       at: CallSite(fileID: fileID, line: line)
@@ -149,7 +151,7 @@ public struct Dance<Host: AnyObject> {
   /// ```
   @discardableResult
   public func animate(
-    spring: DampedSpring = .smooth, isolation: isolated (any Actor) = #isolation,
+    spring: DampedSpring = .smooth, isolation: isolated (any Actor)? = #isolation,
     fileID: String = #fileID, line: Int = #line, _ animations: (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
     animate(
@@ -162,7 +164,7 @@ public struct Dance<Host: AnyObject> {
   @discardableResult
   public func animate(
     duration: Double, controlPoint1: CGPoint, controlPoint2: CGPoint,
-    isolation: isolated (any Actor) = #isolation, fileID: String = #fileID, line: Int = #line,
+    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line,
     _ animations: (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
     let (x1, y1, x2, y2) = (
@@ -184,7 +186,7 @@ public struct Dance<Host: AnyObject> {
   /// Creates a spring animation that settles within `duration`; a ratio below 1 bounces.
   @discardableResult
   public func animate(
-    duration: Double, dampingRatio: Double, isolation: isolated (any Actor) = #isolation,
+    duration: Double, dampingRatio: Double, isolation: isolated (any Actor)? = #isolation,
     fileID: String = #fileID, line: Int = #line, _ animations: (DanceProxy<Host>) -> Void
   ) -> Dance<Host> {
     if !dampingRatio.isFinite || dampingRatio < DampedSpring.minimumDampingRatio {
@@ -197,10 +199,20 @@ public struct Dance<Host: AnyObject> {
       isolation: isolation, fileID: fileID, line: line, animations)
   }
 
-  /// Adds property animations to the current animation of the group, even while it runs:
-  /// they begin `delayFactor` (in `0...1`) of the remaining time from now, from the
+  /// Adds property animations to the current animation of the group, even while it runs.
+  ///
+  /// They begin `delayFactor` (in `0...1`) of the remaining time from now, from the
   /// properties' current values, and end with it. The group takes those properties from the
   /// host's other groups, as a new declaration does.
+  ///
+  /// - Parameters:
+  ///   - delayFactor: The fraction of the remaining time, in `0...1`, before they begin.
+  ///   - isolation: Where the host lives; the caller's isolation unless given.
+  ///   - fileID: The caller's file, for a misuse report.
+  ///   - line: The caller's line, for a misuse report.
+  ///   - animations: Runs at once on a proxy of the host; each property written animates to
+  ///     the value written.
+  /// - Returns: This handle, for chaining.
   @discardableResult
   public func addAnimations(
     delayFactor: Double = 0, isolation: isolated (any Actor)? = #isolation,
@@ -222,10 +234,11 @@ public struct Dance<Host: AnyObject> {
     return self
   }
 
-  /// Runs `completion` once, with the final position, when the animation ends (by reaching
-  /// its end or by `finish(at:)`; not when stopped without finishing or when the
-  /// host dies). After `then(duration:curve:_:)`, it belongs to the
-  /// chained animation.
+  /// Runs `completion` once, with the final position, when the animation ends.
+  ///
+  /// The animation ends by reaching its end or by `finish(at:)`; `completion` does not run
+  /// when it is stopped without finishing or when the host dies. After
+  /// `then(duration:curve:_:)`, it belongs to the chained animation.
   ///
   /// The completion runs in the isolation it was written in, so a main-actor view can touch
   /// itself: at once when the clock ticks on the main queue (`FrameSource.shared`), else later
@@ -249,9 +262,10 @@ public struct Dance<Host: AnyObject> {
   ///   - fileID: The caller's file, for a misuse report.
   ///   - line: The caller's line, for a misuse report.
   ///   - completion: Told where the animation ended.
+  /// - Returns: This handle, for chaining.
   @discardableResult
   public func addCompletion(
-    isolation: isolated (any Actor) = #isolation, fileID: String = #fileID, line: Int = #line,
+    isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line,
     _ completion: @escaping (AnimatingPosition) -> Void
   ) -> Dance<Host> {
     let callback = IsolatedCallback(isolation: isolation, completion)
@@ -298,18 +312,28 @@ public struct Dance<Host: AnyObject> {
     dancer.read(group: group, .progress) { $0?.fractionComplete ?? 0 }
   }
 
-  /// Whether the last declared animation runs backwards, towards its start values: the
-  /// animation chained last with `then`, if any, which starts reversed; else the current one.
-  /// Set it with `setReversed(_:)`.
+  /// Whether the last declared animation runs backwards, towards its start values.
+  ///
+  /// The last declared animation is the one chained last with `then`, if any, which starts
+  /// reversed; else the current one. Set it with `setReversed(_:)`.
   public var isReversed: Bool {
     dancer.access(.schedule)
     return dancer.readLatest(
       group: group, engine: \.isReversed, link: \.isReversed, fallback: false)
   }
 
-  /// Makes the last declared animation run backwards, or forwards: the animation chained last
-  /// with `then`, if any, which then starts reversed; else the current one, which turns round
-  /// where it is when running (writing the host, so in its isolation).
+  /// Makes the last declared animation run backwards, or forwards.
+  ///
+  /// The last declared animation is the one chained last with `then`, if any, which then
+  /// starts reversed; else the current one, which turns round where it is when running
+  /// (writing the host, so in its isolation).
+  ///
+  /// - Parameters:
+  ///   - reversed: Whether it runs backwards, towards its start values.
+  ///   - isolation: Where the host lives, and is written; the caller's isolation unless given.
+  ///   - fileID: The caller's file, for a misuse report.
+  ///   - line: The caller's line, for a misuse report.
+  /// - Returns: This handle, for chaining.
   @discardableResult
   public func setReversed(
     _ reversed: Bool, isolation: isolated (any Actor)? = #isolation,
@@ -352,9 +376,11 @@ public struct Dance<Host: AnyObject> {
     }
   }
 
-  /// Whether `setProgress(to:)` moves the values of the last declared animation
-  /// (the one chained last with `then`, if any) linearly (the default) rather than along the
-  /// timing curve.
+  /// Whether `setProgress(to:)` moves the values of the last declared animation linearly
+  /// rather than along the timing curve.
+  ///
+  /// The last declared animation is the one chained last with `then`, if any. Linear is the
+  /// default.
   public var scrubsLinearly: Bool {
     get {
       dancer.readLatest(

@@ -1,3 +1,5 @@
+import Affix
+
 extension Dancer {
   /// Whether a call made in `caller` may touch the host; reports the call and refuses it when
   /// not.
@@ -18,6 +20,12 @@ extension Dancer {
       "\(call) ignored: called \(Self.describe(caller)), but the host's animations run "
         + "\(Self.describe(owner)); call it there", group: selector, at: site)
     return false
+  }
+
+  /// Reports `call`, made outside any actor, as refused: the host's frames would have nowhere to
+  /// run (see `CallerIsolation`).
+  func refuse(_ call: String, group selector: GroupSelector, at site: CallSite) {
+    report(CallerIsolation.refusal(of: call), group: selector, at: site)
   }
 
   /// Where a call runs, for a report: on the main actor, on an actor, or nowhere in particular.

@@ -210,3 +210,7 @@ extension Dancer {
     }
   }
 }
+
+extension Dancer.State {
+  var isRunning: Bool { !isDetached && groups.contains { $0.isRunning } }
+}

@@ -52,13 +52,16 @@ public struct TimingParameters: Sendable, Hashable, CustomStringConvertible {
     TimingParameters(.spring(spring))
   }
 
-  /// A spring with the given damping ratio (below 1 it bounces), stiff enough to settle
-  /// within the animation's duration, like `UISpringTimingParameters(dampingRatio:)`.
+  /// A spring with the given damping ratio, stiff enough to settle within the animation's
+  /// duration.
+  ///
+  /// Below a ratio of 1 it bounces. It is like `UISpringTimingParameters(dampingRatio:)`.
   ///
   /// - Parameters:
   ///   - dampingRatio: 1 is critical damping; it is raised to at least
   ///     `DampedSpring.minimumDampingRatio`.
   ///   - initialVelocity: In fractions of the distance per second.
+  /// - Returns: The timing parameters of that spring.
   public static func spring(dampingRatio: Double, initialVelocity: Double = 0) -> TimingParameters {
     let ratio = dampingRatio.isFinite ? max(dampingRatio, DampedSpring.minimumDampingRatio) : 1
     return TimingParameters(

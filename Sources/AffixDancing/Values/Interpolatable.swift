@@ -47,8 +47,16 @@ extension Double: Interpolatable {
 }
 
 extension Float: Interpolatable {
-  /// Blends linearly: `start + (end - start) * fraction`, exactly `end` at 1, as
-  /// `Double.interpolate(from:to:fraction:)` does (finite between finite endpoints).
+  /// Blends linearly, as `Double.interpolate(from:to:fraction:)` does.
+  ///
+  /// It returns `start + (end - start) * fraction`, exactly `end` at 1, finite between finite
+  /// endpoints.
+  ///
+  /// - Parameters:
+  ///   - start: The value at fraction 0.
+  ///   - end: The value at fraction 1.
+  ///   - fraction: How far to go; values outside `0...1` extrapolate.
+  /// - Returns: The value `fraction` of the way from `start` to `end`.
   @inlinable
   public static func interpolate(from start: Float, to end: Float, fraction: Double) -> Float {
     if fraction == 1 { return end }
@@ -60,8 +68,16 @@ extension Float: Interpolatable {
 }
 
 extension CGFloat: Interpolatable {
-  /// Blends linearly: `start + (end - start) * fraction`, exactly `end` at 1, as
-  /// `Double.interpolate(from:to:fraction:)` does (finite between finite endpoints).
+  /// Blends linearly, as `Double.interpolate(from:to:fraction:)` does.
+  ///
+  /// It returns `start + (end - start) * fraction`, exactly `end` at 1, finite between finite
+  /// endpoints.
+  ///
+  /// - Parameters:
+  ///   - start: The value at fraction 0.
+  ///   - end: The value at fraction 1.
+  ///   - fraction: How far to go; values outside `0...1` extrapolate.
+  /// - Returns: The value `fraction` of the way from `start` to `end`.
   @inlinable
   public static func interpolate(from start: CGFloat, to end: CGFloat, fraction: Double) -> CGFloat
   {

@@ -4,6 +4,7 @@ enum SceneName: String, CaseIterable, Sendable {
   case dancing
   case draggable
   case tooltip
+  case layout
   case leaks
 
   /// Plays the scene to its end on `stage`, from a thread other than the stage's queue.
@@ -13,6 +14,7 @@ enum SceneName: String, CaseIterable, Sendable {
     case .dancing: DancingScene.play(on: stage)
     case .draggable: DraggableScene.play(on: stage)
     case .tooltip: TooltipScene.play(on: stage)
+    case .layout: LayoutScene.play(on: stage)
     case .leaks: LeaksScene.play(on: stage)
     }
   }

@@ -1,7 +1,6 @@
 import Affix
 import AffixScheduling
 import Dispatch
-import Synchronization
 
 /// What every scene plays on: the screen, scene time scaled by `--speed`, and the main queue,
 /// on which all hosts are touched (on the main actor) and all frames are delivered.
@@ -113,7 +112,7 @@ final class Stage: Sendable {
 
 /// The first answer to a wait, given once however many frames race to give it.
 private final class Outcome: Sendable {
-  private let answer = Mutex<Bool?>(nil)
+  private let answer = LockedState<Bool?>(nil)
 
   var value: Bool {
     answer.withLock { $0 ?? false }

@@ -1,4 +1,4 @@
-import Synchronization
+import Affix
 
 /// Draws the demo: a permanent line for each step, and a live region redrawn in place.
 ///
@@ -26,7 +26,7 @@ final class Screen: Sendable {
   }
 
   let mode: OutputMode
-  private let state = Mutex(State())
+  private let state = LockedState(State())
 
   init(mode: OutputMode) {
     self.mode = mode

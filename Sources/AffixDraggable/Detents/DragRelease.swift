@@ -65,8 +65,9 @@ public struct DragRelease: Sendable, Hashable {
     case handOff
   }
 
-  /// The fling's speed along the line from ``position`` to `target`, in points per second:
-  /// positive towards it, negative away, zero when the object is already there.
+  /// The fling's speed along the line from ``position`` to `target`, in points per second.
+  ///
+  /// It is positive towards `target`, negative away, zero when the object is already there.
   ///
   /// Divided by the distance, it is the initial velocity of a unit-space spring animation
   /// that carries the object there (`DampedSpring.unitVelocity`), so the animation
@@ -76,6 +77,9 @@ public struct DragRelease: Sendable, Hashable {
   /// let unit = DampedSpring.unitVelocity(
   ///   pointsPerSecond: release.speed(towards: target), distance: release.distance(to: target))
   /// ```
+  ///
+  /// - Parameter target: The point the speed is measured towards.
+  /// - Returns: The speed, in points per second.
   public func speed(towards target: CGPoint) -> Double {
     let path = target - position
     let length = path.length

@@ -32,46 +32,21 @@ public import Observation
 public final class DragController: Capability, CustomStringConvertible, Observable {
   static let subsystem = "drag"
 
-  private struct State {
-    var isDragging = false
-    var snapPoints: [CGPoint]
-    /// The snap point the object rests at or heads for.
-    var snapPoint: CGPoint
-    var snap: DampedSpring
-    var attachment: DampedSpring?
-    var decelerationRate = DecelerationRate.normal
-    var releaseHandler: ReleaseHandler?
-    var lastRelease: DragRelease?
-    /// Drags begun so far, so that a decision that arrives after the next drag began is
-    /// dropped.
-    var drags = 0
-  }
-
-  /// What a drag that ends hands to ``DragController/release(_:_:from:)``.
-  private struct Ending {
-    var snapPoints: [CGPoint]
-    var previous: CGPoint
-    var snap: DampedSpring
-    var rate: DecelerationRate
-    var handler: ReleaseHandler?
-    var drag: Int
-  }
-
   /// The body that moves the object.
   public let body: DynamicBody
-  private let state: LockedState<State>
+  let state: LockedState<State>
   /// Reads the object's centre; `nil` once the object has died.
-  private let readCenter: @Sendable () -> CGPoint?
+  let readCenter: @Sendable () -> CGPoint?
   /// Where the object lives: the only isolation whose events may read its centre.
-  private let hostIsolation: any Actor
-  private let hostName: String
+  let hostIsolation: any Actor
+  let hostName: String
   /// Hands the world's moves to the host in its isolation, which ``settled()`` waits for.
-  private let moves: MoveDelivery
+  let moves: MoveDelivery
   /// Tells Observation of the controller's changes.
-  private let observation = LazyObservationRegistrar()
+  let observation = LazyObservationRegistrar()
   /// The body's rest and wake registrations that tell Observation of ``isResting``: made at its
   /// first read, so that a controller nobody observes costs its world's announcements nothing.
-  private let restTracking = LockedState<[CancellationToken]?>(nil)
+  let restTracking = LockedState<[CancellationToken]?>(nil)
 
   private init(
     body: DynamicBody, state: State, hostName: String, hostIsolation: any Actor,
@@ -111,7 +86,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
     to host: Host, center: consuming any ReferenceWritableKeyPath<Host, CGPoint> & Sendable,
     snapPoint: CGPoint? = nil, snap: DampedSpring = .snap(), bounds: CGRect? = nil,
     rubberBand: RubberBand? = nil, attachment: DampedSpring? = nil,
-    world: DynamicsWorld = .shared, isolation: isolated (any Actor) = #isolation
+    world: DynamicsWorld = .shared, isolation: isolated (any Actor)? = #isolation
   ) -> DragController {
     // Inlined where the key path is written, and handing it on without keeping a reference of
     // its own: see `PositionAccess`. Everything else happens out of line.
@@ -151,7 +126,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
     to host: Host, center: consuming any ReferenceWritableKeyPath<Host, CGPoint> & Sendable,
     snapPoints: [CGPoint], snap: DampedSpring = .snap(), bounds: CGRect? = nil,
     rubberBand: RubberBand? = nil, attachment: DampedSpring? = nil,
-    world: DynamicsWorld = .shared, isolation: isolated (any Actor) = #isolation
+    world: DynamicsWorld = .shared, isolation: isolated (any Actor)? = #isolation
   ) -> DragController {
     attach(
       to: host, center: PositionAccess(center), snapPoints: snapPoints, snap: snap,
@@ -165,8 +140,12 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   static func attach(
     to host: AnyObject, center: PositionAccess, snapPoints: [CGPoint]?, snap: DampedSpring,
     bounds: CGRect?, rubberBand: RubberBand?, attachment: DampedSpring?, world: DynamicsWorld,
-    isolation: any Actor
+    isolation: (any Actor)?
   ) -> DragController {
+    guard
+      let isolation = CallerIsolation.required(
+        isolation, by: "makeDraggable", subsystem: subsystem)
+    else { return refused(host, world: world) }
     let reference = AnyWeakReference(host)
     let centre = center.read(from: host)
     // Written in the host's isolation: at once where the world runs there, else later there,
@@ -207,6 +186,26 @@ public final class DragController: Capability, CustomStringConvertible, Observab
     return Associations(of: host).attach(controller)
   }
 
+  /// The controller of a host made draggable outside any actor, where nothing may write its
+  /// centre: not attached, its body out of the world at once, its events reported and ignored.
+  static func refused(_ host: AnyObject, world: DynamicsWorld) -> DragController {
+    let handler = MoveHandler(
+      delivery: world.delivery(for: Nowhere.shared), isHostAlive: { false },
+      onMove: { _ in false })
+    let body = world.makeBody(at: .zero, bounds: nil, handler: handler)
+    body.remove()
+    return DragController(
+      body: body,
+      state: State(snapPoints: [.zero], snapPoint: .zero, snap: .snap(), attachment: nil),
+      hostName: "\(type(of: host)) made draggable outside any actor",
+      hostIsolation: Nowhere.shared, moves: handler.delivery, readCenter: { nil })
+  }
+
+  /// The isolation of a refused controller: no caller is ever on it.
+  actor Nowhere {
+    static let shared = Nowhere()
+  }
+
   /// Whether a finger holds the object.
   public var isDragging: Bool {
     observation.access(self, keyPath: \.isDragging)
@@ -226,7 +225,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
 
   /// Registers, once, the body's rest and wake announcements that tell Observation of
   /// ``isResting``. They hold the controller weakly.
-  private func trackRest() {
+  func trackRest() {
     guard restTracking.withLock({ $0 == nil }) else { return }
     // Nonisolated: told where the world announces, which is where the change happened.
     let told: @Sendable () -> Void = { [weak self] in
@@ -249,7 +248,7 @@ public final class DragController: Capability, CustomStringConvertible, Observab
 
   /// Runs `change`, a change of `keyPath`, between Observation's `willSet` and `didSet`;
   /// outside every lock, since the trackers' `onChange` runs in `willSet`.
-  private func changing<Member, Result>(
+  func changing<Member, Result>(
     _ keyPath: KeyPath<DragController, Member>, _ change: () throws -> Result
   ) rethrows -> Result {
     try observation.withMutation(of: self, keyPath: keyPath, change)
@@ -381,9 +380,11 @@ public final class DragController: Capability, CustomStringConvertible, Observab
   /// - Returns: The controller, for chaining.
   @discardableResult
   public func onRelease(
-    isolation: isolated (any Actor) = #isolation,
+    isolation: isolated (any Actor)? = #isolation,
     _ decide: @escaping (DragRelease) -> DragRelease.Decision
   ) -> DragController {
+    guard CallerIsolation.required(isolation, by: "onRelease", subsystem: Self.subsystem) != nil
+    else { return self }
     let handler = ReleaseHandler(decide: decide)
     let replaced = state.withLock { state in
       defer { state.releaseHandler = handler }
@@ -407,72 +408,6 @@ public final class DragController: Capability, CustomStringConvertible, Observab
     await moves.delivered()
   }
 
-  /// Drags the object by one event of a pan gesture (see ``DragEvent``), as the host's
-  /// `Draggable.drag(_:)` does for a conforming type.
-  ///
-  /// Events out of order (a change or an end with no drag in progress), non-finite locations
-  /// and events for an object that has died are reported as diagnostics. A second `began`
-  /// restarts the drag at the new location; an `ended` with a non-finite velocity ends the
-  /// drag without a fling.
-  ///
-  /// - Parameters:
-  ///   - event: The gesture's event.
-  ///   - isolation: Where the events come from; the caller's isolation unless given. It must be
-  ///     the object's (where the controller was attached), since an event reads the object's
-  ///     centre: events from elsewhere are reported and ignored. A release handler written
-  ///     there runs before this returns.
-  ///   - fileID: The caller's file, for a report.
-  ///   - line: The caller's line, for a report.
-  public func drag(
-    _ event: DragEvent, isolation: isolated (any Actor) = #isolation, fileID: String = #fileID,
-    line: Int = #line
-  ) {
-    // The events read the object's centre: only where the object lives.
-    guard isolation === hostIsolation else {
-      Diagnostics.report(
-        subsystem: Self.subsystem,
-        message: "\(event): ignored: the \(hostName) lives on \(type(of: hostIsolation)), but "
-          + "its events come from \(type(of: isolation)); feed them where it lives",
-        fileID: fileID, line: line)
-      return
-    }
-    let site = ReportSite(fileID: fileID, line: line)
-    guard !body.isRemoved else {
-      diagnose("\(event): the drag was removed; ignored", at: site)
-      return
-    }
-    guard let centre = readCenter() else {
-      diagnose("\(event): the \(hostName) has died; removing its body", at: site)
-      changing(\.isDragging) { state.withLock { $0.isDragging = false } }
-      body.remove()
-      return
-    }
-    switch event {
-    case .began(let location):
-      begin(at: location, centre: centre, site: site)
-    case .changed(let location):
-      guard isFinite(location, in: event, site: site), isDraggingOrReport(event, site: site)
-      else { return }
-      body.moveAnchor(to: location)
-    case .ended(var velocity):
-      guard let ending = endDrag(event, site: site) else { return }
-      if !velocity.isFinite {
-        diagnose(
-          "\(event): the release velocity is not finite; snapping back without a fling", at: site)
-        velocity = .zero
-      } else if let held = Self.held(velocity, within: DynamicsWorld.maximumSpeed) {
-        diagnose(
-          "\(event): the release velocity is beyond \(DynamicsWorld.maximumSpeed) pt/s; "
-            + "flinging at \(held)", at: site)
-        velocity = held
-      }
-      release(velocity, ending, from: isolation, site: site)
-    case .cancelled, .failed:
-      guard let ending = endDrag(event, site: site) else { return }
-      snap(to: .point(ending.previous), velocity: .zero, drag: ending.drag)
-    }
-  }
-
   /// Takes the body out of its world, whatever the ending: detached, replaced, or the host
   /// died. Idempotent.
   public func didEnd(_ ending: CapabilityEnding) {
@@ -488,275 +423,5 @@ public final class DragController: Capability, CustomStringConvertible, Observab
     // Not through `isDragging`: a description is no tracked read.
     let dragging = state.withLock { $0.isDragging }
     return "DragController(\(hostName), \(dragging ? "dragging" : "released"), \(body))"
-  }
-
-  private func begin(at location: CGPoint, centre: CGPoint, site: ReportSite) {
-    let event = DragEvent.began(at: location)
-    guard isFinite(location, in: event, site: site) else { return }
-    let (wasDragging, spring) = changing(\.isDragging) {
-      state.withLock { state in
-        defer {
-          state.isDragging = true
-          state.drags += 1
-        }
-        return (state.isDragging, state.attachment)
-      }
-    }
-    if wasDragging {
-      diagnose("\(event) while a drag is in progress; restarting the drag there", at: site)
-    }
-    // The object is authoritative: other code may have moved it since the last frame. Set
-    // only when it did, as setting pulls a body stretched past its bounds back inside.
-    if body.position != centre { body.position = centre }
-    // Grabbed while stretched past its bounds, the body stays where it shows: the finger
-    // holds it where the band shows it there.
-    let held = body.unbanded(body.position)
-    body.attach(
-      SpringAttachment(offset: CGPoint(location - held), anchor: location, spring: spring))
-  }
-
-  /// Lets go with a fling: projects it, asks the handler if there is one, and acts on the
-  /// state as the handler left it (see ``onRelease(isolation:_:)``).
-  private func release(
-    _ velocity: CGPoint, _ ending: Ending, from caller: isolated (any Actor), site: ReportSite
-  ) {
-    let position = body.position
-    var projected = position + Vector2D(ending.rate.projection(of: velocity))
-    if let held = Self.held(projected, within: DynamicsWorld.maximumCoordinate) {
-      // A fling at a rate a hair below 1 glides past what the world holds: its nearest snap
-      // point is chosen from where the world's edge is, which every distance reaches finitely.
-      diagnose(
-        "a fling of \(velocity) at \(ending.rate) projects beyond the world's "
-          + "\(DynamicsWorld.maximumCoordinate); projecting to \(held)", at: site)
-      projected = held
-    }
-    let release = DragRelease(
-      position: position, velocity: velocity, projectedPosition: projected,
-      nearestSnapPoint: Self.nearest(to: projected, in: ending.snapPoints),
-      previousSnapPoint: ending.previous)
-    changing(\.lastRelease) { state.withLock { $0.lastRelease = release } }
-    guard let handler = ending.handler else {
-      return snap(to: .nearest(projected), velocity: velocity, drag: ending.drag)
-    }
-    if let decision = handler.decide(release, from: caller) {
-      return act(on: decision, release, drag: ending.drag, site: site)
-    }
-    // Held where it was let go until the handler has decided on its actor.
-    body.removeBehavior()
-    handler.later(release) { [self] decision in
-      act(on: decision, release, drag: ending.drag, site: site)
-    }
-  }
-
-  /// Acts on a release handler's decision, read against the controller's state as the handler
-  /// left it: a drag begun, snap points set or the controller replaced meanwhile win.
-  private func act(
-    on decision: DragRelease.Decision, _ release: DragRelease, drag: Int, site: ReportSite
-  ) {
-    // Made draggable anew, or detached, while the handler ran: its body has left the world and
-    // the new controller, if any, owns the object.
-    guard !body.isRemoved else {
-      diagnose(
-        "release decision \(decision): the drag was removed or replaced while its release "
-          + "handler ran; the decision is dropped", at: site)
-      return
-    }
-    switch decision {
-    case .snapToNearest:
-      snap(to: .nearest(release.projectedPosition), velocity: release.velocity, drag: drag)
-    case .snap(let point):
-      guard point.isFinite else {
-        diagnose(
-          ".snap(to: \(point)): the point is not finite; snapping to the nearest snap point",
-          at: site)
-        return snap(
-          to: .nearest(release.projectedPosition), velocity: release.velocity, drag: drag)
-      }
-      snap(
-        to: .point(Self.reachable(point, in: body.bounds, at: site)), velocity: release.velocity,
-        drag: drag)
-    case .snapBack:
-      snap(to: .current, velocity: release.velocity, drag: drag)
-    case .handOff:
-      guard isCurrent(drag) else { return }
-      body.removeBehavior()
-    }
-  }
-
-  /// Where a release sends the object, read when it acts, under the lock.
-  private enum Target {
-    /// This point.
-    case point(CGPoint)
-    /// The snap point nearest this one, of the snap points as they are.
-    case nearest(CGPoint)
-    /// The snap point as it is: the previous one, unless snap points were set meanwhile.
-    case current
-  }
-
-  /// Snaps to `target` from `velocity`, unless drag `drag` is over (a later drag began).
-  private func snap(to target: Target, velocity: CGPoint, drag: Int) {
-    let snap = changing(\.snapPoint) {
-      state.withLock { state -> Snap? in
-        guard state.drags == drag, !state.isDragging else { return nil }
-        switch target {
-        case .point(let point): state.snapPoint = point
-        case .nearest(let point): state.snapPoint = Self.nearest(to: point, in: state.snapPoints)
-        case .current: break
-        }
-        return Snap(to: state.snapPoint, spring: state.snap)
-      }
-    }
-    guard let snap else { return }
-    body.velocity = velocity
-    body.snap(snap)
-  }
-
-  private func isCurrent(_ drag: Int) -> Bool {
-    state.withLock { $0.drags == drag && !$0.isDragging }
-  }
-
-  /// Ends the drag; returns what the release needs, or `nil` (reported) with no drag in
-  /// progress.
-  private func endDrag(_ event: DragEvent, site: ReportSite) -> Ending? {
-    let ending = changing(\.isDragging) {
-      state.withLock { state -> Ending? in
-        guard state.isDragging else { return nil }
-        state.isDragging = false
-        return Ending(
-          snapPoints: state.snapPoints, previous: state.snapPoint, snap: state.snap,
-          rate: state.decelerationRate, handler: state.releaseHandler, drag: state.drags)
-      }
-    }
-    if ending == nil { diagnose("\(event) with no drag in progress; ignored", at: site) }
-    return ending
-  }
-
-  /// `point`, or the nearest point of `bounds` when it lies outside them, reported: a point
-  /// the centre can never reach, since it may not leave the bounds. Bounds of zero width or
-  /// height are a track or a single point, and every snap point is taken onto it.
-  static func reachable(
-    _ point: CGPoint, in bounds: CGRect?, at site: ReportSite? = nil
-  ) -> CGPoint {
-    guard let bounds else { return point }
-    let held = CGPoint(
-      x: min(max(point.x, bounds.minX), bounds.maxX),
-      y: min(max(point.y, bounds.minY), bounds.maxY))
-    guard held != point else { return point }
-    diagnose(
-      "snap point \(point) is outside the bounds \(bounds), which the centre may not leave; "
-        + "it rests at \(held), the nearest point inside, instead", at: site)
-    return held
-  }
-
-  /// `point` held within `±bound` in each coordinate, or `nil` when it is within already.
-  static func held(_ point: CGPoint, within bound: Double) -> CGPoint? {
-    let x = min(max(Double(point.x), -bound), bound)
-    let y = min(max(Double(point.y), -bound), bound)
-    guard x != Double(point.x) || y != Double(point.y) else { return nil }
-    return CGPoint(x: x, y: y)
-  }
-
-  /// The point of `points` (not empty) nearest `target`; the first of equally near ones.
-  static func nearest(to target: CGPoint, in points: [CGPoint]) -> CGPoint {
-    var best = points[0]
-    var bestDistance = best.distance(to: target)
-    for point in points.dropFirst() {
-      let distance = point.distance(to: target)
-      if distance < bestDistance { (best, bestDistance) = (point, distance) }
-    }
-    return best
-  }
-
-  private func isDraggingOrReport(_ event: DragEvent, site: ReportSite) -> Bool {
-    // Not through `isDragging`, whose read would make every later change tell Observation.
-    guard state.withLock({ $0.isDragging }) else {
-      diagnose("\(event) with no drag in progress; ignored", at: site)
-      return false
-    }
-    return true
-  }
-
-  private func isFinite(_ location: CGPoint, in event: DragEvent, site: ReportSite) -> Bool {
-    guard location.isFinite else {
-      diagnose("\(event): the location is not finite; ignored", at: site)
-      return false
-    }
-    return true
-  }
-}
-
-/// A release handler, bound to the isolation it was written in.
-private final class ReleaseHandler: Sendable {
-  private let body: IsolationBound<(DragRelease) -> DragRelease.Decision>
-
-  init(
-    decide: @escaping (DragRelease) -> DragRelease.Decision,
-    isolation: isolated (any Actor) = #isolation
-  ) {
-    body = IsolationBound(decide)
-  }
-
-  /// Decides at once when `caller` is the handler's isolation; `nil` elsewhere.
-  func decide(_ release: DragRelease, from caller: isolated (any Actor)) -> DragRelease.Decision? {
-    // Read out of the bound first: the handler may call back into this controller (another
-    // drag, its snap points), or into another card whose handler calls this one.
-    guard let decide = body.value(isolation: caller) else { return nil }
-    return decide(release)
-  }
-
-  /// Decides on the handler's isolation, then hands the decision to `act` there.
-  func later(
-    _ release: DragRelease, _ act: @escaping @Sendable (DragRelease.Decision) -> Void
-  ) {
-    IsolatedCallback<DragRelease>(on: body.isolation) { [body] isolation, release in
-      if let decide = body.value(isolation: isolation) { act(decide(release)) }
-    }(release)
-  }
-}
-
-/// The centre property of a host, read and written through a closure that captures the key
-/// path and nothing else.
-///
-/// Made where the caller writes the key path, since
-/// `DragController.attach(to:center:snapPoint:snap:bounds:rubberBand:attachment:world:)`
-/// is inlined
-/// there and hands the key path on without keeping a reference of its own. The closure is then
-/// the key path's only user, and the optimizer specializes it on the literal key path: its reads
-/// and writes become calls of the property's accessors, a few nanoseconds a frame instead of the
-/// hundreds of a run-time key-path write. Code that is not optimized, or a key path that is not
-/// a literal, still works, at the run time's cost.
-@usableFromInline
-struct PositionAccess: Sendable {
-  /// Reads the position into the pointer, or writes it from there when the flag is set.
-  @usableFromInline
-  let body: @Sendable (AnyObject, UnsafeMutablePointer<CGPoint>, Bool) -> Void
-
-  /// The property `keyPath` names; it may only be applied to hosts of type `Host`.
-  @inlinable
-  init<Host: AnyObject>(
-    _ keyPath: consuming any ReferenceWritableKeyPath<Host, CGPoint> & Sendable
-  ) {
-    let keyPath = keyPath
-    body = { object, point, writes in
-      // Applied only to the host the controller was attached to, a `Host`. Checked in debug
-      // builds.
-      let host = unsafeDowncast(object, to: Host.self)
-      if writes {
-        host[keyPath: keyPath] = point.pointee
-      } else {
-        point.pointee = host[keyPath: keyPath]
-      }
-    }
-  }
-
-  func read(from host: AnyObject) -> CGPoint {
-    var point = CGPoint.zero
-    body(host, &point, false)
-    return point
-  }
-
-  func write(_ point: CGPoint, to host: AnyObject) {
-    var point = point
-    body(host, &point, true)
   }
 }

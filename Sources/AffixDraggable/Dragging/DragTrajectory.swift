@@ -52,7 +52,7 @@ package struct DragTrajectory: Sendable {
   package static func record(
     from start: CGPoint = CGPoint(x: 0, y: 0), path: [CGPoint]? = nil,
     releaseVelocity: CGPoint = CGPoint(x: 900, y: -600), damping: Double = 0.5,
-    framesPerSecond: Int = 60, isolation: isolated (any Actor) = #isolation
+    framesPerSecond: Int = 60, isolation: isolated (any Actor)? = #isolation
   ) -> DragTrajectory {
     let scheduler = VirtualClock()
     let clock = FrameSource(clock: scheduler, framesPerSecond: framesPerSecond)

@@ -37,19 +37,20 @@ public protocol Draggable: AnyObject {
 }
 
 extension Draggable {
-  /// Makes the object draggable: while dragged it follows the finger at the point it was
-  /// touched; when let go it snaps to `snapPoint`, starting with the release velocity.
+  /// Makes the object draggable, snapping it to `snapPoint` when let go.
   ///
-  /// Calling it again replaces the previous configuration (and ends a drag in progress).
+  /// While dragged it follows the finger at the point it was touched; when let go it snaps to
+  /// `snapPoint`, starting with the release velocity. Calling it again replaces the previous
+  /// configuration (and ends a drag in progress).
   ///
   /// - Parameters:
   ///   - snapPoint: Where the object comes to rest; its current centre if `nil`.
   ///   - snap: The spring that snaps it there: a preset such as `.snappy`, or
   ///     `UISnapBehavior`'s damping as `DampedSpring.snap(damping:frequency:)`,
   ///     the default.
-  ///   - bounds: A rectangle the object's centre may not leave, or `nil`. Of zero width or height it is a
-  ///     track or a single point. A snap point outside it, which the centre cannot reach, is
-  ///     reported and taken to the nearest point inside.
+  ///   - bounds: A rectangle the object's centre may not leave, or `nil`. Of zero width or
+  ///     height it is a track or a single point. A snap point outside it, which the centre
+  ///     cannot reach, is reported and taken to the nearest point inside.
   ///   - rubberBand: How the object resists being dragged past `bounds`, as a scroll view's
   ///     content does, and springs back when let go; `nil` for walls that stop it dead.
   ///   - attachment: The spring tying the object to the finger; `nil`, rigid, by default.
@@ -61,7 +62,7 @@ extension Draggable {
   public func makeDraggable(
     snapPoint: CGPoint? = nil, snap: DampedSpring = .snap(), bounds: CGRect? = nil,
     rubberBand: RubberBand? = nil, attachment: DampedSpring? = nil,
-    world: DynamicsWorld = .shared, isolation: isolated (any Actor) = #isolation
+    world: DynamicsWorld = .shared, isolation: isolated (any Actor)? = #isolation
   ) -> DragController {
     DragController.attach(
       to: self, center: \Self.center, snapPoint: snapPoint, snap: snap,
@@ -69,15 +70,16 @@ extension Draggable {
       isolation: isolation)
   }
 
-  /// Makes the object draggable between detents: when let go, it snaps to the snap point
-  /// nearest where its fling would carry it, starting with the release velocity.
+  /// Makes the object draggable between detents, snapping it to the one nearest where its
+  /// fling would carry it.
   ///
-  /// The fling is projected as UIScrollView projects a scroll (see ``DragRelease``), so a
-  /// flick carries the object to the next detent and a slow drop keeps the nearest. A handler
-  /// given to `DragController.onRelease(_:)` can choose another target, refuse
-  /// the move, or take the object over. Calling it again replaces the previous configuration
-  /// (and ends a drag in progress). A centre the world cannot hold (not finite) is reported
-  /// and replaced, in the object too, at once.
+  /// When let go, it snaps there, starting with the release velocity. The fling is projected as
+  /// UIScrollView projects a scroll (see ``DragRelease``), so a flick carries the object to the
+  /// next detent and a slow drop keeps the nearest. A handler given to
+  /// `DragController.onRelease(_:)` can choose another target, refuse the move, or take the object
+  /// over. Calling it again replaces the previous configuration (and ends a drag in progress). A
+  /// centre the world cannot hold (not finite) is reported and replaced, in the object too, at
+  /// once.
   ///
   /// ```swift
   /// sheet.makeDraggable(
@@ -89,9 +91,9 @@ extension Draggable {
   ///   - snapPoints: The detents. Non-finite points are reported and left out; with none left,
   ///     the object's current centre is the only one.
   ///   - snap: The spring that snaps it to a detent; `UISnapBehavior`'s default unless given.
-  ///   - bounds: A rectangle the object's centre may not leave, or `nil`. Of zero width or height it is a
-  ///     track or a single point. A snap point outside it, which the centre cannot reach, is
-  ///     reported and taken to the nearest point inside.
+  ///   - bounds: A rectangle the object's centre may not leave, or `nil`. Of zero width or
+  ///     height it is a track or a single point. A snap point outside it, which the centre
+  ///     cannot reach, is reported and taken to the nearest point inside.
   ///   - rubberBand: How the object resists being dragged past `bounds`; `nil` for walls.
   ///   - attachment: The spring tying the object to the finger; `nil`, rigid, by default.
   ///   - world: The dynamics world that moves the object.
@@ -102,7 +104,7 @@ extension Draggable {
   public func makeDraggable(
     snapPoints: [CGPoint], snap: DampedSpring = .snap(), bounds: CGRect? = nil,
     rubberBand: RubberBand? = nil, attachment: DampedSpring? = nil,
-    world: DynamicsWorld = .shared, isolation: isolated (any Actor) = #isolation
+    world: DynamicsWorld = .shared, isolation: isolated (any Actor)? = #isolation
   ) -> DragController {
     DragController.attach(
       to: self, center: \Self.center, snapPoints: snapPoints, snap: snap,
@@ -133,7 +135,7 @@ extension Draggable {
   ///   - fileID: The caller's file, for a misuse report.
   ///   - line: The caller's line, for a misuse report.
   public func drag(
-    _ event: DragEvent, isolation: isolated (any Actor) = #isolation, fileID: String = #fileID,
+    _ event: DragEvent, isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID,
     line: Int = #line
   ) {
     guard let controller = dragController else {

@@ -26,7 +26,7 @@ extension DynamicBody {
   ///   - handler: Called once for each time the body comes to rest.
   /// - Returns: The token that keeps the registration.
   public func onRest(
-    isolation: isolated (any Actor) = #isolation, _ handler: @escaping () -> Void
+    isolation: isolated (any Actor)? = #isolation, _ handler: @escaping () -> Void
   ) -> CancellationToken {
     observe(.rest, IsolatedCallback(isolation: isolation) { handler() })
   }
@@ -48,7 +48,7 @@ extension DynamicBody {
   ///   - handler: Called once for each time the body leaves rest.
   /// - Returns: The token that keeps the registration.
   public func onWake(
-    isolation: isolated (any Actor) = #isolation, _ handler: @escaping () -> Void
+    isolation: isolated (any Actor)? = #isolation, _ handler: @escaping () -> Void
   ) -> CancellationToken {
     observe(.wake, IsolatedCallback(isolation: isolation) { handler() })
   }

@@ -28,9 +28,11 @@ public import Foundation
 /// body.position  // (100, 0), at rest
 /// ```
 public final class DynamicsWorld: Sendable {
-  /// The world that draggable objects use unless told otherwise: driven by
-  /// `FrameSource/shared` (the main queue: the display's frames on Apple platforms, 60 a second
-  /// elsewhere).
+  /// The world that draggable objects use unless told otherwise, driven by
+  /// `FrameSource/shared`.
+  ///
+  /// That source is the main queue's: the display's frames on Apple platforms, 60 a second
+  /// elsewhere.
   public static let shared = DynamicsWorld(frames: .shared)
 
   /// The frame source that drives the world while something moves, or `nil` for a world advanced by
@@ -170,10 +172,15 @@ public final class DynamicsWorld: Sendable {
   ///     the object it moves has died) removes the body.
   /// - Returns: The handle on the new body.
   public func makeBody(
-    at position: CGPoint, bounds: CGRect? = nil, isolation: isolated (any Actor) = #isolation,
+    at position: CGPoint, bounds: CGRect? = nil, isolation: isolated (any Actor)? = #isolation,
     onMove: @escaping (CGPoint) -> Bool
   ) -> DynamicBody {
-    makeBody(
+    // Outside any actor `onMove` has nowhere to run: the body is made, and tells nobody.
+    guard
+      let isolation = CallerIsolation.required(
+        isolation, by: "makeBody(onMove:)", subsystem: DragController.subsystem)
+    else { return makeBody(at: position, bounds: bounds) }
+    return makeBody(
       at: position, bounds: bounds,
       handler: MoveHandler(delivery: delivery(for: isolation), onMove: onMove))
   }

@@ -27,8 +27,16 @@ public struct LoadingOptions: Sendable, Hashable {
   /// The angle, in radians, that the indicator turns at each tick.
   public var anglePerTick: Double
 
-  /// Creates options; the defaults follow the original mixin (a tick every 0.05 s, 0.4 rad a
-  /// tick) and common HUD practice (a 0.3 s grace time, a 0.5 s minimum show time).
+  /// Creates the timing rules of a loading indicator.
+  ///
+  /// The defaults follow the original mixin (a tick every 0.05 s, 0.4 rad a tick) and common
+  /// HUD practice (a 0.3 s grace time, a 0.5 s minimum show time).
+  ///
+  /// - Parameters:
+  ///   - graceTime: How long work may run before the indicator appears.
+  ///   - minimumShowTime: The shortest time the indicator stays visible once it has appeared.
+  ///   - tickInterval: The time between two ticks of the indicator's animation.
+  ///   - anglePerTick: The angle, in radians, that the indicator turns at each tick.
   public init(
     graceTime: Duration = .milliseconds(300),
     minimumShowTime: Duration = .milliseconds(500),

@@ -1,4 +1,4 @@
-import Synchronization
+import Affix
 
 #if canImport(Glibc)
   import Glibc
@@ -9,10 +9,11 @@ import Synchronization
 #endif
 
 /// A spinner for command-line tools: one line redrawn in place on each tick, left clean at the
-/// end; plain lines with no control codes when the output is not a terminal.
+/// end.
 ///
-/// On a terminal it draws `⠋ Fetching packages`, turns the first character at each tick, and
-/// ends with `✔ Fetching packages` (or `✖ Fetching packages: ` and the error, on failure) on a
+/// When the output is not a terminal, it writes plain lines with no control codes. On a
+/// terminal it draws `⠋ Fetching packages`, turns the first character at each tick, and ends
+/// with `✔ Fetching packages` (or `✖ Fetching packages: ` and the error, on failure) on a
 /// line of its own. Once the work reports progress, the line carries a bar and a percentage
 /// before the message: `⠋ [██████░░░░░░░░░░░░░░]  30% Fetching packages`. The line is cut
 /// to the terminal's width, so that it never wraps (a wrapped line cannot be redrawn in place),
@@ -45,7 +46,7 @@ public final class TerminalSpinner: LoadingIndicator, Sendable {
   /// terminal it can write to without calling `write`.
   private let descriptor: Int32?
   private let columns: @Sendable () -> Int?
-  private let shown = Mutex(Shown())
+  private let shown = LockedState(Shown())
 
   private struct Shown {
     var isVisible = false
@@ -184,7 +185,11 @@ public final class TerminalSpinner: LoadingIndicator, Sendable {
   }
 
   /// Draws the progress as a bar and a percentage before the message, or removes them when
-  /// `fraction` is `nil`; into a pipe, writes a line each time it passes another tenth.
+  /// `fraction` is `nil`.
+  ///
+  /// Into a pipe, it writes a line each time the progress passes another tenth.
+  ///
+  /// - Parameter fraction: How far the work is, in `0...1`; `nil` when it is indeterminate.
   public func update(progress fraction: Double?) {
     let clamped = fraction.map { $0.isFinite ? min(max($0, 0), 1) : 0 }
     let shownNow = shown.withLock {
@@ -266,10 +271,10 @@ extension TerminalSpinner {
 
 /// Serialises writes to a `TextOutputStream`, which the spinner owns from its creation on.
 private final class StreamBox: Sendable {
-  private let output: Mutex<any TextOutputStream>
+  private let output: LockedState<any TextOutputStream>
 
   init(_ output: sending any TextOutputStream) {
-    self.output = Mutex(output)
+    self.output = LockedState(output)
   }
 
   func write(_ text: String) {

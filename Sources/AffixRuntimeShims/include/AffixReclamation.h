@@ -7,7 +7,7 @@
 
 // Read sections for the storage's lock-free object reads, and the grace periods that let a
 // writer's replaced objects be released once no reader can still be retaining them. The
-// argument for why this is safe is in Docs/Architecture.md ("Reading objects without a lock").
+// argument for why this is safe is in Docs/Internals/Reads.md ("Reading objects without a lock").
 
 /// The low bits of a record's word count the sections the thread is inside (a signal handler,
 /// or user code that a retain runs, may open one inside another); the high bits count the

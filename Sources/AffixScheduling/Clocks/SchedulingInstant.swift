@@ -27,8 +27,13 @@ public struct SchedulingInstant: InstantProtocol, CustomStringConvertible {
   /// The clock's epoch.
   public static let zero = SchedulingInstant(sinceEpoch: .zero)
 
-  /// The instant `duration` after this one (before it, if `duration` is negative), held at
-  /// the first or last instant a `Duration` can express rather than trapping on overflow.
+  /// The instant `duration` after this one (before it, if `duration` is negative).
+  ///
+  /// It is held at the first or last instant a `Duration` can express rather than trapping on
+  /// overflow.
+  ///
+  /// - Parameter duration: How far from this instant; negative for an earlier one.
+  /// - Returns: The instant `duration` away, held within the instants a `Duration` can express.
   public func advanced(by duration: Duration) -> SchedulingInstant {
     SchedulingInstant(sinceEpoch: sinceEpoch.saturatingAdding(duration))
   }

@@ -1,8 +1,10 @@
 extension FrameSource {
   /// One tick of a frame source, as its subscribers see it.
   public struct Frame: Sendable, Equatable {
-    /// The frame's position since the source (re)started: 0 for the first frame after the first
-    /// subscription, counting again from 0 after the source has stopped for lack of subscribers.
+    /// The frame's position since the source (re)started.
+    ///
+    /// It is 0 for the first frame after the first subscription, and counts again from 0 after
+    /// the source has stopped for lack of subscribers.
     public let index: Int
 
     /// The source's ``FrameSource/clock``'s ``SchedulingClock/now`` when the frame fired.

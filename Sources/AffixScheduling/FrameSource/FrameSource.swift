@@ -85,10 +85,11 @@ public final class FrameSource: Sendable {
     firing = followsTheDisplay ? .display(framesPerSecond: rate) : .clock
   }
 
-  /// The frame source of the main queue: on Apple platforms it follows the display, at up to 120
-  /// frames a second (as many as the display refreshes, each in step with a refresh); elsewhere
-  /// a Dispatch timer ticks 60 times a second. Frames are stamped with
-  /// ``DispatchClock/main``'s time either way.
+  /// The frame source of the main queue, which follows the display on Apple platforms.
+  ///
+  /// On Apple platforms it ticks at up to 120 frames a second (as many as the display
+  /// refreshes, each in step with a refresh); elsewhere a Dispatch timer ticks 60 times a
+  /// second. Frames are stamped with ``DispatchClock/main``'s time either way.
   public static let shared =
     DisplayLink.followsTheDisplay
     ? displayLinked(framesPerSecond: 120)

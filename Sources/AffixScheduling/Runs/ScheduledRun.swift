@@ -1,7 +1,9 @@
 public import Affix
 
-/// A capability's scheduled work, one run at a time: start, restart, cancel, wait for the end,
-/// and the same shutdown when the capability ends and when it deinitializes.
+/// A capability's scheduled work, one run at a time.
+///
+/// It starts, restarts and cancels runs, waits for the end of one, and shuts down the same way
+/// when the capability ends and when it deinitializes.
 ///
 /// A run starts with ``start(_:)``, which calls your `schedule` closure outside every lock
 /// and keeps the `CancellationToken` it returns for as long as the run is current. Starting
@@ -75,16 +77,22 @@ public final class ScheduledRun: Sendable, CustomStringConvertible {
     state.withLock { $0.isRunning && $0.generation == id.generation }
   }
 
-  /// Ends the current run, if any, and starts another: calls `schedule` with the new run's
-  /// ID, outside every lock, and keeps the token it returns while the run is current (it is
-  /// cancelled at once if the run ended meanwhile). `schedule` may return `nil` for work that
-  /// needs no token, or that it could not schedule (then call ``finish(_:)`` or report it).
+  /// Ends the current run, if any, and starts another.
+  ///
+  /// It calls `schedule` with the new run's ID, outside every lock, and keeps the token it
+  /// returns while the run is current (it is cancelled at once if the run ended meanwhile).
+  /// `schedule` may return `nil` for work that needs no token, or that it could not schedule
+  /// (then call ``finish(_:)`` or report it).
   ///
   /// After ``shutDown()`` nothing starts: `schedule` is not called, and `nil` is returned.
   ///
   /// ```swift
   /// run.start { id in scheduler.schedule(after: .seconds(1)) { run.finish(id) } }
   /// ```
+  ///
+  /// - Parameter schedule: Schedules the run's work, given the run's ID; returns the work's
+  ///   token, or `nil`.
+  /// - Returns: The new run's ID; `nil` after ``shutDown()``.
   @discardableResult
   public func start(_ schedule: (ID) -> CancellationToken?) -> ID? {
     let (id, previous) = state.withLock { state -> (ID?, CancellationToken?) in

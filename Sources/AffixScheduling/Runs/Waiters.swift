@@ -50,9 +50,10 @@ public final class Waiters<Value: Sendable>: Sendable {
   /// ```
   public var count: Int { state.withLock { $0.waiters.count } }
 
-  /// Waits until ``resumeAll(returning:)``, and returns its value; returns `ended()`'s value at
-  /// once when it is not `nil` (the work has ended already), and `cancelledValue` at once when
-  /// the task is cancelled.
+  /// Waits until ``resumeAll(returning:)``, and returns its value.
+  ///
+  /// It returns `ended()`'s value at once when it is not `nil` (the work has ended already),
+  /// and `cancelledValue` at once when the task is cancelled.
   ///
   /// `ended` is called after the waiter registers, outside this list's lock, on the caller's
   /// isolation; it reads the state that the code ending the work writes before it resumes the
@@ -61,6 +62,11 @@ public final class Waiters<Value: Sendable>: Sendable {
   /// ```swift
   /// let position = await waiters.wait(ifCancelled: nil) { engine.withLock { $0.endedAt } }
   /// ```
+  ///
+  /// - Parameters:
+  ///   - cancelledValue: What it returns when the task is cancelled.
+  ///   - ended: Reads the end of the work: its value when it has ended already, else `nil`.
+  /// - Returns: The value of ``resumeAll(returning:)``, of `ended`, or `cancelledValue`.
   public nonisolated(nonsending) func wait(
     ifCancelled cancelledValue: Value, unlessEnded ended: () -> Value?
   ) async -> Value {

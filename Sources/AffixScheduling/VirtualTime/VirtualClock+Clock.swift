@@ -29,8 +29,10 @@ extension VirtualClock {
     sleepers.withLock { $0.count }
   }
 
-  /// Suspends the calling task until the clock's time reaches `deadline`: until a call to
-  /// ``advance(by:)``, ``advance(to:)`` or ``runUntilIdle(maxSteps:)`` gets there.
+  /// Suspends the calling task until the clock's time reaches `deadline`.
+  ///
+  /// It waits until a call to ``advance(by:)``, ``advance(to:)`` or
+  /// ``runUntilIdle(maxSteps:)`` gets there.
   ///
   /// The sleeper's wake-up is an action like any other: due work runs in order of due time,
   /// outside the scheduler's lock, on the thread that advances. That thread resumes the

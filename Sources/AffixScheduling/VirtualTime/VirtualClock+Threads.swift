@@ -2,14 +2,14 @@ import Dispatch
 
 extension VirtualClock {
   /// Moves the clock forward by `duration` as ``advance(by:)`` does, but on a thread of its
-  /// own, as a real clock fires, and returns once it has: the caller waits, blocked.
+  /// own, as a real clock fires.
   ///
-  /// The caller keeps its isolation while it waits. So what the due work hands the caller's
-  /// actor, such as the calls of a main-actor `IsolatedCallback`, waits to run until the caller
-  /// gives that actor up, and whatever the caller does first comes between the work's calls
-  /// and their running. That is a tick racing a stop, made deterministic: called from the main
-  /// actor, the tick runs and queues its write to the host, then the test stops the work, then
-  /// the tick's write runs.
+  /// It returns once it has: the caller waits, blocked. The caller keeps its isolation while it
+  /// waits. So what the due work hands the caller's actor, such as the calls of a main-actor
+  /// `IsolatedCallback`, waits to run until the caller gives that actor up, and whatever the caller
+  /// does first comes between the work's calls and their running. That is a tick racing a stop,
+  /// made deterministic: called from the main actor, the tick runs and queues its write to the
+  /// host, then the test stops the work, then the tick's write runs.
   ///
   /// ```swift
   /// @MainActor @Test func aStopComesBetweenATickAndItsWrite() async {

@@ -12,7 +12,7 @@ public import Affix
 ///
 /// ```swift
 /// let scheduler = VirtualClock()
-/// let firings = Mutex<[SchedulingInstant]>([])
+/// let firings = LockedState<[SchedulingInstant]>([])
 /// let timer = try scheduler.scheduleRepeating(every: .milliseconds(50)) {
 ///   firings.withLock { $0.append(scheduler.now) }
 /// }

@@ -14,9 +14,11 @@ extension LeakTracker {
   @TaskLocal public static var current: LeakTracker?
 }
 
-/// Gives every test it applies to a ``LeakTracker`` in ``LeakTracker/current``, and records an
-/// issue when the test ends with tracked objects still alive: a leak check that spans the
-/// whole test rather than a scope inside it.
+/// Gives every test it applies to a ``LeakTracker`` in ``LeakTracker/current``, and checks it
+/// for leaks when the test ends.
+///
+/// It records an issue when the test ends with tracked objects still alive: a leak check that
+/// spans the whole test rather than a scope inside it.
 ///
 /// Apply it to a test or to a suite (it applies to every test inside). Each test case of a
 /// parameterized test gets its own tracker.

@@ -27,6 +27,11 @@ public struct LeakReport: Sendable, CustomStringConvertible {
     /// The object's properties that hold closures, then its associations that do (written
     /// `-[key]`), whose captures no path can show.
     public let closureProperties: [String]
+    /// The closures the object reaches through strong references, observers of keys first.
+    ///
+    /// See ``RetainCycleFinder/reachableClosures(from:objectLimit:)``. They are where a cycle
+    /// through a closure must pass, named in the report when no path shows.
+    public let reachableClosures: [String]
     /// Whether the object's deinit has run but something still holds it `unowned`, which keeps
     /// its memory and its associated values from being released.
     public let isHeldUnowned: Bool
@@ -49,18 +54,16 @@ public struct LeakReport: Sendable, CustomStringConvertible {
         text += "retain cycle: \(cycle)"
       } else if let retainedBy {
         text += "retained by another survivor: \(retainedBy)"
-      } else if closureProperties.isEmpty {
+      } else if reachableClosures.isEmpty {
         text +=
           "no retain path through stored properties or associations (closure captures and "
           + "values inside a Mutex or an Atomic are not visible; something outside the "
           + "tracked objects may hold it)"
       } else {
-        let names = closureProperties.map {
-          $0.hasPrefix("-[") ? "\(typeName) \($0)" : "\(typeName).\($0)"
-        }
         text +=
           "no retain path through stored properties or associations; closure captures are not "
-          + "visible, check the closures in \(names.joined(separator: ", "))"
+          + "visible, check the closures it reaches, observers first: "
+          + reachableClosures.joined(separator: ", ")
       }
       return text
     }

@@ -23,6 +23,7 @@ public import Testing
 ///   - sourceLocation: Where the issue is recorded.
 ///   - body: The scope. Objects it creates and does not return should be gone when it ends.
 /// - Returns: What `body` returns.
+/// - Throws: What `body` throws.
 public func expectNoLeaks<R>(
   sourceLocation: SourceLocation = #_sourceLocation, _ body: (LeakTracker) throws -> R
 ) rethrows -> R {
@@ -32,9 +33,16 @@ public func expectNoLeaks<R>(
 }
 
 /// Runs the asynchronous `body` with a ``LeakTracker`` and records a Swift Testing issue if any
-/// object tracked in it is still alive when `body` returns or throws.
+/// tracked object outlives it.
 ///
-/// See ``expectNoLeaks(sourceLocation:_:)-9fjqw``.
+/// The issue is recorded if any object tracked in `body` is still alive when `body` returns
+/// or throws. See ``expectNoLeaks(sourceLocation:_:)-9fjqw``.
+///
+/// - Parameters:
+///   - sourceLocation: Where the issue is recorded.
+///   - body: The scope. Objects it creates and does not return should be gone when it ends.
+/// - Returns: What `body` returns.
+/// - Throws: What `body` throws.
 public nonisolated(nonsending) func expectNoLeaks<R>(
   sourceLocation: SourceLocation = #_sourceLocation,
   _ body: (LeakTracker) async throws -> R

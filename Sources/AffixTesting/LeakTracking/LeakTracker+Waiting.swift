@@ -1,8 +1,9 @@
 public import Testing
 
 extension LeakTracker {
-  /// Reports the tracked objects still alive, giving them until `timeout` to be released:
-  /// for objects that something else releases after the scope ends, on another thread.
+  /// Reports the tracked objects still alive, giving them until `timeout` to be released.
+  ///
+  /// It is for objects that something else releases after the scope ends, on another thread.
   ///
   /// It sweeps and checks at once, as ``report()`` does, and returns as soon as nothing tracked
   /// is alive; otherwise it checks again every few milliseconds of real time until `timeout`
@@ -30,8 +31,11 @@ extension LeakTracker {
   private static let pollInterval = Duration.milliseconds(5)
 }
 
-/// Runs `body` with a ``LeakTracker`` and records a Swift Testing issue if any object tracked in
-/// it is still alive `timeout` after `body` returns or throws.
+/// Runs `body` with a ``LeakTracker`` and records a Swift Testing issue if any tracked object
+/// outlives it by `timeout`.
+///
+/// The issue is recorded if any object tracked in `body` is still alive `timeout` after `body`
+/// returns or throws.
 ///
 /// The form for objects released asynchronously, by another thread, after the scope ends; see
 /// ``LeakTracker/report(waitingUpTo:)``. When everything is released on the caller's thread by
@@ -57,6 +61,7 @@ extension LeakTracker {
 ///   - sourceLocation: Where the issue is recorded.
 ///   - body: The scope.
 /// - Returns: What `body` returns.
+/// - Throws: What `body` throws.
 public nonisolated(nonsending) func expectNoLeaks<R, Failure: Error>(
   waitingUpTo timeout: Duration,
   sourceLocation: SourceLocation = #_sourceLocation,

@@ -1,5 +1,4 @@
 import Affix
-import Synchronization
 public import Testing
 
 /// Tracks objects that should be released by the end of a scope, and reports the ones that
@@ -30,7 +29,7 @@ public final class LeakTracker: Sendable {
     let sourceLocation: SourceLocation
   }
 
-  private let entries = Mutex<[Entry]>([])
+  private let entries = LockedState<[Entry]>([])
 
   /// Creates a tracker with nothing tracked.
   public init() {}
@@ -46,15 +45,22 @@ public final class LeakTracker: Sendable {
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
     let entry = Entry(
-      reference: AnyWeakReference(object), typeName: typeName(of: object), label: label,
+      // Never compared: on the weak path, it leaves no serial in the object's storage.
+      reference: AnyWeakReference(unidentified: object), typeName: typeName(of: object),
+      label: label,
       sourceLocation: sourceLocation)
     entries.withLock { $0.append(entry) }
   }
 
-  /// Tracks `host` and every capability attached to it now, labelled with the host's type, so
-  /// that the report shows whether the host took its mixins' state with it.
+  /// Tracks `host` and every capability attached to it now, labelled with the host's type.
   ///
-  /// Call it after the capabilities are attached; later ones are not tracked.
+  /// The report then shows whether the host took its mixins' state with it. Call it after the
+  /// capabilities are attached; later ones are not tracked.
+  ///
+  /// - Parameters:
+  ///   - host: The object to track with its capabilities. They are held weakly.
+  ///   - label: A name for the host in the report, which its capabilities' labels repeat.
+  ///   - sourceLocation: Where the objects were tracked; the report points there.
   public func trackAttachments<Host: AnyObject>(
     of host: Host, _ label: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
   ) {
@@ -71,11 +77,15 @@ public final class LeakTracker: Sendable {
   }
 
   /// Sweeps the shared association table, then checks every tracked object and describes the
-  /// ones still alive, with a retain path for each where its stored properties or associations
-  /// show one.
+  /// ones still alive.
+  ///
+  /// Each is described with a retain path where its stored properties or associations show
+  /// one.
   ///
   /// The sweep releases the values of every dead host, not only of tracked ones; that is what
   /// the background sweeper would do anyway, so tests running in parallel are not disturbed.
+  ///
+  /// - Returns: The report on the tracked objects still alive.
   public func report() -> LeakReport {
     AssociationTable.sweep()
     let snapshot = entries.withLock { $0 }
@@ -89,7 +99,8 @@ public final class LeakTracker: Sendable {
           heldUnowned.append(
             LeakReport.Survivor(
               typeName: entry.typeName, label: entry.label, sourceLocation: entry.sourceLocation,
-              cycle: nil, retainedBy: nil, closureProperties: [], isHeldUnowned: true))
+              cycle: nil, retainedBy: nil, closureProperties: [], reachableClosures: [],
+              isHeldUnowned: true))
         }
         continue
       }
@@ -108,6 +119,8 @@ public final class LeakTracker: Sendable {
         typeName: survivor.entry.typeName, label: survivor.entry.label,
         sourceLocation: survivor.entry.sourceLocation, cycle: cycle, retainedBy: retainedBy,
         closureProperties: RetainCycleFinder.closureProperties(of: survivor.object),
+        reachableClosures: cycle == nil && retainedBy == nil
+          ? RetainCycleFinder.reachableClosures(from: survivor.object) : [],
         isHeldUnowned: false)
     }
     return LeakReport(trackedCount: snapshot.count, survivors: survivors + heldUnowned)

@@ -1,5 +1,4 @@
 import Affix
-import Synchronization
 
 /// Counts of live instances per type, with optional maximum counts: LifetimeTracker's idea,
 /// without the Objective-C runtime.
@@ -80,7 +79,7 @@ public enum LiveInstances {
     }
   }
 
-  private static let records = Mutex<[ObjectIdentifier: Record]>([:])
+  private static let records = LockedState<[ObjectIdentifier: Record]>([:])
 
   /// How many instances of `type` are alive now.
   public static func count(of type: any Any.Type) -> Int {
@@ -97,9 +96,14 @@ public enum LiveInstances {
     counts.filter(\.isOverMaximum)
   }
 
-  /// The live instances of `type` that ``trackLifetime(of:maximum:)`` counted, each with the
-  /// retain cycle through it when its stored properties or associations show one. Instances
-  /// counted by a ``LifetimeToken`` of their own are counted, not known: they are not listed.
+  /// The live instances of `type` that ``trackLifetime(of:maximum:)`` counted.
+  ///
+  /// Each comes with the retain cycle through it when its stored properties or associations
+  /// show one. Instances counted by a ``LifetimeToken`` of their own are counted, not known:
+  /// they are not listed.
+  ///
+  /// - Parameter type: The type whose instances to list.
+  /// - Returns: The live instances, each with its retain cycle when one shows.
   public static func instances(of type: any Any.Type) -> [Instance] {
     let references = records.withLock { $0[ObjectIdentifier(type)]?.instances ?? [] }
     return describe(references)
@@ -142,7 +146,8 @@ public enum LiveInstances {
       }
       if let instance {
         record.instances.removeAll { $0.object == nil }
-        record.instances.append(AnyWeakReference(instance))
+        // Never compared: on the weak path, it leaves no serial in the instance's storage.
+        record.instances.append(AnyWeakReference(unidentified: instance))
       }
       records[ObjectIdentifier(type)] = record
       return (record.count, record.instances)

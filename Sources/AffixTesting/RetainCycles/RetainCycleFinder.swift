@@ -65,11 +65,66 @@ public enum RetainCycleFinder {
     return nil
   }
 
-  /// The paths, inside `object`, of stored properties that hold closures, then its associations
-  /// that do, written `-[key]` (`-[selection observer]` for an observer of the key
-  /// `selection`): the places where a cycle may hide that no path shows.
+  /// The paths, inside `object`, of stored properties that hold closures, then of its
+  /// associations that do.
+  ///
+  /// Associations are written `-[key]` (`-[selection observer]` for an observer of the key
+  /// `selection`). These are the places where a cycle may hide that no path shows.
+  ///
+  /// - Parameter object: The object to look inside.
+  /// - Returns: The paths, stored properties first.
   public static func closureProperties(of object: AnyObject) -> [String] {
     ReferenceWalker.closureProperties(of: object)
+  }
+
+  /// The closures held by `object` and by every object it reaches through strong references:
+  /// where a cycle through a closure must pass. Observers of keys come first (the usual
+  /// culprit: an `observe` closure that captures the object), then the other closures, each
+  /// nearest first.
+  ///
+  /// Each is written as the path to its holder, then the closure's place in it:
+  /// `Node.state -> State -[Width observer]`, `Node.onLayout`.
+  ///
+  /// ```swift
+  /// node.state = state
+  /// _ = Associations(of: state).observe(Width.self) { node.width = $0 }  // captures node
+  /// RetainCycleFinder.reachableClosures(from: node).first
+  /// // "Node.state -> State -[Width observer]"
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - object: Where the search starts.
+  ///   - objectLimit: The most objects the search visits.
+  /// - Returns: The closures' places, observers first.
+  public static func reachableClosures(
+    from object: AnyObject, objectLimit: Int = defaultObjectLimit
+  ) -> [String] {
+    var search = Search(objectLimit: objectLimit)
+    var frontier = [search.visit(object, from: nil)]
+    var observers: [String] = []
+    var others: [String] = []
+    while !frontier.isEmpty {
+      var next: [Int] = []
+      for index in frontier {
+        let holder = search.objects[index]
+        let route = search.route(to: index)
+        for closure in ReferenceWalker.closureProperties(of: holder) {
+          let isAssociation = closure.hasPrefix("-[")
+          let place = isAssociation ? "\(route) \(closure)" : "\(route).\(closure)"
+          if isAssociation && closure.contains(" observer]") {
+            observers.append(place)
+          } else {
+            others.append(place)
+          }
+        }
+        for edge in ReferenceWalker.strongReferences(of: holder) {
+          guard !search.isVisited(edge.object), !search.isFull else { continue }
+          next.append(search.visit(edge.object, from: (index, edge)))
+        }
+      }
+      frontier = next
+    }
+    return observers + others
   }
 }
 
@@ -94,6 +149,13 @@ private struct Search {
     objects.append(object)
     parents.append(parent)
     return objects.count - 1
+  }
+
+  /// How the search reached the object at `index` from where it started: the start's type
+  /// name, or the path, `Node.state -> State`.
+  func route(to index: Int) -> String {
+    guard let parent = parents[index] else { return typeName(of: objects[index]) }
+    return path(to: parent.index, last: parent.edge, target: objects[index]).description
   }
 
   func path(to index: Int, last edge: Reference, target: AnyObject) -> RetainPath {

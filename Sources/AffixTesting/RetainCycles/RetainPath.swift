@@ -18,9 +18,10 @@ public struct RetainPath: Sendable, Hashable, CustomStringConvertible {
   public struct Step: Sendable, Hashable, CustomStringConvertible {
     /// The type of the object that holds the reference, without its module.
     public let typeName: String
-    /// The path inside that object, from one of its stored properties down to the reference;
-    /// for a step through an association, the path inside the associated value (empty when
-    /// the value is the next object).
+    /// The path inside that object, from one of its stored properties down to the reference.
+    ///
+    /// For a step through an association, it is the path inside the associated value (empty
+    /// when the value is the next object).
     public let property: String
     /// The name of the key under which the reference is attached to the object, or `nil` for
     /// a reference held by a stored property. A capability's key is its type name.

@@ -229,7 +229,11 @@ import Testing
     var weakTargets: [Int: Tracked] = [:]
     var nextID = 1
 
-    init(seed: UInt64, hostCount: Int) {
+    /// Whether ``step()`` plants a wrong removal, to show the model catching it.
+    let plantedBug: Bool
+
+    init(seed: UInt64, hostCount: Int, plantedBug: Bool = false) {
+      self.plantedBug = plantedBug
       rng = SplitMix64(seed: seed)
       hosts = Array(repeating: nil, count: hostCount)
       model = Array(repeating: [:], count: hostCount)
@@ -304,7 +308,10 @@ import Testing
         keys.write(value, key, of: host(slot), objects: object.map { [value.id: $0] } ?? [:])
         model[slot][key] = value
       case 30..<34:
-        keys.write(nil, key, of: host(slot), objects: [:])
+        // The planted bug: a removal of an odd-numbered host's text that does nothing.
+        if !(plantedBug && key == 3 && !slot.isMultiple(of: 2)) {
+          keys.write(nil, key, of: host(slot), objects: [:])
+        }
         model[slot][key] = nil
       case 34..<50:
         let expected = expected(slot, key)
@@ -408,20 +415,34 @@ import Testing
   @Test func randomOperationsAgreeWithAReferenceModel() {
     let seed =
       getenvString("AFFIX_MODEL_SEED").flatMap { UInt64($0) } ?? 0x5EED_AFF1_2026_0002
-    let steps = scaled(100_000)
-    var world = World(seed: seed, hostCount: 50)
+    if let failure = Self.firstFailure(seed: seed, steps: scaled(100_000)) {
+      Issue.record(Comment(rawValue: failure))
+    }
+  }
+
+  /// The model catches a wrong answer and names the seed that replays it: here a removal that
+  /// forgets the text of odd-numbered hosts.
+  @Test func aPlantedBugIsCaughtWithTheSeedThatReplaysIt() throws {
+    let seed: UInt64 = 0x5EED_AFF1_2026_0002
+    let failure = try #require(Self.firstFailure(seed: seed, steps: 20_000, plantedBug: true))
+    #expect(failure.hasPrefix("seed \(seed) (AFFIX_MODEL_SEED), step "))
+    #expect(Self.firstFailure(seed: seed, steps: 20_000, plantedBug: true) == failure)
+  }
+
+  /// The first disagreement of `steps` random steps from `seed`, with the seed and step, or nil.
+  static func firstFailure(seed: UInt64, steps: Int, plantedBug: Bool = false) -> String? {
+    var world = World(seed: seed, hostCount: 50, plantedBug: plantedBug)
     for step in 0..<steps {
       var failure = world.step()
       if failure == nil, step.isMultiple(of: 500) { failure = world.checkNothingReleasedEarly() }
       if let failure {
-        Issue.record("seed \(seed) (AFFIX_MODEL_SEED), step \(step) of \(steps): \(failure)")
-        return
+        return "seed \(seed) (AFFIX_MODEL_SEED), step \(step) of \(steps): \(failure)"
       }
     }
     world.hosts = world.hosts.map { _ in nil }
     world.model = world.model.map { _ in [:] }
-    if let failure = world.checkSweep() {
-      Issue.record("seed \(seed) (AFFIX_MODEL_SEED), after every host died: \(failure)")
+    return world.checkSweep().map {
+      "seed \(seed) (AFFIX_MODEL_SEED), after every host died: \($0)"
     }
   }
 }

@@ -51,7 +51,7 @@ struct ForkTests {
       Associations(of: host)[ForkCanaryKey.self] = ForkCanary()
       #expect(Self.readWriteAndSweep(host))
       // The child's sweep may end a dead host's capabilities: done once here first, so that the
-      // child uses no type its parent never used (Docs/Architecture.md, "After fork()").
+      // child uses no type its parent never used (Docs/Internals/Reads.md, "After `fork()`").
       do {
         let dead = Host()
         Associations(of: dead).attach(ForkMarker())

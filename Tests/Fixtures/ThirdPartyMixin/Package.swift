@@ -16,6 +16,18 @@ let package = Package(
         .product(name: "AffixScheduling", package: "Affix"),
       ],
       swiftSettings: [.swiftLanguageMode(.v6)]),
+    // A third party's layout, on AffixLayout's public API alone.
+    .target(
+      name: "Shelf",
+      dependencies: [
+        .product(name: "Affix", package: "Affix"),
+        .product(name: "AffixLayout", package: "Affix"),
+      ],
+      swiftSettings: [.swiftLanguageMode(.v6)]),
+    .testTarget(
+      name: "ShelfTests",
+      dependencies: ["Shelf", .product(name: "AffixLayout", package: "Affix")],
+      swiftSettings: [.swiftLanguageMode(.v6)]),
     .testTarget(
       name: "BlinkTests",
       dependencies: [

@@ -1,10 +1,10 @@
-// Helpers that an actor calls to drive its own non-Sendable hosts, in the actor's isolation:
-// each takes the caller's isolation as a parameter of its own, `isolated (any Actor) =
-// #isolation`, and hands it on, so that every API that takes one accepts the call. A helper
-// written `nonisolated(nonsending)` (every nonisolated async function under
-// NonisolatedNonsendingByDefault) runs there too, but its `#isolation` is `(any Actor)?`,
-// which these APIs refuse: see the nonsending row of Docs/Concurrency.md. Compiled again with
-// that feature on by the twin fixture helpers-in-the-callers-isolation-nonsending-default.swift.
+// Helpers that an actor calls to drive its own non-Sendable hosts, in the actor's isolation,
+// spelled both ways: taking the caller's isolation as a parameter of their own (`isolated (any
+// Actor) = #isolation`) and handing it on, or written `nonisolated(nonsending)` (every
+// nonisolated async function under NonisolatedNonsendingByDefault), whose `#isolation` is the
+// caller's actor, known at run time, which every API's optional isolation parameter takes.
+// Compiled again with that feature on by the twin fixture
+// helpers-in-the-callers-isolation-nonsending-default.swift.
 import Affix
 import AffixDancing
 import AffixDraggable
@@ -69,6 +69,47 @@ func callback(_ seen: Counter, isolation: isolated (any Actor) = #isolation) -> 
   IsolatedCallback { seen.value = $0 }
 }
 
+nonisolated(nonsending) func dimInPassing(_ lamp: Lamp) async {
+  // A `let` first: Swift 6.3's region checker stops at `animate { ... }.start()` chained here.
+  let dimming = lamp.dance.animate(duration: 1) { $0.brightness = 0 }
+  dimming.start()
+  _ = await lamp.dance.ended()
+}
+
+nonisolated(nonsending) func dragInPassing(_ card: Card) async {
+  card.makeDraggable().onRelease { _ in .snapToNearest }
+  card.drag(.began(at: .zero))
+  await card.dragController?.settled()
+}
+
+nonisolated(nonsending) func loadInPassing(_ importer: Importer) async {
+  importer.startLoading(message: "Importing")
+  await importer.loadingSettled()
+}
+
+nonisolated(nonsending) func hoverInPassing(_ button: Button) async {
+  button.pointerEntered()
+  await button.tooltipSettled()
+}
+
+nonisolated(nonsending) func watchInPassing(_ model: Model, _ seen: Counter) async
+  -> CancellationToken
+{
+  Associations(of: model).observe(Selection.self) { seen.value = $0 }
+}
+
+nonisolated(nonsending) func callInPassing(_ seen: Counter) async {
+  let callback = IsolatedCallback<Int> { seen.value = $0 }
+  callback(1)
+  await callback.delivered()
+}
+
+nonisolated(nonsending) func boundInPassing(_ seen: Counter) async -> IsolationBound<Counter> {
+  let bound = IsolationBound(Counter())
+  bound.withValue { $0.value = seen.value }
+  return bound
+}
+
 /// Non-`Sendable` state of the actor that the observer and the callback write.
 final class Counter {
   var value = 0
@@ -89,6 +130,13 @@ actor Studio {
     await hover(button)
     token = watch(model, seen)
     callback(seen)(1)
+    await dimInPassing(lamp)
+    await dragInPassing(card)
+    await loadInPassing(importer)
+    await hoverInPassing(button)
+    token = await watchInPassing(model, seen)
+    await callInPassing(seen)
+    _ = await boundInPassing(seen)
   }
 }
 
@@ -99,5 +147,7 @@ actor Studio {
   func run(_ model: Model) async {
     await dim(lamp)
     _ = watch(model, seen)
+    await dimInPassing(lamp)
+    _ = await watchInPassing(model, seen)
   }
 }

@@ -1,7 +1,7 @@
+import Affix
 import AffixDancing
 import AffixScheduling
 import Foundation
-import Synchronization
 
 /// The dancing scene's host: a ball with a position and an opacity, and nothing else.
 ///
@@ -13,7 +13,7 @@ final class Ball: Dancing, Sendable {
     var opacity = 1.0
   }
 
-  private let state = Mutex(State())
+  private let state = LockedState(State())
   private let clock: FrameSource
 
   init(clock: FrameSource) {
@@ -40,8 +40,8 @@ final class BallTrack: Sendable {
   private let ball: Ball
   private let dance: Dance<Ball>
   private let screen: Screen
-  private let lowest = Mutex(Double.infinity)
-  private let highest = Mutex(-Double.infinity)
+  private let lowest = LockedState(Double.infinity)
+  private let highest = LockedState(-Double.infinity)
 
   init(ball: Ball, dance: Dance<Ball>, screen: Screen) {
     self.ball = ball

@@ -1,7 +1,7 @@
+import Affix
 import AffixDancing
 import AffixScheduling
 import Foundation
-import Synchronization
 
 /// A ball animated across the terminal with an easing curve, then paused, scrubbed, reversed,
 /// stopped and finished, with its progress and state live; then a spring, a spring interrupted
@@ -93,7 +93,7 @@ enum DancingScene {
       dance.animate(spring: .snappy) { $0.position = CGPoint(x: 90, y: 0) }.start()
     }
     screen.step("animate(spring: .snappy) { x 20 → 90 }.start(): on its way…")
-    let retargetX = Mutex(0.0)
+    let retargetX = LockedState(0.0)
     stage.run(after: .milliseconds(120)) {
       retargetX.withLock { $0 = Double(ball.position.x) }
       dance.animate(spring: .bouncy) { $0.position = CGPoint(x: 20, y: 0) }.start()

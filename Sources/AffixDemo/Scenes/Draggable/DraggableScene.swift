@@ -1,7 +1,7 @@
+import Affix
 import AffixDraggable
 import AffixScheduling
 import Foundation
-import Synchronization
 
 /// A card pressed off-centre, dragged, flung and springing back to its snap point; then
 /// stretched past its bounds on a rubber band, thrown between detents, and handed off to a
@@ -123,8 +123,8 @@ enum DraggableScene {
     let screen = stage.screen
     let detents = [CGPoint(x: 20, y: 30), CGPoint(x: 60, y: 30), CGPoint(x: 100, y: 30)]
     field.marks = detents
-    let controller = Mutex<DragController?>(nil)
-    let rests = Mutex<[CGPoint]>([])
+    let controller = LockedState<DragController?>(nil)
+    let rests = LockedState<[CGPoint]>([])
     stage.run {
       let made = card.makeDraggable(
         snapPoints: detents, snap: .snap(damping: 0.7), bounds: track, rubberBand: .standard,

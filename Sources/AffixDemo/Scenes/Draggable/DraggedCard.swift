@@ -1,19 +1,19 @@
+import Affix
 import AffixDancing
 import AffixDraggable
 import AffixScheduling
 import Foundation
-import Synchronization
 
 /// The draggable scene's host: a card with a centre point.
 ///
 /// Its centre sits behind a lock because the world writes it on the stage's queue while the
 /// script reads it from its own thread.
 final class DraggedCard: Draggable, Dancing, Sendable {
-  private let centre: Mutex<CGPoint>
+  private let centre: LockedState<CGPoint>
   let danceFrames: FrameSource
 
   init(center: CGPoint, clock: FrameSource) {
-    centre = Mutex(center)
+    centre = LockedState(center)
     danceFrames = clock
   }
 
@@ -39,7 +39,7 @@ final class CardField: Sendable {
   private let card: DraggedCard
   private let world: DynamicsWorld
   private let screen: Screen
-  private let state = Mutex(State())
+  private let state = LockedState(State())
 
   init(card: DraggedCard, world: DynamicsWorld, screen: Screen) {
     self.card = card

@@ -2,7 +2,6 @@ import Affix
 import AffixDraggable
 import AffixTesting
 import Foundation
-import Synchronization
 import Testing
 
 extension LeaksScene {
@@ -73,10 +72,10 @@ final class Widget: Sendable {
     var opacity = 1.0
   }
 
-  private let state: Mutex<State>
+  private let state: LockedState<State>
 
   init(position: CGPoint) {
-    state = Mutex(State(position: position))
+    state = LockedState(State(position: position))
   }
 
   var position: CGPoint {

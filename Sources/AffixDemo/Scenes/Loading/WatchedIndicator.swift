@@ -1,6 +1,6 @@
+import Affix
 import AffixLoading
 import AffixScheduling
-import Synchronization
 
 /// Passes everything on to the indicator it shows, and remembers when it appeared, how often
 /// it ticked and how it ended, so the scene can say what happened.
@@ -23,7 +23,7 @@ final class WatchedIndicator: LoadingIndicator, Sendable {
 
   private let shown: any LoadingIndicator & Sendable
   private let scheduler: any SchedulingClock
-  private let state = Mutex(State())
+  private let state = LockedState(State())
 
   init(showing shown: any LoadingIndicator & Sendable, scheduler: any SchedulingClock) {
     self.shown = shown

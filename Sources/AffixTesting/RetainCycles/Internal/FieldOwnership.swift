@@ -1,4 +1,4 @@
-import Synchronization
+import Affix
 
 /// Which stored properties of a type hold their value strongly.
 ///
@@ -7,7 +7,7 @@ import Synchronization
 /// each field's ownership; the reflection entry points below are the ones the standard library's
 /// own field walkers call (exported and ABI-stable on every platform that has a Swift runtime).
 enum FieldOwnership {
-  private static let cache = Mutex<[ObjectIdentifier: Set<String>]>([:])
+  private static let cache = LockedState<[ObjectIdentifier: Set<String>]>([:])
 
   /// The names of the stored properties of `type` (including inherited ones) that are neither
   /// `weak` nor `unowned`.
