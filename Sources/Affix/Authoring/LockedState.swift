@@ -67,4 +67,23 @@ public final class LockedState<State>: @unchecked Sendable {
     defer { lock.unlock() }
     return try body(&state)
   }
+
+  /// Creates the lock around `state` without the `sending` check: the core's own state, which
+  /// keeps closures and references it hands out by design (each argued where it is kept).
+  package init(unchecked state: State) {
+    self.state = state
+  }
+
+  /// Runs `body` with the state under the lock, with no `Sendable` check on what it returns:
+  /// the unsafe view of the core's own state (an observer copied out to be called unlocked).
+  ///
+  /// `body` must not block, take this lock again, or run user code.
+  @inlinable @inline(__always)
+  package func withLockUnchecked<Result>(
+    _ body: (inout State) throws -> Result
+  ) rethrows -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(&state)
+  }
 }

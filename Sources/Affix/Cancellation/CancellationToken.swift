@@ -18,7 +18,7 @@ public final class CancellationToken: Sendable, Hashable, CustomStringConvertibl
     var isDetached = false
   }
 
-  private let state: Locked<State>
+  private let state: LockedState<State>
 
   /// Run by each `cancel()` that finds `onCancel` already taken, for work that must have
   /// stopped by the time any `cancel()` returns, not only the first.
@@ -29,7 +29,7 @@ public final class CancellationToken: Sendable, Hashable, CustomStringConvertibl
   /// - Parameter onCancel: Stops the work this token stands for. It runs at most once, outside
   ///   the token's lock, on the thread that cancels (or releases the last reference).
   public init(onCancel: @escaping @Sendable () -> Void) {
-    state = Locked(State(onCancel: onCancel))
+    state = LockedState(unchecked: State(onCancel: onCancel))
     onLaterCancel = nil
   }
 
@@ -38,7 +38,7 @@ public final class CancellationToken: Sendable, Hashable, CustomStringConvertibl
   init(
     onCancel: @escaping @Sendable () -> Void, onLaterCancel: @escaping @Sendable () -> Void
   ) {
-    state = Locked(State(onCancel: onCancel))
+    state = LockedState(unchecked: State(onCancel: onCancel))
     self.onLaterCancel = onLaterCancel
   }
 
@@ -50,7 +50,7 @@ public final class CancellationToken: Sendable, Hashable, CustomStringConvertibl
   }
 
   deinit {
-    let onCancel = state.withLock { state -> (@Sendable () -> Void)? in
+    let onCancel = state.withLockUnchecked { state -> (@Sendable () -> Void)? in
       guard !state.isDetached else { return nil }
       return Self.takeHandler(&state)
     }
@@ -63,25 +63,25 @@ public final class CancellationToken: Sendable, Hashable, CustomStringConvertibl
   /// running on another thread (see `Associations.observe(_:isolation:_:)`): past that, the
   /// call may be waiting for this thread, and the cancel returns and reports a diagnostic.
   public func cancel() {
-    let onCancel = state.withLock { Self.takeHandler(&$0) }
+    let onCancel = state.withLockUnchecked { Self.takeHandler(&$0) }
     if let onCancel { onCancel() } else { onLaterCancel?() }
   }
 
   /// Whether ``cancel()`` has been called (or the work was cancelled some other way).
   public var isCancelled: Bool {
-    state.withLock { $0.isCancelled }
+    state.withLockUnchecked { $0.isCancelled }
   }
 
   /// Lets the work go on after the last reference to the token is dropped.
   ///
   /// A detached token can still be cancelled explicitly while someone holds it.
   public func detach() {
-    state.withLock { $0.isDetached = true }
+    state.withLockUnchecked { $0.isDetached = true }
   }
 
   /// A short description for diagnostics: whether the work is cancelled or detached.
   public var description: String {
-    let (cancelled, detached) = state.withLock { ($0.isCancelled, $0.isDetached) }
+    let (cancelled, detached) = state.withLockUnchecked { ($0.isCancelled, $0.isDetached) }
     return "CancellationToken(\(cancelled ? "cancelled" : detached ? "detached" : "active"))"
   }
 

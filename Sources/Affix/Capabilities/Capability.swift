@@ -111,8 +111,8 @@ public enum CapabilityEnding: Sendable, Hashable, CustomStringConvertible {
 
 /// Keys capabilities by their type, and remembers type names for diagnostics.
 enum CapabilityKey {
-  private static let types = Locked<[UInt: any Capability.Type]>(
-    [:], processWide: .capabilityTypes)
+  private static let types = LockedState<[UInt: any Capability.Type]>(
+    unchecked: [:], processWide: .capabilityTypes)
 
   @usableFromInline
   static func id<C: Capability>(of type: C.Type) -> UInt {
@@ -120,11 +120,11 @@ enum CapabilityKey {
   }
 
   static func register<C: Capability>(_ type: C.Type) {
-    types.withLock { $0[id(of: type)] = type }
+    types.withLockUnchecked { $0[id(of: type)] = type }
   }
 
   static func describe(_ id: UInt) -> AnyAssociatedKey {
-    let type = types.withLock { $0[id] }
+    let type = types.withLockUnchecked { $0[id] }
     return AnyAssociatedKey(
       id: id, name: type.map { "\($0)" } ?? "capability", valueType: type ?? Any.self,
       policy: .strong)

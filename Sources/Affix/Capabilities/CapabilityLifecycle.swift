@@ -8,8 +8,8 @@
 enum CapabilityLifecycle {
   /// The capabilities whose `didAttach` has not returned yet, each with the end that arrived
   /// meanwhile, if any. A few entries at most: one per attach under way.
-  private static let attaching = Locked<[ObjectIdentifier: Attaching]>(
-    [:], processWide: .capabilityLifecycle)
+  private static let attaching = LockedState<[ObjectIdentifier: Attaching]>(
+    unchecked: [:], processWide: .capabilityLifecycle)
 
   /// An attach under way: how many (one, unless a capability is attached again from inside
   /// its own attach), and the end held for it.
@@ -21,7 +21,9 @@ enum CapabilityLifecycle {
   /// Marks `capability` as being attached: until ``attached(_:to:)``, its ends are held. Call
   /// before the capability is stored, where a reader could end it.
   static func willAttach(_ capability: some Capability) {
-    attaching.withLock { $0[ObjectIdentifier(capability), default: Attaching(depth: 0)].depth += 1 }
+    attaching.withLockUnchecked {
+      $0[ObjectIdentifier(capability), default: Attaching(depth: 0)].depth += 1
+    }
   }
 
   /// Tells `capability` it is attached to `host` (nothing for `nil`: it was attached already),
@@ -29,7 +31,7 @@ enum CapabilityLifecycle {
   /// to the capability.
   static func attached(_ capability: some Capability, to host: AnyWeakReference?) {
     if let host { capability.didAttach(to: host) }
-    let ending = attaching.withLock { attaching -> CapabilityEnding? in
+    let ending = attaching.withLockUnchecked { attaching -> CapabilityEnding? in
       let id = ObjectIdentifier(capability)
       guard var entry = attaching[id] else { return nil }
       entry.depth -= 1
@@ -46,7 +48,7 @@ enum CapabilityLifecycle {
   /// Tells `capability` of its end: at once, or, while it is being attached, once its
   /// `didAttach` has returned. Call outside every lock, holding a reference to the capability.
   static func end(_ capability: any Capability, _ ending: CapabilityEnding) {
-    let held = attaching.withLock { attaching -> Bool in
+    let held = attaching.withLockUnchecked { attaching -> Bool in
       let id = ObjectIdentifier(capability)
       guard attaching[id] != nil else { return false }
       if attaching[id]?.ending == nil { attaching[id]?.ending = ending }

@@ -97,8 +97,8 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
 public enum Diagnostics {
   @TaskLocal private static var scopedHandler: (@Sendable (Diagnostic) -> Void)?
 
-  private static let globalHandler = Locked<(@Sendable (Diagnostic) -> Void)?>(
-    nil, processWide: .diagnosticsHandler)
+  private static let globalHandler = LockedState<(@Sendable (Diagnostic) -> Void)?>(
+    unchecked: nil, processWide: .diagnosticsHandler)
 
   /// Reports `diagnostic` to the scoped handler if one is set on this task, else to the global
   /// handler, else to standard error.
@@ -112,7 +112,7 @@ public enum Diagnostics {
   public static func report(_ diagnostic: Diagnostic) {
     if let scopedHandler {
       scopedHandler(diagnostic)
-    } else if let handler = globalHandler.withLock({ $0 }) {
+    } else if let handler = globalHandler.withLockUnchecked({ $0 }) {
       handler(diagnostic)
     } else {
       printToStandardError("\(diagnostic) (\(diagnostic.fileID):\(diagnostic.line))")
@@ -146,7 +146,7 @@ public enum Diagnostics {
   /// Replaces the global handler; `nil` restores the default, which prints to standard error.
   public static func setHandler(_ handler: (@Sendable (Diagnostic) -> Void)?) {
     var replaced = handler
-    globalHandler.withLock { swap(&$0, &replaced) }
+    globalHandler.withLockUnchecked { swap(&$0, &replaced) }
     // The old handler goes here, outside the lock: its captures may be the last references
     // to user objects.
     _ = consume replaced

@@ -113,7 +113,7 @@ private final class ObserverGate: Sendable {
     var gaveUp = false
   }
 
-  private let calls = Locked(Calls())
+  private let calls = LockedState(unchecked: Calls())
 
   /// Bumped, and its sleepers woken, whenever a call of a cancelled observation leaves.
   private let leaves = Atomic<UInt32>(0)
@@ -121,7 +121,7 @@ private final class ObserverGate: Sendable {
   /// Runs `body` unless cancelled, as one call that a cancel waits for.
   func run(_ body: () -> Void) {
     let thread = currentThread()
-    let admitted = calls.withLock { calls in
+    let admitted = calls.withLockUnchecked { calls in
       guard !calls.isCancelled else { return false }
       calls.threads.append(thread)
       return true
@@ -132,7 +132,7 @@ private final class ObserverGate: Sendable {
   }
 
   private func leave(_ thread: UInt) {
-    let isCancelled = calls.withLock { calls in
+    let isCancelled = calls.withLockUnchecked { calls in
       // Present: this thread's call appended it, and only calls remove an entry.
       calls.threads.remove(at: calls.threads.lastIndex(of: thread)!)
       return calls.isCancelled
@@ -147,7 +147,7 @@ private final class ObserverGate: Sendable {
   /// return at once: the call they would wait for was reported, and may be waiting for them.
   func cancel(waitingUpTo limit: Duration) -> Bool {
     let thread = currentThread()
-    let returnsAtOnce = calls.withLock { calls in
+    let returnsAtOnce = calls.withLockUnchecked { calls in
       calls.isCancelled = true
       return calls.gaveUp || calls.threads.contains(thread)
     }
@@ -159,23 +159,23 @@ private final class ObserverGate: Sendable {
       // park below returns at once rather than missing the wake-up.
       let seen = leaves.load(ordering: .acquiring)
       let remaining = clock.now.duration(to: deadline)
-      let isIdle = calls.withLock { calls in
+      let isIdle = calls.withLockUnchecked { calls in
         calls.waitingCancels += calls.threads.isEmpty || remaining <= .zero ? 0 : 1
         return calls.threads.isEmpty
       }
       if isIdle { return true }
       if remaining <= .zero {
-        calls.withLock { $0.gaveUp = true }
+        calls.withLockUnchecked { $0.gaveUp = true }
         return false
       }
       Parking.park(on: leaves, while: seen, for: remaining)
-      calls.withLock { $0.waitingCancels -= 1 }
+      calls.withLockUnchecked { $0.waitingCancels -= 1 }
     }
   }
 
   /// How many cancels are waiting for calls in flight, for tests.
   var waitingCancels: Int {
-    calls.withLock { $0.waitingCancels }
+    calls.withLockUnchecked { $0.waitingCancels }
   }
 }
 
@@ -193,7 +193,7 @@ extension Parking {
         affix_park_for(UnsafeMutableRawPointer(mutating: $0), expected, max(1, nanoseconds))
       }
     #else
-      if word.load(ordering: .relaxed) == expected { sched_yield() }
+      if word.load(ordering: .relaxed) == expected { affix_yield() }
     #endif
   }
 }

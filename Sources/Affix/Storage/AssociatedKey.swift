@@ -273,7 +273,8 @@ extension KeyHandle {
 /// Describes keys by their IDs, for ``Associations/keys`` and diagnostics.
 @usableFromInline
 enum KeyRegistry {
-  private static let reported = Locked<Set<ObjectIdentifier>>([], processWide: .keyReports)
+  private static let reported = LockedState<Set<ObjectIdentifier>>(
+    unchecked: [], processWide: .keyReports)
 
   /// Whether `id` is the key of one of the library's own entries, such as an observable key's
   /// ``ObservationSlot``, which ``Associations/keys`` leaves out.
@@ -311,7 +312,7 @@ enum KeyRegistry {
   /// instance, which the storage then holds strongly.
   @usableFromInline
   static func reportWeakPolicyOnValue<Key: AssociatedKey>(_ key: Key.Type) {
-    let isNew = reported.withLock { $0.insert(ObjectIdentifier(key)).inserted }
+    let isNew = reported.withLockUnchecked { $0.insert(ObjectIdentifier(key)).inserted }
     guard isNew else { return }
     Diagnostics.report(
       subsystem: "associations",

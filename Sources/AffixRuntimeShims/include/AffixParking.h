@@ -1,7 +1,9 @@
 #ifndef AFFIX_PARKING_H
 #define AFFIX_PARKING_H
 
+#include <sched.h>
 #include <stdint.h>
+#include <unistd.h>
 
 /// Tells the processor that the caller is spinning on a lock word: it lets the other hardware
 /// thread of the core run, and the loop's exit costs no memory-order mis-speculation.
@@ -12,6 +14,14 @@ static inline void affix_spin_pause(void) {
   __asm__ __volatile__("yield");
 #endif
 }
+
+/// Gives the processor to another thread, as a spinning waiter does after its pauses: POSIX
+/// `sched_yield`, here so that Swift callers need no C library of their own to import.
+static inline void affix_yield(void) { (void)sched_yield(); }
+
+/// Sleeps the calling thread for about `microseconds`: POSIX `usleep`, for a waiter that has
+/// yielded long enough.
+static inline void affix_sleep_microseconds(uint32_t microseconds) { (void)usleep(microseconds); }
 
 #if defined(__linux__) || defined(__APPLE__)
 // Linux: futex (Swift cannot call the variadic `syscall`, and the C library wraps no futex

@@ -149,6 +149,17 @@ extension Locked {
   }
 }
 
+extension LockedState {
+  /// Creates a process-wide lock of the face around `state`, which joins ``ProcessLocks`` at
+  /// `rank`; read it with `withLockUnchecked`.
+  convenience init(unchecked state: State, processWide rank: ProcessLocks.Rank) {
+    self.init(unchecked: state)
+    ProcessLocks.join(
+      rank, lock: { self.lock.lock() }, unlock: { self.lock.unlock() },
+      reinitialize: { self.lock.reinitializeInChildOfFork() })
+  }
+}
+
 extension Locked where State == Void {
   /// Runs `body` under a lock that guards no state of its own. Unlike `withLock`, no access
   /// to the empty state: the thread sanitizer reports those accesses as races.

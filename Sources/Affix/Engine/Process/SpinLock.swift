@@ -152,7 +152,7 @@ package enum Parking {
       withUnsafePointer(to: word) { affix_park(UnsafeMutableRawPointer(mutating: $0), expected) }
     #else
       // No system call to sleep on an address here: yield and let the caller check again.
-      if word.load(ordering: .relaxed) == expected { sched_yield() }
+      if word.load(ordering: .relaxed) == expected { affix_yield() }
     #endif
   }
 
@@ -171,12 +171,14 @@ package enum Parking {
   }
 }
 
-/// State guarded by a ``SpinLock``, for the core's own tables: ``LockedState``'s lock, without
-/// its `sending` checks.
+/// State guarded by a ``SpinLock``: the engine's own lock, ``LockedState``'s without its
+/// `sending` checks.
 ///
-/// The core keeps closures and references in its locks that it hands out by design (observers
-/// copied out to be called after unlocking, a token's cancel work), each argued where it is
-/// kept; the public ``LockedState`` refuses them so that a mixin cannot share state by mistake.
+/// The engine keeps closures and references in its locks that it hands out by design (storages
+/// queued for release, retired payloads), each argued where it is kept. Everything outside
+/// `Sources/Affix/Engine/` locks with ``LockedState``: the public API for a mixin, and its
+/// package-visible unchecked view (`init(unchecked:)`, `withLockUnchecked`) for the face's own
+/// state that hands such things out (an observer copied out to be called after unlocking).
 ///
 /// Affix does not use `Synchronization.Mutex` where it matters: on Linux the thread sanitizer
 /// cannot see its locking and reports every critical section as a race, which would blind the

@@ -135,7 +135,7 @@ enum ReleaseQueue {
         return bound
       }
       attempts += 1
-      if attempts < 64 { sched_yield() } else { usleep(1_000) }
+      if attempts < 64 { affix_yield() } else { affix_sleep_microseconds(1_000) }
     }
     // A drain waited for may have taken the main queue's retired objects and handed them back
     // to it, and the releases may have handed main-actor values over (see `OwnerRelease`): on

@@ -130,167 +130,16 @@ public final class AssociationStorage: Sendable {
     }
   }
 
-  // MARK: Reading
-
-  /// The payload bits under `keyID`, or nil: the inline entries, then the overflow.
-  ///
-  /// Lock-free callers validate the result with the version. Stays in bounds on a torn read:
-  /// the overflow address is published after its buffer is initialized, and every buffer the
-  /// storage ever had is still allocated.
-  @inlinable @inline(__always)
-  func find(_ keyID: UInt) -> UInt? {
-    // No key ID is 0 or has the absent bit, so a free or emptied entry never matches.
-    if firstKeyID.load(ordering: .relaxed) == keyID {
-      return firstPayload.load(ordering: .relaxed)
-    }
-    if secondKeyID.load(ordering: .relaxed) == keyID {
-      return secondPayload.load(ordering: .relaxed)
-    }
-    let overflow = overflow.load(ordering: .acquiring)
-    guard overflow != 0 else { return nil }
-    return EntryBuffer.find(keyID, in: overflow)
-  }
-
-  /// The inline bits stored under `keyID`, a key whose values are inline, read without a lock,
-  /// or nil.
-  ///
-  /// An inline entry that holds the key keeps it (see the note on the fields), so a match is
-  /// the key's payload. The key never moves between an inline entry and the overflow without
-  /// being removed in between, so a miss in both inline entries followed by a miss in the
-  /// overflow (validated by the version) is a moment without a value. Inlined into the caller;
-  /// the overflow's scan stays out of line.
-  @inlinable @inline(__always)
-  func inlineBits(for keyID: UInt) -> UInt? {
-    // Acquiring, so that the payload is at least the one stored before the key word.
-    if firstKeyID.load(ordering: .acquiring) == keyID {
-      return firstPayload.load(ordering: .relaxed)
-    }
-    if secondKeyID.load(ordering: .acquiring) == keyID {
-      return secondPayload.load(ordering: .relaxed)
-    }
-    if overflow.load(ordering: .relaxed) == 0 { return nil }
-    return overflowBits(for: keyID)
-  }
-
-  /// The payload bits under `keyID` in the overflow, read without a lock and validated by the
-  /// version, or nil. Out of line, so that the loop stays out of every caller.
-  @usableFromInline
-  func overflowBits(for keyID: UInt) -> UInt? {
-    let before = version.load(ordering: .acquiring)
-    // Acquiring, so that the buffer's capacity and zeroed entries are seen with its address.
-    // Never 0: the caller saw an overflow, and a storage keeps its overflow once it has one.
-    let found = EntryBuffer.find(keyID, in: overflow.load(ordering: .acquiring))
-    atomicMemoryFence(ordering: .acquiring)
-    // Versions only grow, so this holds only if the version was even and has not changed.
-    if version.load(ordering: .relaxed) == before & ~1 { return found }
-    return inlineBitsCarefully(for: keyID)
-  }
-
-  /// The payload bits stored under `keyID`, or nil: a few passes validated by the version, then
-  /// the lock. The inline read's path when a writer got in its way, and every object read's
-  /// (inside its read section, where taking the lock is safe: a writer never waits for a grace
-  /// period).
-  @usableFromInline
-  func inlineBitsCarefully(for keyID: UInt) -> UInt? {
-    for _ in 0..<3 {
-      let before = version.load(ordering: .acquiring)
-      if before & 1 == 0 {
-        let found = find(keyID)
-        atomicMemoryFence(ordering: .acquiring)
-        if version.load(ordering: .relaxed) == before { return found }
-      }
-    }
-    return lockedPayloadBits(for: keyID)
-  }
-
-  /// The payload bits under `keyID` under the lock; in the child of a fork, without it when a
-  /// thread that does not exist there may hold it (`payloadBitsInChildOfFork(for:)`).
-  @usableFromInline
-  func lockedPayloadBits(for keyID: UInt) -> UInt? {
-    ReadSafety.checkThreadIsNotInsideWrite()
-    if ForkHandlers.isChild, case .found(let bits) = payloadBitsInChildOfFork(for: keyID) {
-      return bits
-    }
-    return lock.withLock { find(keyID) }
-  }
-
-  /// The object stored under `keyID`, retained, or nil.
-  @inlinable
-  func object(for keyID: UInt) -> Payload? {
-    let bits = retainedPayloadBits(for: keyID)
-    return bits == 0 ? nil : Payload(adoptingRetained: bits)
-  }
-
-  /// The value stored under `key`, whose payloads are objects, boxes or weak boxes, or nil.
-  @inlinable @inline(__always)
-  func value<Value>(for key: KeyHandle<Value>) -> Value? {
-    // Chosen by size as `objectValue(for:of:)` chooses, and for the same reason: a value of a
-    // word is retained in the section (the decode handles every representation); a wider one,
-    // always boxed, is copied out inside it, and the box is never retained.
-    guard MemoryLayout<Value>.size > MemoryLayout<UInt>.size else {
-      let bits = retainedPayloadBits(for: key.id)
-      return bits == 0 ? nil : key.decode(retainedBits: bits)
-    }
-    return withUnsafeTemporaryAllocation(of: Value?.self, capacity: 1) { buffer in
-      let value = buffer.baseAddress.unsafelyUnwrapped
-      value.initialize(to: nil)
-      // Initialized over nil, never assigned: the body releases nothing.
-      withPayloadBits(for: key.id) { value.initialize(to: KeyHandle<Value>.unboxed(bits: $0)) }
-      return value.move()
-    }
-  }
-
-  /// Calls `body` with the payload bits under `keyID`, a key whose payloads are boxes, if it
-  /// has a value, inside a read section (see `retainedPayloadBits(for:)`), so that `body` may
-  /// copy the value out of the box without retaining it. `body` must not run user code or
-  /// release anything.
-  @usableFromInline @_effects(releasenone)
-  func withPayloadBits(for keyID: UInt, _ body: (UInt) -> Void) {
-    let reader = affix_read_begin()
-    if let found = inlineBitsCarefully(for: keyID) { body(found) }
-    // After the copy: `affix_read_end` starts with a compiler barrier.
-    affix_read_end(reader)
-  }
-
-  /// The payload bits under `keyID`, a key whose payloads are objects, with a reference the
-  /// caller now owns; 0 when the key has no value. Takes no lock unless writers keep getting in
-  /// the way.
-  ///
-  /// The bits are loaded and the object retained inside a read section (`affix_read_begin`):
-  /// while it lasts, an object that a writer replaces or removes stays allocated, because the
-  /// writer retires the storage's reference to it (see `Retirement.retire(_:)`) and a
-  /// retired reference is released only after every section that began before the retirement
-  /// has ended. The bits are a consistent snapshot, validated by the version before the
-  /// retain: an entry freed and taken by another key between the loads of its key word and its
-  /// payload would otherwise hand over that key's payload, perhaps an inline one.
-  ///
-  /// It releases nothing and says so (`releasenone`), so that a caller whose host sits in
-  /// memory need not retain the host around the call, as around an inline read.
-  @usableFromInline @_effects(releasenone)
-  func retainedPayloadBits(for keyID: UInt) -> UInt {
-    let reader = affix_read_begin()
-    let found = inlineBitsCarefully(for: keyID)
-    if let found {
-      // Object payload bits are never 0.
-      _ = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: found).unsafelyUnwrapped)
-        .retain()
-    }
-    // After the retain: `affix_read_end` starts with a compiler barrier that keeps the retain
-    // from being moved past it.
-    affix_read_end(reader)
-    return found ?? 0
-  }
-
   // MARK: Entries, for writers (under `lock`) and the deinit
 
   /// The key word of inline entry `slot`, 0 or 1.
   @inline(__always)
-  private func inlineKeyWord(_ slot: Int) -> UInt {
+  func inlineKeyWord(_ slot: Int) -> UInt {
     slot == 0 ? firstKeyID.load(ordering: .relaxed) : secondKeyID.load(ordering: .relaxed)
   }
 
   @inline(__always)
-  private func inlinePayloadBits(_ slot: Int) -> UInt {
+  func inlinePayloadBits(_ slot: Int) -> UInt {
     slot == 0 ? firstPayload.load(ordering: .relaxed) : secondPayload.load(ordering: .relaxed)
   }
 
@@ -331,11 +180,11 @@ public final class AssociationStorage: Sendable {
 
   /// Whether an inline key word holds a key's value: neither free nor emptied.
   @inline(__always)
-  private static func holdsValue(_ keyWord: UInt) -> Bool {
+  static func holdsValue(_ keyWord: UInt) -> Bool {
     keyWord != 0 && keyWord & KeyID.absentBit == 0
   }
 
-  private var overflowEntryCount: Int {
+  var overflowEntryCount: Int {
     Int(overflowCount.load(ordering: .relaxed))
   }
 
@@ -374,98 +223,6 @@ public final class AssociationStorage: Sendable {
       return (old, observerCalls(forChangeOf: keyID, from: old, to: payload))
     }
     return (handOver(oldBits, for: keyID), observers)
-  }
-
-  /// Stores the inline bits of a key whose values are inline in the inline entry that holds
-  /// the key's value, without taking `lock`, and returns the bits it replaced; nil, having
-  /// stored nothing, when no inline entry holds a value of the key or the storage has
-  /// observers: the caller takes the lock instead.
-  ///
-  /// Such an entry keeps its key (see the note on the fields), and every writer that changes
-  /// its payload or marks it empty holds `inlineEntryLock`, so under that lock an entry whose
-  /// key word is the key's ID holds the key's value until the store. Readers need nothing
-  /// more: they read the key word, then the payload, one atomic word. The storage's version is
-  /// left alone; it guards the overflow and entries that change keys. An observer added
-  /// meanwhile is added concurrently with this write and may miss it, as with any write that
-  /// races with `observe`.
-  ///
-  /// With `expected`, stores only if the entry holds `expected` (a compare-and-store for
-  /// `update`), and returns the bits it found either way: the store happened if they are
-  /// `expected`.
-  @inline(__always)
-  func storeInPlace(_ bits: UInt, for keyID: UInt, ifHolding expected: UInt? = nil) -> UInt? {
-    guard !isObserved.load(ordering: .relaxed) else { return nil }
-    let slot: Int
-    if firstKeyID.load(ordering: .relaxed) == keyID {
-      slot = 0
-    } else if secondKeyID.load(ordering: .relaxed) == keyID {
-      slot = 1
-    } else {
-      return nil
-    }
-    lockInlineEntries()
-    defer { unlockInlineEntries() }
-    // Acquiring, so that this store follows the one that gave the entry its key or value.
-    let keyWord =
-      slot == 0 ? firstKeyID.load(ordering: .acquiring) : secondKeyID.load(ordering: .acquiring)
-    guard keyWord == keyID else { return nil }
-    let old = inlinePayloadBits(slot)
-    if let expected, old != expected { return old }
-    if slot == 0 {
-      firstPayload.store(bits, ordering: .releasing)
-    } else {
-      secondPayload.store(bits, ordering: .releasing)
-    }
-    return old
-  }
-
-  @inline(__always)
-  private func lockInlineEntries() {
-    if !inlineEntryLock.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
-      lockInlineEntriesContended()
-    }
-  }
-
-  /// Spins, then yields, then sleeps: a holder runs a handful of instructions, unless it was
-  /// preempted. Sleeping matters for a waiter of real-time priority on the holder's CPU: a
-  /// yield hands that CPU back to the waiter itself, and only a sleep lets the holder run.
-  private func lockInlineEntriesContended() {
-    var attempts = 0
-    while true {
-      if inlineEntryLock.load(ordering: .relaxed) == 0,
-        inlineEntryLock.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
-      {
-        return
-      }
-      attempts += 1
-      if attempts < 64 {
-        affix_spin_pause()
-      } else if attempts < 128 {
-        sched_yield()
-      } else {
-        usleep(50)
-      }
-    }
-  }
-
-  @inline(__always)
-  private func unlockInlineEntries() {
-    inlineEntryLock.store(0, ordering: .releasing)
-  }
-
-  /// ``storeInPlace(_:for:)`` for a caller outside the module, out of line; whether it
-  /// stored. It releases nothing and says so, as the inline read does.
-  @usableFromInline @_effects(releasenone)
-  func storedInPlace(_ bits: UInt, for keyID: UInt) -> Bool {
-    storeInPlace(bits, for: keyID) != nil
-  }
-
-  /// ``storeInPlace(_:for:ifHolding:)`` with `expected`, for `update` in a caller outside the
-  /// module, out of line: true if it stored, false if the entry holds other bits (the caller
-  /// reads again), nil if it may not store in place (the caller takes the lock).
-  @usableFromInline @_effects(releasenone)
-  func exchangedInPlace(_ expected: UInt, with bits: UInt, for keyID: UInt) -> Bool? {
-    storeInPlace(bits, for: keyID, ifHolding: expected).map { $0 == expected }
   }
 
   /// The caller's payload for bits a writer took out of an entry, with the storage's reference.
@@ -660,106 +417,4 @@ public final class AssociationStorage: Sendable {
       affix_write_ended()
     #endif
   }
-
-  // MARK: Listing and observing
-
-  /// The keys with a value, leaving out weak keys whose value has died.
-  func keyIDs() -> [UInt] {
-    // Weak boxes are checked after unlocking: a weak load takes a strong reference whose
-    // release could be the object's last, and run its deinit.
-    let listed = lock.withLock { () -> [(UInt, WeakBox?)] in
-      var listed: [(UInt, WeakBox?)] = []
-      forEachEntry { keyID, payloadBits in
-        guard keyID & KeyID.representationMask == PayloadRepresentation.weak.rawValue else {
-          listed.append((keyID, nil))
-          return
-        }
-        listed.append((keyID, Payload(retaining: payloadBits).storedObject as? WeakBox))
-      }
-      return listed
-    }
-    return listed.compactMap { keyID, weakBox in
-      weakBox.map { $0.object == nil } == true ? nil : keyID
-    }
-  }
-
-  /// The payloads stored under capability types rather than keys, retained.
-  func capabilityPayloads() -> [Payload] {
-    lock.withLock {
-      var payloads: [Payload] = []
-      forEachEntry { keyID, payloadBits in
-        if KeyID.isCapability(keyID) { payloads.append(Payload(retaining: payloadBits)) }
-      }
-      return payloads
-    }
-  }
-
-  /// The number of entries that hold a value.
-  var entryCount: Int {
-    let inline =
-      (Self.holdsValue(inlineKeyWord(0)) ? 1 : 0) + (Self.holdsValue(inlineKeyWord(1)) ? 1 : 0)
-    return inline + overflowEntryCount
-  }
-
-  /// Adds `observer`; with `takingFirstTurn`, returns its first turn (see
-  /// ``ObserverRegistration/issueTurn()``), taken in the same critical section, which the
-  /// caller must deliver: a call made with it runs before any change written after the
-  /// observer was added.
-  func addObserver(_ observer: ObserverRegistration, takingFirstTurn: Bool) -> UInt64? {
-    lock.withLock {
-      // Before the observer is in the list: a writer in place that still finds the flag clear
-      // is concurrent with this call.
-      isObserved.store(true, ordering: .relaxed)
-      observers.append(observer)
-      return takingFirstTurn ? observer.issueTurn() : nil
-    }
-  }
-
-  func removeObserver(_ observer: ObserverRegistration) {
-    // The callback may capture user objects: the last reference to it may be this one, and is
-    // released after unlocking.
-    let removed = lock.withLock { () -> ObserverRegistration? in
-      guard let index = observers.firstIndex(where: { $0 === observer }) else {
-        return nil
-      }
-      let removed = observers.remove(at: index)
-      if observers.isEmpty { isObserved.store(false, ordering: .relaxed) }
-      return removed
-    }
-    _ = removed
-  }
-}
-
-extension AssociationStorage {
-  /// The observers of `keyID`. Call with `lock` held.
-  func observersOf(_ keyID: UInt) -> [ObserverRegistration]? {
-    guard !observers.isEmpty else { return nil }
-    let matching = observers.filter { $0.keyID == keyID }
-    return matching.isEmpty ? nil : matching
-  }
-
-  /// The observers to notify of the write to `keyID` just made, which replaced `old` (bits; nil:
-  /// none) with `payload` (nil: a removal), copied so they run after unlocking (each call
-  /// checks that its observation is not cancelled meanwhile), each with its turn, taken here
-  /// so that every observer sees the changes in the order the lock saw them; nil when there
-  /// are none, or when the write removed nothing from nothing, which is no change and takes no
-  /// turn. Every call returned must be delivered. Call with `lock` held, once per write.
-  @usableFromInline
-  func observerCalls(forChangeOf keyID: UInt, from old: UInt?, to payload: Payload?)
-    -> ObserverCalls?
-  {
-    guard !observers.isEmpty, old != nil || payload != nil else { return nil }
-    var calls: [(observer: ObserverRegistration, turn: UInt64)] = []
-    for observer in observers where observer.keyID == keyID {
-      calls.append((observer, observer.issueTurn()))
-    }
-    return calls.isEmpty ? nil : ObserverCalls(calls: calls)
-  }
-}
-
-/// The observers of one change, each with its turn, to be called after unlocking.
-@usableFromInline
-struct ObserverCalls {
-  @usableFromInline
-  let calls: [(observer: ObserverRegistration, turn: UInt64)]
 }
