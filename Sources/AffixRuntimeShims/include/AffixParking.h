@@ -3,7 +3,7 @@
 
 #include <sched.h>
 #include <stdint.h>
-#include <unistd.h>
+#include <time.h>
 
 /// Tells the processor that the caller is spinning on a lock word: it lets the other hardware
 /// thread of the core run, and the loop's exit costs no memory-order mis-speculation.
@@ -19,9 +19,13 @@ static inline void affix_spin_pause(void) {
 /// `sched_yield`, here so that Swift callers need no C library of their own to import.
 static inline void affix_yield(void) { (void)sched_yield(); }
 
-/// Sleeps the calling thread for about `microseconds`: POSIX `usleep`, for a waiter that has
-/// yielded long enough.
-static inline void affix_sleep_microseconds(uint32_t microseconds) { (void)usleep(microseconds); }
+/// Sleeps the calling thread for about `microseconds`, for a waiter that has yielded long
+/// enough: POSIX `nanosleep`, declared in every C library the package builds on.
+static inline void affix_sleep_microseconds(uint32_t microseconds) {
+  struct timespec duration = {(long)(microseconds / 1000000),
+                              (long)(microseconds % 1000000) * 1000};
+  (void)nanosleep(&duration, 0);
+}
 
 #if defined(__linux__) || defined(__APPLE__)
 // Linux: futex (Swift cannot call the variadic `syscall`, and the C library wraps no futex

@@ -3,14 +3,6 @@ internal import AffixRuntimeShims
 // uses `Atomic`, and inlinable code may only use what is imported publicly.
 public import Synchronization
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A one-word lock for critical sections of a few dozen instructions that run no user code.
 ///
 /// The per-host storage takes a lock on every write and every read of an object value; this

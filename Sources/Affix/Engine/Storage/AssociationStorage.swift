@@ -3,14 +3,6 @@ internal import AffixRuntimeShims
 // uses `Atomic`, and inlinable code may only use what is imported publicly.
 public import Synchronization
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The associated values of one host.
 ///
 /// You rarely touch this type: ``Associations`` finds the storage of any host for you. It is
@@ -401,20 +393,8 @@ public final class AssociationStorage: Sendable {
     overflow.store(larger.bits, ordering: .releasing)
   }
 
-  private func beginWrite() {
-    #if DEBUG
-      affix_write_began()
-    #endif
-    let current = version.load(ordering: .relaxed)
-    version.store(current &+ 1, ordering: .relaxed)
-    atomicMemoryFence(ordering: .releasing)
-  }
+  private func beginWrite() { version.beginWrite() }
 
-  private func endWrite() {
-    let current = version.load(ordering: .relaxed)
-    version.store(current &+ 1, ordering: .releasing)
-    #if DEBUG
-      affix_write_ended()
-    #endif
-  }
+  private func endWrite() { version.endWrite() }
+
 }

@@ -1,14 +1,6 @@
 internal import AffixRuntimeShims
 import Synchronization
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The table's sweeps: the passes that take dead hosts off both tables, on demand, in the
 /// background and along with writes, and what each pass counts.
 extension HostTable {

@@ -1,14 +1,6 @@
 internal import AffixRuntimeShims
 import Synchronization
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The shared table from host address to the host's ``AssociationStorage``.
 ///
 /// An open-addressing table with linear probing whose reads take no lock, so reads stay reads,
@@ -297,22 +289,9 @@ enum HostTable {
     writer.withLock { $0.slots.capacity }
   }
 
-  static func beginWrite() {
-    #if DEBUG
-      affix_write_began()
-    #endif
-    let current = version.load(ordering: .relaxed)
-    version.store(current &+ 1, ordering: .relaxed)
-    atomicMemoryFence(ordering: .releasing)
-  }
+  static func beginWrite() { version.beginWrite() }
 
-  static func endWrite() {
-    let current = version.load(ordering: .relaxed)
-    version.store(current &+ 1, ordering: .releasing)
-    #if DEBUG
-      affix_write_ended()
-    #endif
-  }
+  static func endWrite() { version.endWrite() }
 
   /// Makes `slots` the array readers probe: the array first, then its mask, so that a reader
   /// that loads the mask first never probes past the end of the array it loads next. Both with
