@@ -115,6 +115,7 @@ public final class LayoutContainer: LayoutNode, CustomStringConvertible {
     }
     let removed = children.remove(at: index)
     removed.state.container = nil
+    for draft in removed.state.drafts { draft.nodeLeft() }
     Associations(of: child).leave(JoinedContainer.self)
     layout()
   }
@@ -123,12 +124,9 @@ public final class LayoutContainer: LayoutNode, CustomStringConvertible {
     // The children it held leave it: a later container's join is a new moment.
     for child in children {
       child.state.container = nil
+      for draft in child.state.drafts { draft.nodeLeft() }
       Associations(of: child.object).leave(JoinedContainer.self)
     }
-  }
-
-  func child(tagged tag: Int, except state: NodeLayout?) -> Entry? {
-    children.first { $0.state.tag == tag && $0.state !== state }
   }
 
   /// Lays the children out: one pass, and another if a frame written in it asked for one.

@@ -181,9 +181,21 @@ public final class LayoutDraft: CustomStringConvertible {
 
   func activate(in container: LayoutContainer) {
     activationCount += 1
-    if case .tag(let tag) = target, container.child(tagged: tag, except: owner) == nil {
-      report("no node tagged \(tag) is in the container yet; the draft waits for one.")
-    }
+  }
+
+  /// Whether a layout found the node this draft's tag names, since the draft's node joined
+  /// its container. A tagged node may join after the draft's: only a node that leaves with
+  /// its tag never found was pinned to a tag nobody has.
+  var foundItsTag = false
+
+  /// Tells the draft that its node leaves its container: a draft to a tag that no layout found
+  /// meanwhile is reported, at the line that made it.
+  func nodeLeft() {
+    defer { foundItsTag = false }
+    guard case .tag(let tag) = target, activationCount > 0, !foundItsTag else { return }
+    report(
+      "no node tagged \(tag) joined the container while this node was in it; the draft "
+        + "was never applied.")
   }
 
   /// A report about the draft, once, at the line that made it.

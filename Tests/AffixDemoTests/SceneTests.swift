@@ -74,7 +74,6 @@ struct SceneTests {
       "Three cards pinned with no stage",
       "header at (0, 0) 0x0, a at (0, 0) 0x0, b at (0, 0) 0x0, c at (0, 0) 0x0",
       "The stage appears, 60 x 20",
-      "affix[layout]:",
       "header at (0, 0) 0x0, a at (2, 0) 12x6, b at (16, 0) 12x6, c at (30, 0) 12x6",
       "the cards attach to it",
       "header at (2, 1) 56x4, a at (2, 6) 12x6, b at (16, 6) 12x6, c at (30, 6) 12x6",

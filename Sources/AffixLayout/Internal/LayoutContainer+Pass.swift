@@ -19,7 +19,9 @@ extension LayoutContainer {
         return target == index ? nil : target
       case .tag(let tag):
         let own = children[index].state
-        return children.firstIndex { $0.state.tag == tag && $0.state !== own }
+        let found = children.firstIndex { $0.state.tag == tag && $0.state !== own }
+        if found != nil { draft.foundItsTag = true }
+        return found
       }
     }
 
