@@ -4,55 +4,22 @@ import Synchronization
 /// A reference that does not keep its object alive and reads as `nil` once the object's
 /// `deinit` has begun; it is `Sendable` when its object is.
 ///
-/// The one back-reference the mixins use: a capability that fires on a schedule holds its host
-/// this way, so that the host's death ends its work rather than being prevented by it.
+/// It adds no refcount side table to a native object, accepts a class-bound protocol type as
+/// `Object`, and compares by the object it was made from. See
+/// <doc:MixinKitInDetail#Weak-references>.
 ///
 /// ```swift
 /// let host = WeakReference(view)
 /// scheduler.schedule(after: .seconds(1)) { host.object?.flash() }
 /// ```
-///
-/// For a natively reference-counted object it gives the object no refcount side table, which
-/// a `weak var` would, slowing every retain and release of the object for the rest of its life:
-/// it pins the object instead (an unowned reference count, which keeps the object's memory but
-/// not its life until the reference is dropped) and reads with an atomic try-retain that fails
-/// once the object is being deinitialized. Any other object (on Apple platforms, every
-/// `NSObject` descendant, whose counts the Objective-C runtime keeps elsewhere) is held by a
-/// Swift `weak` reference, and its reference counts are never touched.
-///
-/// On Apple platforms, as with a `weak var`, making a reference to an `NSObject` descendant from
-/// inside its `deinit` traps.
-///
-/// ## A protocol type
-///
-/// `Object` may be a class-bound protocol type, whose values are always class instances:
-///
-/// ```swift
-/// protocol Node: AnyObject {}
-/// let parent = WeakReference<any Node>(node)
-/// parent.object  // any Node?
-/// ```
-///
-/// Made from a value that is not a class instance (an `Object` such as `Any` holding a struct),
-/// the reference is refused with a report and reads `nil`: a value has no identity to refer to.
-///
-/// ## Identity
-///
-/// Two references are equal when they were made from the same object, and their hash is the
-/// object's identity: a `Set` of references is a set of objects. Both stay as they were after
-/// the object dies, and a reference to a dead object never equals one to a new object made at
-/// the same address. References made from no object (`nil`, or an object whose `deinit` had
-/// begun) are equal to each other.
 public struct WeakReference<Object>: CustomStringConvertible {
   private let hold: Hold?
   /// Whether `Object` is a class, read back with no cast; otherwise (a protocol type) each read
   /// casts the object back to `Object`.
   private let isClass: Bool
 
-  /// Creates a reference to `object` that does not keep it alive.
-  ///
-  /// A reference made to an object whose `deinit` has begun reads as `nil` from the start and
-  /// holds nothing: such an object may not live on the heap, where a pin could keep its memory.
+  /// Creates a reference to `object` that does not keep it alive; made in the object's `deinit`,
+  /// it reads `nil` from the start.
   ///
   /// - Parameter object: The object to refer to, or `nil` for a reference to nothing.
   public init(_ object: Object?) where Object: AnyObject {
@@ -188,11 +155,8 @@ extension WeakReference: Sendable where Object: Sendable {}
 /// A reference to any object that does not keep it alive and crosses threads: how a
 /// capability holds its host.
 ///
-/// A capability is `Sendable`, and its host usually is not (a view, a main-actor model), so a
-/// ``WeakReference`` to the host, `Sendable` only when the host is, does not fit in one. This
-/// reference is `Sendable` whatever it refers to; what may be done with the object read back
-/// is up to its isolation: read it where the host lives (on the main actor for a main-actor
-/// host, see ``IsolatedCallback``), or only compare and test it for `nil`.
+/// It is `Sendable` whatever it refers to; read the object back only in the object's isolation,
+/// or only compare it and test it for life. See <doc:MixinKitInDetail#A-reference-to-any-object>.
 ///
 /// ```swift
 /// final class Blinker: Capability {
@@ -205,12 +169,6 @@ extension WeakReference: Sendable where Object: Sendable {}
 ///   var hostIsAlive: Bool { host.isAlive }
 /// }
 /// ```
-///
-/// It holds its object as ``WeakReference`` does, with no refcount side table for a native
-/// object.
-///
-/// `@unchecked Sendable`: it only try-retains or weakly loads its reference, which is
-/// thread-safe; whoever gets the object back is responsible for its isolation.
 public struct AnyWeakReference: @unchecked Sendable, CustomStringConvertible {
   private let reference: WeakReference<AnyObject>
   /// The address `reference` pins (nil when it holds its object weakly), kept beside it so that
@@ -234,12 +192,11 @@ public struct AnyWeakReference: @unchecked Sendable, CustomStringConvertible {
     pinned = reference.pinnedAddress
   }
 
-  /// The object, or `nil` once its `deinit` has begun.
+  /// The object, or `nil` once its `deinit` has begun; `@unsafe`, as it hands the object to any
+  /// thread that asks.
   ///
-  /// `@unsafe`: it hands the object to the thread that asks, whatever the object's isolation,
-  /// so `-strict-memory-safety` flags every use. Read it where the object lives (in an
-  /// ``IsolatedCallback`` made with the host's isolation, say); to test for life, use
-  /// ``isAlive``.
+  /// Read it where the object lives; to test for life, use ``isAlive``. See
+  /// <doc:MixinKitInDetail#A-reference-to-any-object>.
   ///
   /// ```swift
   /// if let view = unsafe host.object as? CardView { /* on the view's isolation */ }
@@ -249,8 +206,7 @@ public struct AnyWeakReference: @unchecked Sendable, CustomStringConvertible {
     return Self.object(pinnedAt: pinned)
   }
 
-  /// Whether the object is alive: its `deinit` has not begun. Safe from any thread, as it
-  /// hands out nothing.
+  /// Whether the object is alive: its `deinit` has not begun. Safe from any thread.
   ///
   /// ```swift
   /// guard host.isAlive else { return }

@@ -3,12 +3,9 @@ import Synchronization
 
 /// An `ObservationRegistrar` that costs a mutation one atomic load until something reads.
 ///
-/// A capability whose state changes often (an animation's fraction, a loading indicator's
-/// progress) makes that state observable by conforming to `Observable` and calling this
-/// registrar as the `@Observable` macro calls its own: ``access(_:keyPath:)`` in each getter,
-/// ``withMutation(of:keyPath:_:)`` around each change. Until the first ``access(_:keyPath:)``,
-/// nothing can be tracking the state, and mutations skip Observation entirely; from then on
-/// they tell it, as a stored property of an `@Observable` class does.
+/// Call ``access(_:keyPath:)`` in each getter and ``withMutation(of:keyPath:_:)`` around each
+/// change, outside every lock, as the `@Observable` macro does. See
+/// <doc:MixinKitInDetail#Lazy-observation>.
 ///
 /// ```swift
 /// public final class Blinker: Capability, Observable {
@@ -28,12 +25,6 @@ import Synchronization
 ///   }
 /// }
 /// ```
-///
-/// Call ``withMutation(of:keyPath:_:)`` outside every lock: Observation calls the trackers'
-/// `onChange` from it, on the mutating thread, before the change. A mutation that checks
-/// just before the first read marks the registrar does not tell that read's tracking: the same
-/// window Observation itself has between a tracked read and the moment the tracking is
-/// installed, which `Observations` closes by reading again.
 public struct LazyObservationRegistrar: Sendable {
   private final class Storage: Sendable {
     let wasRead = Atomic<Bool>(false)

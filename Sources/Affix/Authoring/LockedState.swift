@@ -1,10 +1,8 @@
 /// State that threads share, reached only under a lock: the lock a mixin keeps its state in.
 ///
-/// The lock is the one every Affix module uses: a compare-and-swap when uncontended, a futex
-/// sleep when contended, and seen by the thread sanitizer (which does not see
-/// `Synchronization.Mutex` on Linux). Keep critical sections short; never call user code,
-/// ``Diagnostics/report(_:)``, a scheduler or a continuation inside one: take what you need
-/// out, unlock, then act.
+/// Keep critical sections short and call no user code, report or continuation inside one. It is
+/// stricter than `Mutex`: state goes in `sending`, and only `Sendable` results leave. See
+/// <doc:MixinKitInDetail#Locked-state>.
 ///
 /// ```swift
 /// final class Blinker: Capability {
@@ -19,14 +17,6 @@
 ///   }
 /// }
 /// ```
-///
-/// It is stricter than `Synchronization.Mutex`: the state goes in as a `sending` value, so that
-/// no reference the caller keeps can reach it outside the lock, and only a `Sendable` result
-/// leaves a critical section. `Mutex.withLock` lets a `sending` result out, and today's
-/// compiler accepts the state itself as one (`mutex.withLock { $0 }`, swiftlang/swift#81274),
-/// which hands a non-`Sendable` object to every caller; here that does not compile. Take a
-/// non-`Sendable` part out by making it `Sendable` (a `@MainActor` class, a `Sendable` copy), or
-/// act on it inside the lock.
 public final class LockedState<State>: @unchecked Sendable {
   // `@unchecked Sendable`: `state` is only reached through `withLock`, under `lock`; the
   // `sending` initializer and the `Sendable` results keep every other reference out of reach.

@@ -1,9 +1,8 @@
 /// An object attached to a host under its own type, carrying a mixin's state and work.
 ///
-/// A capability is how a mixin lives on a host: Loading's controller, a dance handle, a drag
-/// body. Conforming the host to the mixin's protocol is the static way to reach it; attaching
-/// it through ``Associations`` is the runtime way, for objects whose type you do not own.
-/// Either way there is at most one capability of each type per host.
+/// At most one capability of each type lives on a host. It hears ``didAttach(to:)`` once and
+/// ``didEnd(_:)`` once, outside every lock, and must not keep its host or itself alive. See
+/// <doc:MixinKitInDetail#Capability-lifecycle>.
 ///
 /// ```swift
 /// final class Highlighter: Capability {
@@ -21,49 +20,18 @@
 /// Associations(of: label).attach(Highlighter())
 /// let highlighter = Associations(of: label).capability(Highlighter.self)
 /// ```
-///
-/// ## Lifecycle
-///
-/// A capability hears of its attachment once, through ``didAttach(to:)``, and of its end once,
-/// through ``didEnd(_:)``, with the reason: removed, replaced by another of its type, or its
-/// host died. Both are called outside every lock of the library, so they may use the host's
-/// associations (except the dead host's: no one can reach those any more). `didAttach` always
-/// comes first: an end that arrives before it has returned (a value observer, the replaced
-/// capability's `didEnd(.replaced)` or `didAttach` itself removing the capability) is told
-/// as soon as `didAttach` returns, before the call that attached it returns.
-///
-/// Its host's death reaches it when the host's values are released: at the next sweep for a
-/// host in the shared table (by the library's background sweeper, at most about 2 s later, or
-/// at once in ``AssociationTable/sweep()``), or in the host's own deinit for an
-/// ``AssociationOwner``. It never runs on a thread that only wrote a value, nor while a lock is
-/// held.
-///
-/// A capability that runs work on a schedule must not keep its host alive: hold it through an
-/// ``AnyWeakReference`` (as ``didAttach(to:)`` hands it over). Nor must it keep itself alive:
-/// the closures it hands a scheduler or a clock capture `[weak self]`, or state it owns, never
-/// `self` strongly, or the capability outlives its host and its end.
-///
-/// Every requirement has a default that does nothing.
 public protocol Capability: AnyObject, Sendable {
   /// Called once the capability is stored on `host`, outside every lock of the storage, before
-  /// the call that attached it returns.
+  /// the call that attached it returns; the default does nothing.
   ///
-  /// The default does nothing.
-  ///
-  /// ```swift
-  /// func didAttach(to host: AnyWeakReference) {
-  ///   state.withLock { $0.host = host }
-  /// }
-  /// ```
+  /// - Parameter host: The host the capability is attached to, held weakly.
   func didAttach(to host: AnyWeakReference)
 
-  /// Called once when the capability stops being its host's: removed, replaced by another of
-  /// its type, or its host died. Stop the capability's work here: cancel its timers and
-  /// subscriptions, resume its waiters.
+  /// Called once when the capability stops being its host's; stop its work here. The default does
+  /// nothing.
   ///
-  /// Called outside every lock of the library; for ``CapabilityEnding/hostDied`` on the thread
-  /// that releases the host's values (see the lifecycle above). It must be idempotent where the
-  /// capability's own code may call it too. The default does nothing.
+  /// Called outside every lock; idempotent where the capability's own code calls it too. See
+  /// <doc:MixinKitInDetail#Capability-lifecycle>.
   ///
   /// ```swift
   /// func didEnd(_ ending: CapabilityEnding) {
@@ -71,6 +39,8 @@ public protocol Capability: AnyObject, Sendable {
   ///   token?.cancel()
   /// }
   /// ```
+  ///
+  /// - Parameter ending: Why the capability ended: removed, replaced or its host died.
   func didEnd(_ ending: CapabilityEnding)
 }
 

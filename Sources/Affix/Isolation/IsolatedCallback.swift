@@ -3,10 +3,10 @@ import Synchronization
 
 /// User code handed to a library with the isolation it was written in, so that it runs there.
 ///
-/// A completion added from the main actor may touch main-actor state: `observe(_:isolation:_:)`
-/// and every mixin's callback call through this type. Calls run one at a time, in the order
-/// they were made, and the closure is released in its isolation too. Which spelling to use,
-/// where each call runs and how the release works: <doc:CallbacksInTheirIsolation>.
+/// A completion added from the main actor may touch main-actor state: `observe` and every
+/// mixin's callback call through this type. Calls run one at a time, in the order they were made,
+/// and the closure is released in its isolation too. Which spelling to use, where each call runs
+/// and how the release works: Affix's article "Callbacks in their isolation".
 ///
 /// ```swift
 /// @MainActor final class Status {
@@ -150,7 +150,7 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
 
   /// How many calls wait to run now, and the most that ever waited at once, for every copy.
   ///
-  /// See <doc:CallbacksInTheirIsolation#Order-and-place>.
+  /// See "Order and place" in Affix's article "Callbacks in their isolation".
   ///
   /// ```swift
   /// #expect(repaint.backlog.peak <= 1)  // a repaint coalesced while the main actor was held
@@ -162,8 +162,8 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
   /// Whether the caller is in the callback's isolation, where a call made now *may* run inline.
   ///
   /// `true` promises nothing about the next call, which also waits for earlier ones; `false`
-  /// means a call made now never runs before returning
-  /// (<doc:CallbacksInTheirIsolation#Order-and-place>).
+  /// means a call made now never runs before returning (see "Order and place" in Affix's
+  /// article "Callbacks in their isolation").
   ///
   /// ```swift
   /// // A main-actor callback, asked off the main queue: every call made here is queued.

@@ -1,11 +1,9 @@
-/// A value that is touched only in one isolation, made `Sendable` by that rule: the checked
-/// form of "this state belongs to the main actor" for code that must carry the state through
-/// threads that may not touch it (a capability's lock, a scheduler's closure).
+/// A value that is touched only in one isolation, made `Sendable` by that rule, for state carried
+/// through threads that may not touch it.
 ///
-/// The value is made in its isolation, and reached through `withValue(_:)`, which
-/// runs only when its caller names the same isolation, as an `isolated` parameter the compiler
-/// proves: a caller elsewhere gets `nil` and `body` never runs. swift-nio's `NIOLoopBound` is
-/// the model, with the actor for the event loop and a refusal in place of a crash.
+/// ``withValue(isolation:_:)`` runs its body only for a caller the compiler proves is in the
+/// value's isolation; elsewhere it returns `nil`. See
+/// <doc:MixinKitInDetail#Isolation-bound-values>.
 ///
 /// ```swift
 /// @MainActor final class Badge {
@@ -24,9 +22,6 @@
 ///   }
 /// }
 /// ```
-///
-/// A callback that runs on the value's isolation reaches it with the isolation it is handed:
-/// see ``IsolatedCallback/init(on:_:)-(Actor,_)``.
 public struct IsolationBound<Value>: @unchecked Sendable {
   // `@unchecked Sendable`: `storage` is reached only through `withValue`, whose `isolated`
   // parameter the compiler proves is the isolation the value was bound to, so that no two

@@ -7,18 +7,9 @@ extension Associations {
   /// Records `work` to run when the host reaches `moment`, in the caller's isolation; at once
   /// when the moment is reached now.
   ///
-  /// Work recorded on one isolation runs in the order recorded, each piece once per reach it
-  /// waits for (``MomentRepetition``). It runs where it was recorded: at once inside
-  /// ``reach(_:fileID:line:)`` when that is called there (on the main queue, for main-actor work), else
-  /// enqueued there. Work recorded while its moment is reached runs at once, unless another
-  /// piece is running for the host: then it runs after the pieces already due, never nested
-  /// inside one.
-  ///
-  /// The work lives with the host, not with the returned token: dropping the token leaves it
-  /// recorded. Cancel the token (from any thread) to drop the work unrun. When the host dies,
-  /// its work is dropped unrun, and what the work captured is released in the work's
-  /// isolation. Work recorded outside any actor is refused with a report (see
-  /// `CallerIsolation`): it uses ``whenReached(_:repeats:nonisolated:)``.
+  /// The work lives with the host, not the token: cancel the token to drop it unrun. Outside any
+  /// actor, use ``whenReached(_:repeats:nonisolated:)``. See <doc:DraftsAndMoments#When-work-runs>
+  /// and <doc:DraftsAndMoments#What-becomes-of-work>.
   ///
   /// ```swift
   /// enum JoinedStage: HostMoment {}
@@ -88,11 +79,10 @@ extension Associations {
   }
 
   /// The host reaches `moment`: every piece of work waiting for it runs, in order, where it was
-  /// recorded. The host's own code calls it (a view moved onto a stage, say).
+  /// recorded.
   ///
-  /// Reaching a moment the host has reached, and not left, does nothing and is reported: from
-  /// inside the moment's own work too. No work runs under a lock of the library; work may
-  /// record, cancel, reach and leave.
+  /// Reaching a moment reached and not left does nothing and is reported. See
+  /// <doc:DraftsAndMoments#When-work-runs>.
   ///
   /// ```swift
   /// func add(_ card: Card) {
@@ -124,9 +114,7 @@ extension Associations {
   }
 
   /// The host leaves `moment`: work recorded from now on waits for the next reach, where work
-  /// that runs at every reach runs again.
-  ///
-  /// Leaving a moment the host has not reached does nothing and is reported.
+  /// that runs at every reach runs again; leaving a moment not reached is reported.
   ///
   /// ```swift
   /// func remove(_ card: Card) {

@@ -2,51 +2,10 @@ extension Associations {
   /// Calls `onChange` after each change to the value stored under `key` on this host, in the
   /// isolation of the caller.
   ///
-  /// `onChange` receives the new value (the key's default after a removal) and runs where the
-  /// code that wrote it runs, as every callback of the library does (see ``IsolatedCallback``):
-  /// - called on the main actor, `onChange` runs on the main actor: at once, inside the write,
-  ///   when the write is made on the main queue and no earlier change waits to be delivered
-  ///   there; otherwise enqueued on the main actor, after the write returns. It may touch
-  ///   main-actor state. The main queue, not the main actor, is what runs it at once:
-  ///   main-actor code inside another queue's `sync` block is on the main actor and off the
-  ///   main queue, so a write it makes enqueues the call, which runs once that code has
-  ///   returned to the main queue.
-  /// - called on another actor, `onChange` runs on that actor, enqueued after the write.
-  ///
-  /// Code outside any actor has no isolation to hand over: the call is refused there, reported
-  /// (see `CallerIsolation`), and returns a cancelled token. Such code observes with
-  /// ``observe(_:initial:nonisolated:)``, whose `@Sendable` closure runs on a thread that writes. A
-  /// `nonisolated(nonsending)` helper runs on its caller's actor, and observes there.
-  ///
-  /// The observer sees the key's values in the order they were stored, whichever threads
-  /// stored them, one call at a time: a change is never delivered before one stored earlier,
-  /// and `onChange` never runs concurrently with itself. Once the writes stop and the
-  /// deliveries they queued have run, the last value the observer received is the stored one.
-  /// An observer that falls behind (an actor busy elsewhere, a writer faster than `onChange`)
-  /// keeps at most 256 changes waiting: past them, a change replaces the one waiting before
-  /// it, so the observer skips values, never their order, and gets the newest, as
-  /// `Observations` does. A change made inside `onChange` is delivered after it returns. An update that leaves an
-  /// `Equatable` value equal is no change, and is not delivered (see ``update(_:_:)-1l2c9``).
-  ///
-  /// With `initial: true`, `onChange` first receives the value the key has now, as
-  /// SwiftUI's `onChange(of:initial:)` does: before any change made after `observe` returns, in
-  /// the same isolation, and at once when `observe` is called where it would run a change at
-  /// once.
-  ///
-  /// The observation lasts while the returned token lives: cancel it, or drop it, to stop.
-  /// Neither the token nor the observation retains the host, and the observation ends with the
-  /// host. Do not capture the host strongly in `onChange`: the host would keep itself alive.
-  ///
-  /// Once `cancel()` returns (on any thread, however many cancel at once), `onChange` will not
-  /// run again, including calls already enqueued on an actor, and is not running, with two
-  /// exceptions. A cancel made inside `onChange` (or dropping the token there) returns at once
-  /// and only ensures that no call starts after it: calls already running on other threads may
-  /// still be finishing. And a cancel waits for a call running on another thread for 2 seconds
-  /// at most: that call may be waiting for the cancelling thread (a nonisolated `onChange` that
-  /// calls `DispatchQueue.main.sync` while the main thread cancels it, or that cancels its own
-  /// token through it), which no wait would end. Past that, the cancel returns and reports a
-  /// diagnostic; the call in flight finishes after it, and later cancels do not wait for it.
-  /// So `onChange` should not wait for a thread that may cancel it.
+  /// Called on an actor, `onChange` runs on it, once per change, in the order the values were
+  /// stored; code outside any actor is refused and uses ``observe(_:initial:nonisolated:)``. The
+  /// observation never retains the host; it ends with the host or when its token is cancelled or
+  /// dropped. See <doc:ObservingValues#How-observe-delivers>.
   ///
   /// ```swift
   /// @MainActor final class SelectionLabel {
@@ -61,8 +20,6 @@ extension Associations {
   ///   }
   /// }
   /// ```
-  ///
-  /// To read the values in a loop instead, use ``values(for:)``.
   ///
   /// - Parameters:
   ///   - key: The key to observe.
@@ -86,12 +43,8 @@ extension Associations {
   /// Calls `onChange`, which asks for no isolation, after each change to the value stored
   /// under `key` on this host, on a thread that writes the key.
   ///
-  /// The spelling for code that has no isolation to hand over (see
-  /// `observe(_:_:)` for the rest, which is the same). `onChange` runs after the
-  /// storage is unlocked: inside the write, or inside a write of another thread that was
-  /// delivering an earlier change when this one was made, never concurrently with itself.
-  /// It is `@Sendable`, as it runs away from the code that wrote it: the compiler refuses one
-  /// that mutates that code's local state.
+  /// The spelling for code that has no isolation to hand over; `onChange` is `@Sendable` and never
+  /// runs concurrently with itself. See <doc:ObservingValues#Where-the-observer-runs>.
   ///
   /// ```swift
   /// let changes = Counter()  // Sendable
@@ -139,21 +92,8 @@ extension Associations {
   /// The values stored under `key` on this host, as an asynchronous sequence: the current one,
   /// then the value after each change, the newest only when the reader falls behind.
   ///
-  /// The sequence starts with the value the key has when `values(for:)` is called (its default
-  /// when nothing is attached), then delivers the value after each change. It keeps one value
-  /// at most: when several changes happen while the reader is busy, it receives the newest
-  /// and the ones in between are dropped, as a property shown on screen needs.
-  ///
-  /// The values arrive in the order they were stored, whichever threads stored them, so once
-  /// writes stop the newest value the sequence holds is the stored one.
-  ///
-  /// It ends when the host dies, after delivering the last value written before the death
-  /// (a host's values go once the library sees its death, at the next sweep: see
-  /// <doc:MemoryAndThreads#When-values-are-released>; at once for an ``AssociationOwner``). It also ends when
-  /// the task iterating it is cancelled: the observation stops at once, and the iterator then
-  /// returns the value it still held, if any (one at most, as with any `AsyncStream`), then
-  /// `nil`. Neither the sequence nor its iterator retains the host, and once the sequence ends
-  /// or is dropped with its iterators, nothing of it is left on the host.
+  /// The sequence ends when the host dies or the iterating task is cancelled, and never retains the
+  /// host. See <doc:ObservingValues#How-the-values-sequence-delivers>.
   ///
   /// ```swift
   /// for await selection in Associations(of: model).values(for: Selection.self) {
@@ -162,9 +102,8 @@ extension Associations {
   /// // The model died, or the task was cancelled.
   /// ```
   ///
-  /// Observation starts when this method is called, not when the iteration does: changes made
-  /// in between are kept like any other (the newest of them). Like any `AsyncStream`, iterate it
-  /// from one task.
+  /// - Parameter key: The key whose values to deliver.
+  /// - Returns: A sequence of the key's values, ending with the host.
   public func values<Key: AssociatedKey>(for key: Key.Type) -> AsyncStream<Key.Value>
   where Key.Value: Sendable {
     let (values, continuation) = AsyncStream.makeStream(

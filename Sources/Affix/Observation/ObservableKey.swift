@@ -3,11 +3,10 @@ public import Observation
 /// A key whose value Swift Observation tracks, as it tracks a stored property of an
 /// `@Observable` class.
 ///
-/// Declare a key `ObservableKey` instead of ``AssociatedKey`` and a read of its value inside
-/// `withObservationTracking(_:onChange:)` (and so inside a SwiftUI `body`, a UIKit
-/// `layoutSubviews()` or `updateProperties()`, or the closure of an `Observations` sequence)
-/// registers an access; the next change of the value on that host calls the tracking's
-/// `onChange`, once:
+/// A read of its value inside `withObservationTracking(_:onChange:)` (a SwiftUI `body`, an
+/// `Observations` closure) registers an access; the next change on that host calls `onChange`,
+/// once. Keys declared ``AssociatedKey`` pay nothing for it. See
+/// <doc:ObservingValues#What-counts-as-a-change> and <doc:ObservingValues#What-it-costs>.
 ///
 /// ```swift
 /// enum Caption: ObservableKey {
@@ -20,31 +19,6 @@ public import Observation
 ///   scheduleRender()
 /// }
 /// ```
-///
-/// What counts as a change is what would change a stored property of an `@Observable` class
-/// (which skips equal values since Swift 6.2): a write or an ``Associations/update(_:_:)-4fr7y``
-/// that leaves a different value, a removal of a value that differs from the key's default, a
-/// value made by ``Associations/value(for:orInsert:)``, and the host's death, which ends its
-/// values. A write of an equal value (of an `Equatable` type) or of the same instance (of a
-/// class) is stored without telling Observation, as the macro's setter does (an observer of
-/// `Associations.observe(_:_:)` still receives it); a value of any other type
-/// changes with every write, `nil` over `nil` included. Another key, or the same key on another
-/// host, is no change. A weakly held value that dies reads as the default without a change:
-/// Observation, like `Associations.observe(_:_:)`, is told of writes, and a death is
-/// no write.
-///
-/// `onChange` runs as Observation runs it: on the thread that makes the change, before the
-/// change is stored, outside every lock of the library; for a host's death, on the thread that
-/// releases the host's values (see ``AssociationTable``). An `Observations` sequence hands its
-/// values to the iterating task's isolation, reading them again there, so it never ends on a
-/// stale value.
-///
-/// The cost: a read of an observable key also reads where its trackers are registered, which
-/// the first read attaches to the host (a few small allocations, once per host and key); from
-/// then on a write tells Observation, as a stored property of an `@Observable` class does
-/// (Docs/Benchmarks.md measures both against that baseline). Keys declared ``AssociatedKey``
-/// pay nothing: the choice is made at compile time. Tracking never retains the host, and ends
-/// with it.
 public protocol ObservableKey: AssociatedKey {}
 
 extension ObservableKey {

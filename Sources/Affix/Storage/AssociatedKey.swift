@@ -1,8 +1,7 @@
 /// A key under which a value is attached to a host, declared as a type.
 ///
-/// Declare a key as an `enum` with no cases, give it the value a host has before anything is
-/// attached, and read and write it through ``Associations``, usually from a computed property
-/// in an extension:
+/// Declare it as an `enum` with no cases, with the value a host has before anything is attached,
+/// and read and write it through ``Associations``. See <doc:GettingStarted#Declare-keys>.
 ///
 /// ```swift
 /// enum TapCount: AssociatedKey {
@@ -16,40 +15,11 @@
 ///   }
 /// }
 /// ```
-///
-/// A key whose value is optional needs no default: it reads `nil` until a value is attached,
-/// and assigning `nil` removes the value.
-///
-/// ```swift
-/// enum Caption: AssociatedKey {
-///   typealias Value = String?
-/// }
-/// ```
-///
-/// The type is the key's identity: two keys never collide, whatever their names, and nothing
-/// about a key depends on hashing a string. The type's name is the key's name in
-/// ``Associations/keys``. A generic type declares one key per specialization.
-///
-/// A key's ``policy`` says how the value is held: ``AssociationPolicy/strong`` (the default)
-/// retains it; ``AssociationPolicy/weak`` holds a class instance weakly, so that it reads as the
-/// default once the instance dies (the safe form of Objective-C's `OBJC_ASSOCIATION_ASSIGN`):
-///
-/// ```swift
-/// enum Owner: AssociatedKey {
-///   typealias Value = Controller?
-///   static let policy = AssociationPolicy.weak
-/// }
-/// ```
-///
-/// Reaching a key declared as a type costs nothing at run time, so a read through it is as fast
-/// as the storage itself.
 public protocol AssociatedKey {
   /// The type of the values attached under this key.
   ///
-  /// `Sendable`, because a host may cross isolations: a main-actor view and an actor are
-  /// `Sendable`, and any thread holding one can reach its values. A model that must stay on the
-  /// main actor is a `@MainActor` class (which is `Sendable`); see "Isolation" in
-  /// ``Associations``.
+  /// `Sendable`, because a host may cross isolations. See
+  /// <doc:MemoryAndThreads#Isolation-follows-the-host>.
   associatedtype Value: Sendable
 
   /// The value a host has under this key while nothing is attached: before the first write,

@@ -65,20 +65,8 @@ public enum AssociationTable {
   /// How long a host may stay between the start of its deinit and the end of every `unowned`
   /// reference to it before a sweep releases its values all the same; 30 seconds unless set.
   ///
-  /// A host keeps its values through its deinit, so that a deinit reads them to its end,
-  /// however long it takes. The Swift runtime cannot tell a deinit still running from an
-  /// `unowned` reference that outlives it: a value holding `unowned let host` (as controllers
-  /// hold `unowned let view`) would keep its host's memory and its values for the life of the
-  /// process. A sweep that finds a host in that state for a second reports it; past this grace,
-  /// a sweep releases its values as its death would (observers see the removals, capabilities
-  /// end with ``CapabilityEnding/hostDied``), with a second diagnostic. The values that held the
-  /// host go with the rest, and the host's memory with them. A deinit still running then reads
-  /// no values. Writes that add a host never do this: it is left to the next ``sweep()`` or
-  /// background sweep, on their threads.
-  ///
-  /// A change applies from the next sweep, to every host in that state. Keep it longer than
-  /// the slowest deinit that reads its values. A negative grace is refused with a diagnostic
-  /// and changes nothing.
+  /// Keep it longer than the slowest deinit that reads its values; a negative grace is refused. See
+  /// <doc:MemoryAndThreads#The-deinit-grace>.
   public static var deinitGrace: Duration {
     get { Engine.deinitGrace }
     set { Engine.deinitGrace = newValue }
@@ -87,16 +75,10 @@ public enum AssociationTable {
   /// Releases the values of every host that has died, and every value replaced or removed
   /// since the last release, now, on this thread, and returns how many hosts it swept.
   ///
-  /// Values are released after the table is unlocked, so their `deinit` may use the storage.
-  /// Replaced values that the main queue retired are released only by a sweep on the main
-  /// queue; from anywhere else they are left to a main-queue block.
+  /// It waits only for releases begun before it, two seconds at most. See
+  /// <doc:MemoryAndThreads#Sweeping-now>.
   ///
-  /// It waits only for what existed when it was called: it returns once every release that
-  /// other threads began before it took its work has returned, however fast other threads
-  /// keep writing, except when such a release waits for this very call: after two seconds it
-  /// then returns, with a diagnostic, rather than deadlock. Releases that begin while it
-  /// releases are not waited for.
-  ///
+  /// - Returns: The number of dead hosts whose values it released.
   /// - Complexity: O(*n*) in the table's capacity, in chunks: a read that misses meanwhile
   ///   waits for one chunk at most.
   @discardableResult

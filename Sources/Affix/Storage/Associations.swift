@@ -1,9 +1,7 @@
 /// The associated values of one host: read, write, update, remove, get-or-create and observe.
 ///
-/// `Associations` is a lightweight view; create one whenever you need it. The host must be a
-/// class instance (structs and strings have no stable identity to attach to). The storage
-/// never retains the host, and releases the host's values after it dies. Values are attached
-/// under keys declared as types (see ``AssociatedKey``):
+/// A lightweight view on a class instance's values, under keys declared as types; it never keeps
+/// the host alive. See <doc:GettingStarted> and <doc:MemoryAndThreads#Isolation-follows-the-host>.
 ///
 /// ```swift
 /// enum TapCount: AssociatedKey {
@@ -17,12 +15,6 @@
 ///   }
 /// }
 /// ```
-///
-/// ## Isolation
-/// Values are `Sendable` (``AssociatedKey/Value``), because a host may cross isolations: a
-/// main-actor view and an actor are `Sendable`, so any thread holding one can reach its values.
-/// A model that must stay on the main actor is a `@MainActor` class. See
-/// <doc:MemoryAndThreads#Isolation-follows-the-host>.
 public struct Associations<Host: AnyObject> {
   /// The host whose values this view reads and writes. The view retains it while it exists.
   public let host: Host
@@ -90,22 +82,16 @@ public struct Associations<Host: AnyObject> {
   /// The value attached under `key`, or the key's default value; assigning stores, and
   /// assigning `nil` to an optional key removes.
   ///
-  /// A replaced or removed object is released shortly after, once no read can still be taking
-  /// it: on the main thread if it was replaced there, otherwise on a Dispatch thread (or by the
-  /// next ``AssociationTable/sweep()``); never under a lock and never inside the write, so its
-  /// `deinit` may use the storage freely. See Docs/Internals/Reclamation.md.
+  /// A replaced value is released after the write, never inside it (see
+  /// <doc:MemoryAndThreads#When-values-are-released>). Use ``update(_:_:)-4fr7y`` when
+  /// writers race.
   ///
   /// ```swift
   /// Associations(of: photo)[Caption.self] = "Sunset over the bay"
   /// ```
   ///
-  /// A read followed by a write is two operations: use ``update(_:_:)-4fr7y`` when writers race.
-  ///
   /// - Complexity: Reading is O(*k*) for *k* keys on this host, with no lock on the shared
   ///   table; writing a host's first value may also sweep a few dead hosts (amortized O(1)).
-  ///
-  /// For an ``ObservableKey``, a read is also one that Swift Observation tracks, and a write
-  /// that changes the value (see ``ObservableKey``) a change it is told of.
   @inlinable @inline(__always)
   public subscript<Key: AssociatedKey>(key: Key.Type) -> Key.Value {
     get {
@@ -152,18 +138,17 @@ public struct Associations<Host: AnyObject> {
   /// Changes the value attached under `key` in place, atomically: when threads update at once,
   /// each update applies to the result of the one before, and none is lost.
   ///
+  /// `body` may run again on a newer value, outside every lock: keep it free of side effects. See
+  /// <doc:GettingStarted#Updating-in-place>.
+  ///
   /// ```swift
   /// Associations(of: photo).update(ViewCount.self) { $0 += 1 }
   /// ```
   ///
-  /// `body` receives the current value (the key's default when nothing is attached) and may
-  /// change it; leaving an optional key `nil` removes its value. It runs outside every lock,
-  /// so it may use the storage, but when another thread changes the value between the read and
-  /// the write, `body` runs again on the newer value: keep it free of side effects beyond the
-  /// value. Returns what `body` returns, from the run that was stored.
-  ///
-  /// Every update writes and notifies the key's observers, even one that left the value as it
-  /// was; an `Equatable` value left equal writes nothing (see the overload below).
+  /// - Parameters:
+  ///   - key: The key whose value to change.
+  ///   - body: Changes the current value (the key's default when nothing is attached).
+  /// - Returns: What `body` returns, from the run that was stored.
   @inlinable
   @discardableResult
   public func update<Key: AssociatedKey, Result>(
@@ -172,15 +157,18 @@ public struct Associations<Host: AnyObject> {
     try update(key, unchangedIf: nil, body)
   }
 
-  /// Changes the `Equatable` value attached under `key` in place, atomically, as the general
-  /// `update(_:_:)` does, except that an update that
-  /// leaves the value equal to what it read changes nothing: it writes nothing and notifies no
-  /// observer, as if it had read the value and stopped.
+  /// Changes the `Equatable` value attached under `key` in place, atomically; an update that
+  /// leaves the value equal writes nothing and notifies no observer.
   ///
   /// ```swift
   /// // Notifies only when the selection moves.
   /// Associations(of: list).update(Selection.self) { $0 = min($0, lastRow) }
   /// ```
+  ///
+  /// - Parameters:
+  ///   - key: The key whose value to change.
+  ///   - body: Changes the current value (the key's default when nothing is attached).
+  /// - Returns: What `body` returns, from the run that was stored.
   @inlinable
   @discardableResult
   public func update<Key: AssociatedKey, Result>(
@@ -299,10 +287,8 @@ public struct Associations<Host: AnyObject> {
   /// The value attached under `key`, attaching the result of `makeValue` first if there is
   /// none: the way to make an object on first use.
   ///
-  /// Atomic: when callers race on an empty key, each may run its factory, but exactly one
-  /// result is stored and every caller receives that one (as .NET's
-  /// `ConditionalWeakTable.GetValue` does). The factory runs outside every lock, so it may
-  /// use the storage itself.
+  /// Atomic: racing callers all receive the one stored result. See
+  /// <doc:GettingStarted#Making-a-value-on-first-use>.
   ///
   /// ```swift
   /// let thumbnail = Associations(of: image).value(for: ThumbnailKey.self) { Thumbnail(of: image) }
