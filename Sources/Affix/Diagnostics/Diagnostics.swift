@@ -8,21 +8,8 @@
 
 /// A message about bad input or a call made in the wrong state, reported instead of a crash.
 ///
-/// A mixin reports one through ``Diagnostics/report(subsystem:message:severity:fileID:line:)``, passing on
-/// the call site of its public entry point, so that the message names the user's line rather
-/// than the mixin's:
-///
-/// ```swift
-/// public func stopBlinking(fileID: String = #fileID, line: Int = #line) {
-///   guard isBlinking else {
-///     return Diagnostics.report(
-///       subsystem: "blink",
-///       message: "stopBlinking() was called with nothing blinking; ignored.",
-///       fileID: fileID, line: line)
-///   }
-///   // ...
-/// }
-/// ```
+/// A mixin reports one through ``Diagnostics/report(subsystem:message:severity:fileID:line:)``,
+/// passing on the call site of its public entry point, so that the message names the user's line.
 public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
   /// How bad a reported misuse is.
   public enum Severity: Int, Sendable, Hashable, Comparable, CustomStringConvertible {

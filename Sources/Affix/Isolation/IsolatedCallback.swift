@@ -28,11 +28,9 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
   /// The closure and the calls made and not yet run, in order, shared by every copy.
   private let calls: CallbackCore<Argument>
 
-  /// Wraps `body`, written in `isolation`, to be called there.
-  ///
-  /// `isolation` is the caller's own unless given, or the `isolated` parameter of the method
-  /// that took `body`; the compiler checks that the caller runs there. Made outside any actor,
-  /// the callback reports it (see `CallerIsolation`) and never calls `body`.
+  /// Wraps `body`, written in `isolation`, to be called there; made outside any actor, it reports
+  /// it and never calls `body` (see "The spellings" in Affix's article "Callbacks in their
+  /// isolation").
   ///
   /// - Parameters:
   ///   - isolation: Where `body` was written and runs.
@@ -203,7 +201,8 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
     deliver(argument, inTurn: issueTurn())
   }
 
-  /// Waits until every call made before this one has run.
+  /// Waits until every call made before this one has run; at once when nothing waits, and not for
+  /// calls made while it waits.
   ///
   /// A mixin's own waits end with it, so that they return only after the host has written the
   /// work they queued.
@@ -214,8 +213,6 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
   ///   await toggle.delivered()  // the last toggle has been written to the host
   /// }
   /// ```
-  ///
-  /// Returns at once when nothing waits. A call made while it waits is not waited for.
   public nonisolated(nonsending) func delivered() async {
     await calls.delivered()
   }

@@ -55,16 +55,14 @@ public struct IsolationBound<Value>: @unchecked Sendable {
     }
   }
 
-  /// Binds `value` to the caller's isolation, which must be an actor's (the main actor's
-  /// included).
+  /// Binds `value` to the caller's isolation, which must be an actor's, where it is released too.
   ///
-  /// The value is released there too, whoever drops the last copy: dropped elsewhere (a
-  /// detached task, another actor, the background sweeper releasing a dead host's values), it
-  /// waits for its isolation to run, and its `deinit` runs there.
+  /// Made outside any actor, the bound is refused with a report and stays empty. See
+  /// <doc:MixinKitInDetail#Isolation-bound-values>.
   ///
-  /// Made outside any actor, the bound is refused (reported, see `CallerIsolation`): it keeps
-  /// nothing of `value`, which the caller releases, and stays empty; its ``isolation`` is then an actor
-  /// no caller is ever on.
+  /// - Parameters:
+  ///   - value: The value to bind.
+  ///   - isolation: The caller's isolation, which the value is bound to.
   public init(_ value: Value, isolation: isolated (any Actor)? = #isolation) {
     guard
       let owner = CallerIsolation.required(
@@ -81,12 +79,13 @@ public struct IsolationBound<Value>: @unchecked Sendable {
   /// Runs `body` with the value when the caller is in the value's isolation, and returns what
   /// it returns; returns `nil` without running it elsewhere.
   ///
-  /// `body` runs at once, on the caller's thread: it may touch the value and anything else of
-  /// that isolation, and nothing it returns carries the value away (the result is `Sendable`).
-  /// It holds the value's exclusive (`inout`) access while it runs: a `withValue(_:)` of the
-  /// same bound from inside it is a conflicting access, which traps. To run code that may call
-  /// back in (a user's closure, an object's methods), take the value with
-  /// ``value(isolation:)`` and call it after the access.
+  /// `body` holds the value's exclusive access: to call code that may call back in, use
+  /// ``value(isolation:)``. See <doc:MixinKitInDetail#Isolation-bound-values>.
+  ///
+  /// - Parameters:
+  ///   - caller: The caller's isolation, which must be the value's.
+  ///   - body: Runs at once with the value.
+  /// - Returns: What `body` returns, or `nil` when `caller` is another isolation.
   public func withValue<Result: Sendable>(
     isolation caller: isolated (any Actor)? = #isolation, _ body: (inout Value) throws -> Result
   ) rethrows -> Result? {
@@ -94,10 +93,8 @@ public struct IsolationBound<Value>: @unchecked Sendable {
     return try body(&storage.value!)
   }
 
-  /// The value, when the caller is in the value's isolation; `nil` elsewhere.
-  ///
-  /// The value stays in that isolation (the caller's), and no access to it is held once this
-  /// returns: a closure or an object read so may run code that calls back into this bound.
+  /// The value, when the caller is in the value's isolation; `nil` elsewhere. No access is held
+  /// once it returns, so what it returns may call back into this bound.
   ///
   /// ```swift
   /// let decide = handler.value()  // (Event) -> Decision, on the handler's actor

@@ -50,9 +50,8 @@ extension Associations {
   }
 
   /// Records `work`, which asks for no isolation, to run when the host reaches `moment`, on the
-  /// thread that reaches it: the spelling for code outside any actor.
-  ///
-  /// The rest is as ``whenReached(_:repeats:isolation:fileID:line:_:)``.
+  /// thread that reaches it: the spelling for code outside any actor; otherwise as
+  /// ``whenReached(_:repeats:isolation:fileID:line:_:)``.
   ///
   /// ```swift
   /// let joined = Counter()  // Sendable

@@ -8,9 +8,7 @@
 /// Associations(of: card).reach(JoinedStage.self)  // runs the work
 /// ```
 ///
-/// The host reaches a moment (``Associations/reach(_:fileID:line:)``) and may leave it
-/// (``Associations/leave(_:fileID:line:)``) and reach it again, as a view is taken off one stage and put on
-/// another. See <doc:DraftsAndMoments>.
+/// The host reaches it, may leave it and reach it again. See <doc:DraftsAndMoments>.
 public protocol HostMoment {}
 
 /// Whether work recorded for a moment runs at the next reach only, or at every reach.

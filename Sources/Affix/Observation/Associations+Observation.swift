@@ -173,10 +173,8 @@ extension Associations {
   /// The most changes that wait for one observer (see `observe(_:_:)`).
   package static var observerBacklogBound: Int { ObserverRegistration.backlogBound }
 
-  /// How many observations of `key` this host has: how a test tells that an observation ended.
-  ///
-  /// An observation counts from `observe` (or `values(for:)`) until its token is cancelled or
-  /// dropped, its stream ends, or the host's values are released.
+  /// How many observations of `key` this host has: how a test tells that an observation ended
+  /// (<doc:ObservingValues#When-an-observation-ends>).
   ///
   /// ```swift
   /// token.cancel()
