@@ -27,11 +27,8 @@ public protocol Capability: AnyObject, Sendable {
   /// - Parameter host: The host the capability is attached to, held weakly.
   func didAttach(to host: AnyWeakReference)
 
-  /// Called once when the capability stops being its host's; stop its work here. The default does
-  /// nothing.
-  ///
-  /// Called outside every lock; idempotent where the capability's own code calls it too. See
-  /// <doc:MixinKitInDetail#Capability-lifecycle>.
+  /// Called once when the capability stops being its host's, outside every lock; stop its work
+  /// here, idempotently. The default does nothing. See <doc:MixinKitInDetail#Capability-lifecycle>.
   ///
   /// ```swift
   /// func didEnd(_ ending: CapabilityEnding) {

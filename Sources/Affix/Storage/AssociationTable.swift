@@ -1,11 +1,6 @@
 /// The shared table that holds the associated values of every host that does not own its
-/// storage.
-///
-/// Values attached to a host that dies are released by the next sweep: a background sweeper
-/// comes by while any host is in the table (how soon: <doc:MemoryAndThreads#When-values-are-released>),
-/// on a Dispatch thread of utility quality; writing a value to a new host sweeps a few slots as it goes (amortized
-/// O(1)) and leaves what it finds to that thread; ``sweep()`` sweeps all of them now, on the
-/// caller's thread. Reads never sweep.
+/// storage; a dead host's values go at the next sweep, in the background or in ``sweep()``. See
+/// <doc:MemoryAndThreads#When-values-are-released>.
 public enum AssociationTable {
   /// Counts of what the table holds.
   public struct Statistics: Sendable, Equatable, CustomStringConvertible {
