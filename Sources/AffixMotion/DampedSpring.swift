@@ -179,9 +179,10 @@ public struct DampedSpring: Sendable, Hashable, CustomStringConvertible {
       fileID: fileID, line: line)
   }
 
-  /// Creates a spring as SwiftUI's `Spring(response:dampingRatio:)` does: from its response
-  /// (the period of the undamped spring, in seconds) and its damping ratio, with mass 1:
-  /// `stiffness = (2 pi / response)^2`, `damping = 4 pi dampingRatio / response`.
+  /// Creates a spring as SwiftUI's `Spring(response:dampingRatio:)` does.
+  ///
+  /// The response is the period of the undamped spring, in seconds; with mass 1,
+  /// `stiffness = (2 pi / response)^2` and `damping = 4 pi dampingRatio / response`.
   ///
   /// - Parameters:
   ///   - response: The period of the undamped spring, in seconds; one that is not finite and
@@ -216,9 +217,11 @@ public struct DampedSpring: Sendable, Hashable, CustomStringConvertible {
       problems: problems, replacements: replacements, fileID: fileID, line: line)
   }
 
-  /// Creates a spring as UIKit Dynamics spells one (`UIAttachmentBehavior`'s `frequency` and
-  /// `damping`): its natural frequency in hertz and its damping ratio, with mass 1,
-  /// `stiffness = (2 pi frequency)^2` and `damping = 2 dampingRatio (2 pi frequency)`.
+  /// Creates a spring as UIKit Dynamics spells one, from a frequency and a damping ratio.
+  ///
+  /// These are `UIAttachmentBehavior`'s `frequency` (the natural frequency, in hertz) and
+  /// `damping`, with mass 1: `stiffness = (2 pi frequency)^2` and
+  /// `damping = 2 dampingRatio (2 pi frequency)`.
   ///
   /// ```swift
   /// let attachment = DampedSpring(frequency: 2, dampingRatio: 0.4)  // two swings a second
@@ -338,8 +341,10 @@ public struct DampedSpring: Sendable, Hashable, CustomStringConvertible {
     DampedSpring(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: velocity)
   }
 
-  /// Converts a velocity in points (or any unit of the property) per second into a spring's
-  /// unit-space initial velocity, where 1 covers the whole distance in one second: `v / distance`.
+  /// Converts a velocity per second into a spring's unit-space initial velocity.
+  ///
+  /// The velocity is in points, or any unit of the property; in unit space 1 covers the whole
+  /// distance in one second: `v / distance`.
   ///
   /// This is how a drag hands its fling to a spring: the release velocity, divided by the
   /// distance the spring has to cover, so that the body leaves at the speed it was thrown.

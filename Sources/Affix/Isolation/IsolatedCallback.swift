@@ -28,9 +28,10 @@ public struct IsolatedCallback<Argument: Sendable>: @unchecked Sendable {
   /// The closure and the calls made and not yet run, in order, shared by every copy.
   private let calls: CallbackCore<Argument>
 
-  /// Wraps `body`, written in `isolation`, to be called there; made outside any actor, it reports
-  /// it and never calls `body` (see "The spellings" in Affix's article "Callbacks in their
-  /// isolation").
+  /// Wraps `body`, written in `isolation`, to be called there.
+  ///
+  /// Made outside any actor, it reports it and never calls `body` (see "The spellings" in
+  /// Affix's article "Callbacks in their isolation").
   ///
   /// - Parameters:
   ///   - isolation: Where `body` was written and runs.

@@ -49,9 +49,10 @@ extension Associations {
     return record(id, in: lane, of: book, moment: moment, repeats: repeats)
   }
 
-  /// Records `work`, which asks for no isolation, to run when the host reaches `moment`, on the
-  /// thread that reaches it: the spelling for code outside any actor; otherwise as
-  /// ``whenReached(_:repeats:isolation:fileID:line:_:)``.
+  /// Records `work`, which asks for no isolation, to run when the host reaches `moment`.
+  ///
+  /// The work runs on the thread that reaches the moment: the spelling for code outside any
+  /// actor; otherwise as ``whenReached(_:repeats:isolation:fileID:line:_:)``.
   ///
   /// ```swift
   /// let joined = Counter()  // Sendable

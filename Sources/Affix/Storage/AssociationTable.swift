@@ -57,8 +57,10 @@ public enum AssociationTable {
     Engine.takeDeadHostsOff()
   }
 
-  /// How long a host may stay between the start of its deinit and the end of every `unowned`
-  /// reference to it before a sweep releases its values all the same; 30 seconds unless set.
+  /// How long a host may linger in its deinit before a sweep releases its values anyway.
+  ///
+  /// The time runs from the start of the deinit to the end of every `unowned` reference to the
+  /// host; 30 seconds unless set.
   ///
   /// Keep it longer than the slowest deinit that reads its values; a negative grace is refused. See
   /// <doc:MemoryAndThreads#The-deinit-grace>.

@@ -350,9 +350,11 @@ public final class DragController: Capability, CustomStringConvertible, Observab
     return state.withLock { $0.lastRelease }
   }
 
-  /// Decides what happens to the object each time a finger lets go with a fling, replacing
-  /// an earlier handler: snap to the nearest snap point (the default), to another point (throw
-  /// to dismiss), back to where it was (a veto), or hand the object off to the app.
+  /// Decides what happens to the object each time a finger lets go with a fling.
+  ///
+  /// The handler replaces an earlier one. It may snap to the nearest snap point (the default),
+  /// to another point (throw to dismiss), back to where it was (a veto), or hand the object off
+  /// to the app.
   ///
   /// The handler runs as the drag ends, before `drag(_:)` returns, when it can
   /// run there: written in the isolation the drag events come from (a main-actor view's
@@ -395,9 +397,11 @@ public final class DragController: Capability, CustomStringConvertible, Observab
     return self
   }
 
-  /// Waits until the object rests (let go and snapped home, or held still), its body left the
-  /// world, or the task is cancelled, and the moves written before then have reached the
-  /// object: for a host on an actor whose world ticks elsewhere, they are enqueued there.
+  /// Waits until the object rests, its body left the world, or the task is cancelled.
+  ///
+  /// The object rests once let go and snapped home, or held still. The moves written before
+  /// then have reached the object when this returns: for a host on an actor whose world ticks
+  /// elsewhere, they are enqueued there.
   ///
   /// ```swift
   /// card.drag(.ended(velocity: CGPoint(x: 400, y: 0)))

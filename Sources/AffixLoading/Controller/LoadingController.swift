@@ -247,9 +247,10 @@ public final class LoadingController: Capability, Observable {
     }
   }
 
-  /// Shows the progress of a Foundation `Progress` for the rest of the work in progress,
-  /// reading it at every tick while the indicator is visible (the controller ticks while it
-  /// follows a `Progress`, even for an indicator that wants no ticks).
+  /// Shows the progress of a Foundation `Progress` for the rest of the work in progress.
+  ///
+  /// The controller reads it at every tick while the indicator is visible, and ticks while it
+  /// follows a `Progress`, even for an indicator that wants no ticks.
   ///
   /// Foundation on Linux offers no key-value observing of `Progress`, so the controller reads
   /// it rather than observing it: at most one update per ``LoadingOptions/tickInterval``, and
@@ -282,9 +283,10 @@ public final class LoadingController: Capability, Observable {
     progress.isIndeterminate ? nil : progress.fractionCompleted
   }
 
-  /// Waits until nothing is loading and the indicator has drawn its last call (a command-line
-  /// tool must not exit before the spinner's final line): returns at once when idle, and when
-  /// the waiting task is cancelled.
+  /// Waits until nothing is loading and the indicator has drawn its last call.
+  ///
+  /// A command-line tool must not exit before the spinner's final line. This returns at once
+  /// when idle, and when the waiting task is cancelled.
   ///
   /// ```swift
   /// loading.stop()
