@@ -15,22 +15,32 @@ fail() { printf 'must-not-compile: FAILED: %s\n' "$*" >&2; exit 1; }
 sil=$(mktemp)
 trap 'rm -f "$sil"' EXIT
 # A fixture may ask for more compiler flags on a line `// flags: ...` (an escape hatch that only
-# -strict-memory-safety flags, say).
+# -strict-memory-safety flags, say). Flags after the fixture's path are added to its own.
 typecheck() {
   local flags
   read -r -a flags <<<"$(sed -n 's|^// flags: ||p' "$1")"
   # Never `-o /dev/null`: a failing compile deletes its output file, and as root that is the
   # device itself.
-  swiftc -emit-sil -o "$sil" -swift-version 6 -I "$modules" "${flags[@]}" \
+  swiftc -emit-sil -o "$sil" -swift-version 6 -I "$modules" "${flags[@]}" "${@:2}" \
     -Xcc -fmodule-map-file="$root/.build/debug/AffixRuntimeShims.build/module.modulemap" "$1" 2>&1
 }
 
+# A must-compile fixture compiles as it is, then once more for each line `// also with: ...`,
+# with those flags added (an upcoming feature that changes what the same code means, say).
 for fixture in "$root"/Tests/Fixtures/must-compile/*.swift; do
   output=$(typecheck "$fixture") || {
     printf '%s\n' "$output"
     fail "$(basename "$fixture") must compile"
   }
   echo "compiles, as it must: $(basename "$fixture")"
+  while read -r -a extra; do
+    [ "${#extra[@]}" -gt 0 ] || continue
+    output=$(typecheck "$fixture" "${extra[@]}") || {
+      printf '%s\n' "$output"
+      fail "$(basename "$fixture") must compile with ${extra[*]}"
+    }
+    echo "compiles, as it must, with ${extra[*]}: $(basename "$fixture")"
+  done < <(sed -n 's|^// also with: ||p' "$fixture")
 done
 
 count=0

@@ -1,10 +1,10 @@
+// also with: -enable-upcoming-feature NonisolatedNonsendingByDefault
 // Helpers that an actor calls to drive its own non-Sendable hosts, in the actor's isolation,
 // spelled both ways: taking the caller's isolation as a parameter of their own (`isolated (any
 // Actor) = #isolation`) and handing it on, or written `nonisolated(nonsending)` (every
 // nonisolated async function under NonisolatedNonsendingByDefault), whose `#isolation` is the
 // caller's actor, known at run time, which every API's optional isolation parameter takes.
-// Compiled again with that feature on by the twin fixture
-// helpers-in-the-callers-isolation-nonsending-default.swift.
+// Compiled again with that feature on (the line above).
 import Affix
 import AffixDancing
 import AffixDraggable
